@@ -1,0 +1,181 @@
+"""The ``phantom-log`` command line: a thin layer over sources, verify and the engine."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+import click
+import orjson
+
+from . import __version__
+from .problems import Problem, Severity
+from .sheets import Sheet
+from .sources import SourceError
+from .verify import RECORD_SCHEMA, SHEETS_SCHEMA, RecordReport, read_sheets, schema_text
+
+EXIT_OK: Final = 0
+EXIT_INVALID: Final = 1
+EXIT_USAGE: Final = 2
+
+VERIFY_EPILOG: Final = """\b
+Exit codes:
+  0  every record is valid (warnings allowed, unless --strict)
+  1  at least one record is invalid
+  2  a usage error: a bad option, a path that does not exist,
+     a bad --sheets file, or paths that hold no records
+"""
+
+
+def _usage_error(message: str) -> click.exceptions.Exit:
+    click.echo(f"phantom-log: error: {message}", err=True)
+    return click.exceptions.Exit(EXIT_USAGE)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="phantom-log")
+def main() -> None:
+    """Verify, annotate and analyse records of The Phantom of the Opera card game."""
+
+
+def _load_sheets(path: str | None) -> Mapping[str, Sheet] | None:
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise _usage_error(f"--sheets {path}: {error.strerror}") from None
+    sheets = read_sheets(data)
+    if isinstance(sheets, list):
+        details = "; ".join(
+            f"{problem.pointer or '/'}: {problem.code}: {problem.message}" for problem in sheets
+        )
+        raise _usage_error(f"--sheets {path}: {details}")
+    return sheets
+
+
+def _where(problem: Problem) -> str:
+    if problem.round is not None:
+        if problem.trick is not None:
+            return f"round {problem.round}, trick {problem.trick}: "
+        return f"round {problem.round}: "
+    if problem.pointer:
+        return f"{problem.pointer}: "
+    return ""
+
+
+def _record_name(report: RecordReport) -> str:
+    name = f"{report.source}#{report.index}"
+    return name if report.game_id is None else f"{name} ({report.game_id})"
+
+
+def problem_lines(report: RecordReport, problem: Problem) -> list[str]:
+    """A problem in compiler style, with its hint on the next line."""
+    severity = "warning: " if problem.severity is Severity.WARNING else ""
+    lines = [
+        f"{_record_name(report)}: {_where(problem)}{severity}{problem.code}: {problem.message}"
+    ]
+    if problem.hint:
+        lines.append(f"    hint: {problem.hint}")
+    return lines
+
+
+def verdict_line(report: RecordReport) -> str:
+    """One line on a valid record: who won, how many notes."""
+    result = report.result
+    assert result is not None
+    notes = f"{result.notes} note{'s' if result.notes != 1 else ''}"
+    if result.winner is None:
+        outcome = f"unfinished, {notes} completed so far"
+    else:
+        who = "the Phantom" if result.winner.key == "phantom" else "Christine"
+        outcome = f"{who} wins with {notes} completed"
+        replayed = report.replay
+        if replayed is not None and replayed.ended_at is not None:
+            outcome += f" (round {replayed.ended_at[0]}, trick {replayed.ended_at[1]})"
+    return f"{_record_name(report)}: valid: {outcome}"
+
+
+@dataclass
+class _Tally:
+    records: int = 0
+    valid: int = 0
+    warnings: int = 0
+
+    def add(self, report: RecordReport) -> None:
+        self.records += 1
+        self.valid += report.valid
+        self.warnings += report.warnings
+
+    def summary(self) -> str:
+        def count(number: int, word: str) -> str:
+            return f"{number} {word}{'' if number == 1 else 's'}"
+
+        return (
+            f"{count(self.records, 'record')}: {self.valid} valid, "
+            f"{self.records - self.valid} invalid, {count(self.warnings, 'warning')}"
+        )
+
+
+@main.command(epilog=VERIFY_EPILOG)
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: one line per problem and a summary; json: JSON Lines, one object per record.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print only the problems (text format).")
+@click.option("--strict", is_flag=True, help="Treat warnings (an unfinished record) as errors.")
+@click.option(
+    "--sheets",
+    "sheets_path",
+    metavar="FILE",
+    help="A JSON file of named sheets (schemas/sheet-1.schema.json) to add to the built-in ones.",
+)
+def verify(
+    paths: tuple[str, ...], output_format: str, quiet: bool, strict: bool, sheets_path: str | None
+) -> None:
+    """Check game records against the schema and the rules.
+
+    PATHS are .json files (a record or an array of records), .jsonl/.ndjson files (a
+    record per line), directories (searched recursively, in sorted order) and - for
+    standard input. Each record is reported as valid (with its winner and notes) or with
+    its problems: a stable code, a message, the JSON pointer, the round and the trick.
+    """
+    from .verify import verify_paths
+
+    sheets = _load_sheets(sheets_path)
+    tally = _Tally()
+    stdout = sys.stdout
+    try:
+        for report in verify_paths(paths, sheets, strict, sys.stdin.buffer):
+            tally.add(report)
+            if output_format == "json":
+                stdout.write(orjson.dumps(report.to_json()).decode() + "\n")
+                continue
+            for problem in report.problems:
+                for line in problem_lines(report, problem):
+                    stdout.write(line + "\n")
+            if report.valid and not quiet:
+                stdout.write(verdict_line(report) + "\n")
+    except SourceError as error:
+        raise _usage_error(str(error)) from None
+    if tally.records == 0:
+        raise _usage_error("the paths given hold no records")
+    if output_format == "text" and not quiet:
+        stdout.write(tally.summary() + "\n")
+    stdout.flush()
+    sys.exit(EXIT_OK if tally.valid == tally.records else EXIT_INVALID)
+
+
+@main.command()
+@click.argument("which", type=click.Choice(["record", "sheets"]), default="record")
+def schema(which: str) -> None:
+    """Print a JSON Schema: the game record's (default) or the sheets file's."""
+    click.echo(schema_text(RECORD_SCHEMA if which == "record" else SHEETS_SCHEMA), nl=False)

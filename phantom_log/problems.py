@@ -1,0 +1,97 @@
+"""Problem codes and the problem type: what is wrong, where, and how bad."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+
+class Code(StrEnum):
+    """The stable problem codes of FORMAT.md, in the order the checks run."""
+
+    JSON = "json"
+    SCHEMA = "schema"
+    UNKNOWN_SHEET = "unknown-sheet"
+    BAD_SHEET = "bad-sheet"
+    BAD_DEAL = "bad-deal"
+    BAD_EXCHANGE = "bad-exchange"
+    BAD_SPECIAL_NUMBER = "bad-special-number"
+    WRONG_PLAYER = "wrong-player"
+    CARD_NOT_HELD = "card-not-held"
+    REVOKE = "revoke"
+    MISSING_SWAP = "missing-swap"
+    UNEXPECTED_SWAP = "unexpected-swap"
+    AFTER_GAME_END = "after-game-end"
+    INCOMPLETE_TRICK = "incomplete-trick"
+    INCOMPLETE_ROUND = "incomplete-round"
+    UNFINISHED = "unfinished"
+    WINNER_MISMATCH = "winner-mismatch"
+    NOTES_MISMATCH = "notes-mismatch"
+    DUPLICATE_GAME_ID = "duplicate-game-id"
+    DUPLICATE_DEAL = "duplicate-deal"
+
+
+class Severity(StrEnum):
+    """An error makes a record invalid; a warning does not (unless ``--strict``)."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+WARNING_CODES = frozenset({Code.UNFINISHED, Code.DUPLICATE_DEAL})
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem of one record.
+
+    ``pointer`` is the JSON pointer (RFC 6901) of the offending value in the record;
+    ``round`` and ``trick`` count from 1 and are ``None`` where they do not apply.
+    ``hint`` is an optional second sentence telling the reader what to try.
+    ``line`` and ``column`` locate a ``json`` problem in its source text.
+    """
+
+    code: Code
+    message: str
+    pointer: str = ""
+    round: int | None = None
+    trick: int | None = None
+    severity: Severity = Severity.ERROR
+    hint: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    @classmethod
+    def of(
+        cls,
+        code: Code,
+        message: str,
+        pointer: str = "",
+        round: int | None = None,
+        trick: int | None = None,
+        hint: str | None = None,
+    ) -> Problem:
+        """A problem with the default severity of its code."""
+        severity = Severity.WARNING if code in WARNING_CODES else Severity.ERROR
+        return cls(code, message, pointer, round, trick, severity, hint)
+
+    def as_error(self) -> Problem:
+        """The same problem with severity ``error`` (for ``--strict``)."""
+        return replace(self, severity=Severity.ERROR)
+
+    def to_json(self) -> dict[str, Any]:
+        """The problem as FORMAT.md's ``verify --format json`` writes it."""
+        return {
+            "code": self.code.value,
+            "severity": self.severity.value,
+            "message": self.message,
+            "pointer": self.pointer,
+            "round": self.round,
+            "trick": self.trick,
+        }
+
+
+def pointer(*parts: str | int) -> str:
+    """The JSON pointer of a path, escaping ``~`` and ``/`` in keys as RFC 6901 says."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)

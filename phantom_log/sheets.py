@@ -1,0 +1,142 @@
+"""Sheets of music: four bars, each a suit and a run of note owners, 12 notes in all."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .cards import NOTE_OWNER_LETTERS, SUIT_BY_CODE, Role, Suit
+from .problems import Code, Problem, pointer
+
+NOTES_PER_SHEET: Final = 12
+BARS_PER_SHEET: Final = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """One bar of a sheet: its suit and the owners of its notes, left to right."""
+
+    suit: Suit
+    owners: tuple[Role, ...]
+
+    @property
+    def notation(self) -> str:
+        """The owners as a record writes them, e.g. ``"PCP"``."""
+        return "".join("P" if owner is Role.PHANTOM else "C" for owner in self.owners)
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A valid sheet. Build one with :func:`sheet_from_json` to have it checked."""
+
+    name: str
+    bars: tuple[Bar, ...]
+
+    @property
+    def note_owners(self) -> tuple[Role, ...]:
+        """The owner of each note, notes 1-12 at indexes 0-11."""
+        return tuple(owner for bar in self.bars for owner in bar.owners)
+
+    @property
+    def note_suits(self) -> tuple[Suit, ...]:
+        """The suit of the bar of each note, notes 1-12 at indexes 0-11."""
+        return tuple(bar.suit for bar in self.bars for _ in bar.owners)
+
+    def owner_of(self, note: int) -> Role:
+        """The owner of a note (1-12)."""
+        return self.note_owners[note - 1]
+
+    def super_trump(self, notes_completed: int) -> Suit | None:
+        """The super trump suit with this many notes completed: the suit of the bar that
+        holds the last completed note, or ``None`` when no note is completed."""
+        if notes_completed == 0:
+            return None
+        return self.note_suits[notes_completed - 1]
+
+    def to_json(self) -> dict[str, Any]:
+        """The sheet as a record's sheet object."""
+        return {
+            "name": self.name,
+            "bars": [{"suit": bar.suit.code, "notes": bar.notation} for bar in self.bars],
+        }
+
+
+def _bar(suit: Suit, owners: str) -> Bar:
+    return Bar(suit, tuple(NOTE_OWNER_LETTERS[letter] for letter in owners))
+
+
+RULEBOOK_SHEET: Final = Sheet(
+    "rulebook",
+    (
+        _bar(Suit.MIRROR, "CPC"),
+        _bar(Suit.CHANDELIER, "PCP"),
+        _bar(Suit.RING, "PPC"),
+        _bar(Suit.MASK, "PCP"),
+    ),
+)
+
+BUILTIN_SHEETS: Final[Mapping[str, Sheet]] = {RULEBOOK_SHEET.name: RULEBOOK_SHEET}
+
+
+def sheet_from_json(data: Mapping[str, Any], at: str = "/sheet") -> Sheet | list[Problem]:
+    """Check a sheet object of the schema's shape against the sheet rules.
+
+    Returns the sheet, or the ``bad-sheet`` problems found, with pointers below ``at``:
+    four bars, the four suits once each, every bar at least one note, 12 notes in all.
+    """
+    bars: Sequence[Mapping[str, Any]] = data["bars"]
+    problems: list[Problem] = []
+    if len(bars) != BARS_PER_SHEET:
+        problems.append(
+            Problem.of(
+                Code.BAD_SHEET,
+                f"sheet {data['name']!r} has {len(bars)} bars; a sheet has {BARS_PER_SHEET}",
+                pointer_join(at, "bars"),
+                hint="Give four bars, one per suit: Mi, Ch, Ri and Ma.",
+            )
+        )
+    seen: dict[str, int] = {}
+    for index, bar in enumerate(bars):
+        code = bar["suit"]
+        if code in seen:
+            problems.append(
+                Problem.of(
+                    Code.BAD_SHEET,
+                    f"sheet {data['name']!r}: bar {index + 1} repeats the suit {code} "
+                    f"of bar {seen[code] + 1}; each suit has exactly one bar",
+                    pointer_join(at, "bars", index, "suit"),
+                )
+            )
+        else:
+            seen[code] = index
+        if not bar["notes"]:
+            problems.append(
+                Problem.of(
+                    Code.BAD_SHEET,
+                    f"sheet {data['name']!r}: bar {index + 1} has no note; "
+                    "each bar holds at least one",
+                    pointer_join(at, "bars", index, "notes"),
+                )
+            )
+    total = sum(len(bar["notes"]) for bar in bars)
+    if total != NOTES_PER_SHEET:
+        problems.append(
+            Problem.of(
+                Code.BAD_SHEET,
+                f"sheet {data['name']!r} has {total} notes; a sheet has {NOTES_PER_SHEET}",
+                pointer_join(at, "bars"),
+                hint="Count the letters P and C of all four bars together: they must be 12.",
+            )
+        )
+    if problems:
+        return problems
+    return Sheet(
+        data["name"],
+        tuple(_bar(SUIT_BY_CODE[bar["suit"]], bar["notes"]) for bar in bars),
+    )
+
+
+def pointer_join(base: str, *parts: str | int) -> str:
+    """A JSON pointer below ``base``."""
+    return base + pointer(*parts)

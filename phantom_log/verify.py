@@ -1,0 +1,278 @@
+"""Checking records: the schema (authoritative), then the replay by the rules engine."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import IO, Any, Final
+
+from jsonschema import Draft202012Validator, FormatChecker, ValidationError
+
+from .engine import Replay, Result, replay
+from .game import game_from_json
+from .problems import Code, Problem, Severity
+from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
+from .sources import JsonError, SourceRecord, find_sources, parse_json, read_source
+
+RECORD_SCHEMA: Final = "game-record-1.schema.json"
+SHEETS_SCHEMA: Final = "sheet-1.schema.json"
+_SHOWN: Final = 60
+
+
+def schema_text(name: str = RECORD_SCHEMA) -> str:
+    """The text of one of the schemas shipped with the package."""
+    return (resources.files("phantom_log.schemas") / name).read_text(encoding="utf-8")
+
+
+@cache
+def schema_validator(name: str = RECORD_SCHEMA) -> Draft202012Validator:
+    """A validator for one of the shipped schemas, with format checks (``date``) on."""
+    schema = json.loads(schema_text(name))
+    return Draft202012Validator(schema, format_checker=FormatChecker())
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+_JSON_TYPES: Final = (
+    (bool, "a boolean"),
+    (int, "an integer"),
+    (float, "a number"),
+    (str, "a string"),
+    (list, "an array"),
+    (dict, "an object"),
+)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    for kind, name in _JSON_TYPES:
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
+_ENUM_WORDS: Final = {
+    "Mi1": ("a card", "a card is a suit code (Mi, Ch, Ri, Ma) and a number 1-6, as in Ma5"),
+    "phantom": ("a role", "a role is phantom or christine"),
+    "Mi": ("a suit code", "a suit code is Mi, Ch, Ri or Ma"),
+}
+
+
+def _schema_message(error: ValidationError) -> tuple[str, str | None]:
+    """A message that names the keyword, and a hint where one helps."""
+    keyword = str(error.validator)
+    value = error.validator_value
+    instance = error.instance
+    if keyword == "type":
+        return f"type: expected {value}, got {_json_type(instance)} {_shown(instance)}", None
+    if keyword == "enum" and isinstance(value, list) and value:
+        words = _ENUM_WORDS.get(value[0])
+        if words is None:
+            return f"enum: {_shown(instance)} is not one of {_shown(value)}", None
+        what, rule = words
+        return f"enum: {_shown(instance)} is not {what}", rule[:1].upper() + rule[1:] + "."
+    if keyword == "required":
+        required: list[str] = list(value) if isinstance(value, list) else []
+        missing = [key for key in required if isinstance(instance, dict) and key not in instance]
+        return f"required: the key {missing[0]!r} is missing", None
+    if keyword == "const":
+        return f"const: {_shown(instance)} must be {_shown(value)}", None
+    return f"{keyword}: {error.message}", None
+
+
+def _round_and_trick(path: list[str | int]) -> tuple[int | None, int | None]:
+    round_no = trick_no = None
+    if len(path) >= 2 and path[0] == "rounds" and isinstance(path[1], int):
+        round_no = path[1] + 1
+        if len(path) >= 4 and path[2] == "tricks" and isinstance(path[3], int):
+            trick_no = path[3] + 1
+    return round_no, trick_no
+
+
+def _pointer(path: Iterable[str | int]) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+def schema_problems(
+    data: Any, name: str = RECORD_SCHEMA, base: tuple[str | int, ...] = ()
+) -> list[Problem]:
+    """Every schema error of a document, in document order, as ``schema`` problems."""
+    problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
+    for error in schema_validator(name).iter_errors(data):
+        path = [*base, *error.absolute_path]
+        round_no, trick_no = _round_and_trick(path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = list(error.schema.get("properties", {}))
+            for key in error.instance:
+                if key in allowed or key.startswith("x-"):
+                    continue
+                close = difflib.get_close_matches(key, allowed, n=1)
+                hint = f"Did you mean {close[0]!r}?" if close else None
+                where = [*path, key]
+                problems.append(
+                    (
+                        _sort_key(where),
+                        Problem.of(
+                            Code.SCHEMA,
+                            f"additionalProperties: unknown key {_shown(key)} (allowed: "
+                            f"{', '.join(allowed)}, and keys starting with x-)",
+                            _pointer(where),
+                            round_no,
+                            trick_no,
+                            hint,
+                        ),
+                    )
+                )
+            continue
+        message, hint = _schema_message(error)
+        problems.append(
+            (
+                _sort_key(path),
+                Problem.of(Code.SCHEMA, message, _pointer(path), round_no, trick_no, hint),
+            )
+        )
+    problems.sort(key=lambda item: item[0])
+    return [problem for _, problem in problems]
+
+
+def _sort_key(path: list[str | int]) -> tuple[tuple[int, str | int], ...]:
+    return tuple((0, part) if isinstance(part, int) else (1, part) for part in path)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordReport:
+    """The verdict on one record: its problems, and the replayed result if the replay got
+    to the end of the record (``None`` otherwise)."""
+
+    source: str
+    index: int
+    game_id: str | None
+    problems: tuple[Problem, ...]
+    result: Result | None = None
+    replay: Replay | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def valid(self) -> bool:
+        """True when no problem has severity ``error``."""
+        return all(problem.severity is not Severity.ERROR for problem in self.problems)
+
+    @property
+    def warnings(self) -> int:
+        """How many problems are warnings."""
+        return sum(problem.severity is Severity.WARNING for problem in self.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as FORMAT.md's ``verify --format json`` writes it."""
+        return {
+            "source": self.source,
+            "index": self.index,
+            "game_id": self.game_id,
+            "valid": self.valid,
+            "problems": [problem.to_json() for problem in self.problems],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+
+def _game_id(data: Any) -> str | None:
+    if isinstance(data, dict):
+        game_id = data.get("game_id")
+        if isinstance(game_id, str) and game_id:
+            return game_id
+    return None
+
+
+def check_record(
+    data: Any, sheets: Mapping[str, Sheet] | None = None
+) -> tuple[list[Problem], Replay | None]:
+    """The problems of one parsed record and its replay (``None`` when the record did not
+    get past the schema or the sheet checks)."""
+    if not isinstance(data, dict):
+        return [
+            Problem.of(
+                Code.SCHEMA,
+                f"type: a record is a JSON object, not {_json_type(data)}",
+                hint="A .json file holds one record (an object) or an array of records; "
+                "a JSON Lines file holds one record per line.",
+            )
+        ], None
+    problems = schema_problems(data)
+    if problems:
+        return problems, None
+    game = game_from_json(data, sheets)
+    if isinstance(game, list):
+        return game, None
+    outcome = replay(game)
+    return list(outcome.problems), outcome
+
+
+def verify_record(
+    record: SourceRecord, sheets: Mapping[str, Sheet] | None = None, strict: bool = False
+) -> RecordReport:
+    """The report on one record read from a source."""
+    if record.problem is not None:
+        return RecordReport(record.source, record.index, None, (record.problem,))
+    problems, outcome = check_record(record.data, sheets)
+    if strict:
+        problems = [problem.as_error() for problem in problems]
+    return RecordReport(
+        record.source,
+        record.index,
+        _game_id(record.data),
+        tuple(problems),
+        None if outcome is None else outcome.result,
+        outcome,
+    )
+
+
+def verify_paths(
+    paths: Iterable[str],
+    sheets: Mapping[str, Sheet] | None = None,
+    strict: bool = False,
+    stdin: IO[bytes] | None = None,
+) -> Iterator[RecordReport]:
+    """Reports on every record of every path, in input order.
+
+    Raises :class:`~phantom_log.sources.SourceError` for a path that does not exist,
+    before any record is read.
+    """
+    for source in find_sources(paths):
+        for record in read_source(source, stdin):
+            yield verify_record(record, sheets, strict)
+
+
+def read_sheets(data: bytes) -> dict[str, Sheet] | list[Problem]:
+    """The named sheets of a sheets file (``schemas/sheet-1.schema.json``), added to the
+    built-in ones, or the file's problems."""
+    try:
+        document = parse_json(data)
+    except JsonError as error:
+        return [error.problem()]
+    problems = schema_problems(document, SHEETS_SCHEMA)
+    if problems:
+        return problems
+    known: dict[str, Sheet] = dict(BUILTIN_SHEETS)
+    for index, entry in enumerate(document["sheets"]):
+        at = f"/sheets/{index}"
+        sheet = sheet_from_json(entry, at)
+        if isinstance(sheet, list):
+            problems.extend(sheet)
+        elif sheet.name in known:
+            problems.append(
+                Problem.of(
+                    Code.BAD_SHEET,
+                    f"the sheet name {sheet.name!r} is taken"
+                    + (" by a built-in sheet" if sheet.name in BUILTIN_SHEETS else " twice"),
+                    at + "/name",
+                )
+            )
+        else:
+            known[sheet.name] = sheet
+    return problems or known
