@@ -1,0 +1,259 @@
+"""The command line through click's CliRunner: exit codes, text and JSON output."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from phantom_log import __version__
+from phantom_log.cli import main
+
+from test_sources import RECORD
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: str | bytes | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
+
+
+def write(path: Path, record: Any) -> str:
+    path.write_text(json.dumps(record))
+    return str(path)
+
+
+def revoking_record() -> dict[str, Any]:
+    """Christine leads Ch5; the Phantom holds Ch4 but plays Mi1."""
+    record = copy.deepcopy(RECORD)
+    record["game_id"] = "seoul/s3/t2"
+    record["rounds"][0]["tricks"] = [
+        {"plays": [{"player": "phantom", "card": "Ma5"}, {"player": "christine", "card": "Ma6"}]},
+        {"plays": [{"player": "christine", "card": "Ch5"}, {"player": "phantom", "card": "Mi1"}]},
+    ]
+    return record
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.output == f"phantom-log, version {__version__}\n"
+
+
+def test_help_lists_exit_codes() -> None:
+    result = run("verify", "--help")
+    assert result.exit_code == 0
+    for line in ["0  every record is valid", "1  at least one record is invalid", "2  a usage"]:
+        assert line in result.output
+
+
+def test_valid_record_text(tmp_path: Path) -> None:
+    path = write(tmp_path / "g.json", RECORD)
+    result = run("verify", path)
+    assert result.exit_code == 0
+    assert result.output.splitlines() == [
+        f"{path}#0 (g1): round 1: warning: unfinished: the record stops at the start of "
+        "round 1 with 0 notes completed; the game is not over, so it has no winner",
+        "    hint: A finished game ends when the Phantom completes the 12th note or when "
+        "round 2's 10th trick is played.",
+        f"{path}#0 (g1): valid: unfinished, 0 notes completed so far",
+        "1 record: 1 valid, 0 invalid, 1 warning",
+    ]
+
+
+def test_invalid_record_text_names_the_play_and_the_rule(tmp_path: Path) -> None:
+    path = write(tmp_path / "r3.json", revoking_record())
+    result = run("verify", path)
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{path}#0 (seoul/s3/t2): round 1, trick 2: revoke: the Phantom played Mi1 but holds "
+        "Ch4; he must follow Chandelier",
+        "    hint: A player who holds a card of the lead suit (after any swap) must play one.",
+        "1 record: 0 valid, 1 invalid, 0 warnings",
+    ]
+
+
+def test_quiet_prints_only_problems(tmp_path: Path) -> None:
+    good = write(tmp_path / "a.json", RECORD)
+    bad = write(tmp_path / "b.json", revoking_record())
+    result = run("verify", "--quiet", good, bad)
+    assert result.exit_code == 1
+    assert [line for line in result.output.splitlines() if not line.startswith(" ")] == [
+        f"{good}#0 (g1): round 1: warning: unfinished: the record stops at the start of "
+        "round 1 with 0 notes completed; the game is not over, so it has no winner",
+        f"{bad}#0 (seoul/s3/t2): round 1, trick 2: revoke: the Phantom played Mi1 but holds "
+        "Ch4; he must follow Chandelier",
+    ]
+
+
+def test_json_format_is_one_object_per_record(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(RECORD) + "\n\n" + json.dumps(revoking_record()) + "\n{oops\n")
+    result = run("verify", "--format", "json", str(path))
+    assert result.exit_code == 1
+    reports = [json.loads(line) for line in result.output.splitlines()]
+    assert [list(report) for report in reports] == [
+        ["source", "index", "game_id", "valid", "problems", "result"]
+    ] * 3
+    first, second, third = reports
+    assert first["valid"] is True
+    assert first["result"] == {"winner": None, "notes": 0}
+    assert [problem["code"] for problem in first["problems"]] == ["unfinished"]
+    assert first["problems"][0]["severity"] == "warning"
+    assert second == {
+        "source": str(path),
+        "index": 1,
+        "game_id": "seoul/s3/t2",
+        "valid": False,
+        "problems": [
+            {
+                "code": "revoke",
+                "severity": "error",
+                "message": "the Phantom played Mi1 but holds Ch4; he must follow "
+                "Chandelier",
+                "pointer": "/rounds/0/tricks/1/plays/1/card",
+                "round": 1,
+                "trick": 2,
+            }
+        ],
+        "result": None,
+    }
+    assert third["index"] == 2 and third["game_id"] is None and third["result"] is None
+    assert third["problems"][0]["code"] == "json"
+    assert third["problems"][0]["message"].startswith("line 4, column 2: ")
+
+
+def test_strict_turns_warnings_into_errors(tmp_path: Path) -> None:
+    path = write(tmp_path / "g.json", RECORD)
+    result = run("verify", "--strict", "--format", "json", path)
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["valid"] is False
+    assert report["problems"][0]["severity"] == "error"
+
+
+def test_stdin(tmp_path: Path) -> None:
+    result = run("verify", "--format", "json", "-", stdin=json.dumps(revoking_record()))
+    assert result.exit_code == 1
+    assert json.loads(result.output)["source"] == "-"
+
+
+def test_directory(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub" / "b.json", RECORD)
+    write(tmp_path / "a.json", RECORD)
+    result = run("verify", "--format", "json", str(tmp_path))
+    assert result.exit_code == 0
+    sources = [json.loads(line)["source"] for line in result.output.splitlines()]
+    assert sources == [str(tmp_path / "a.json"), str(tmp_path / "sub" / "b.json")]
+
+
+def test_missing_path_exits_2(tmp_path: Path) -> None:
+    result = run("verify", str(tmp_path / "missing.json"))
+    assert result.exit_code == 2
+    assert "no such file or directory" in result.output
+
+
+def test_paths_without_records_exit_2(tmp_path: Path) -> None:
+    result = run("verify", str(tmp_path))
+    assert result.exit_code == 2
+    assert "hold no records" in result.output
+
+
+def test_no_path_is_a_usage_error() -> None:
+    assert run("verify").exit_code == 2
+
+
+def test_bad_option_is_a_usage_error(tmp_path: Path) -> None:
+    assert run("verify", "--format", "xml", write(tmp_path / "g.json", RECORD)).exit_code == 2
+
+
+def test_unparsable_file_is_reported_not_raised(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(b'{"game_id": "\xff"}')
+    result = run("verify", str(path))
+    assert result.exit_code == 1
+    assert f"{path}#0: json: line 1, column 14: the bytes are not UTF-8" in result.output
+
+
+def custom_sheets() -> dict[str, Any]:
+    return {
+        "format": "phantom-log-sheets/1",
+        "sheets": [
+            {
+                "name": "waltz",
+                "bars": [
+                    {"suit": "Ri", "notes": "PC"},
+                    {"suit": "Mi", "notes": "CPPC"},
+                    {"suit": "Ma", "notes": "PPC"},
+                    {"suit": "Ch", "notes": "CPP"},
+                ],
+            }
+        ],
+    }
+
+
+def test_sheets_file_adds_named_sheets(tmp_path: Path) -> None:
+    record = copy.deepcopy(RECORD)
+    record["sheet"] = "waltz"
+    path = write(tmp_path / "g.json", record)
+    unknown = run("verify", "--format", "json", path)
+    assert unknown.exit_code == 1
+    assert json.loads(unknown.output)["problems"][0]["code"] == "unknown-sheet"
+    sheets = write(tmp_path / "sheets.json", custom_sheets())
+    known = run("verify", "--format", "json", "--sheets", sheets, path)
+    assert known.exit_code == 0
+
+
+def test_bad_sheets_file_exits_2(tmp_path: Path) -> None:
+    sheets = custom_sheets()
+    sheets["sheets"][0]["bars"][0]["suit"] = "Mi"
+    path = write(tmp_path / "sheets.json", sheets)
+    result = run("verify", "--sheets", path, write(tmp_path / "g.json", RECORD))
+    assert result.exit_code == 2
+    assert "bad-sheet" in result.output and "repeats the suit Mi" in result.output
+
+
+def test_sheets_file_cannot_redefine_a_built_in_sheet(tmp_path: Path) -> None:
+    sheets = custom_sheets()
+    sheets["sheets"][0]["name"] = "rulebook"
+    path = write(tmp_path / "sheets.json", sheets)
+    result = run("verify", "--sheets", path, write(tmp_path / "g.json", RECORD))
+    assert result.exit_code == 2
+    assert "taken by a built-in sheet" in result.output
+
+
+@pytest.mark.parametrize(
+    ("which", "title"),
+    [
+        ((), "phantom-log game record, format version 1"),
+        (("sheets",), "phantom-log named sheets, format version 1"),
+    ],
+)
+def test_schema_prints_the_schema(which: tuple[str, ...], title: str) -> None:
+    result = run("schema", *which)
+    assert result.exit_code == 0
+    schema = json.loads(result.output)
+    assert schema["title"] == title
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_schema_command_matches_the_file_in_schemas() -> None:
+    assert run("schema").output == (REPO / "schemas" / "game-record-1.schema.json").read_text()
+
+
+def test_python_dash_m(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "phantom_log", "verify", "--quiet", write(tmp_path / "g.json", RECORD)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0
+    assert "warning: unfinished" in completed.stdout

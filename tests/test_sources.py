@@ -1,0 +1,229 @@
+"""Every input form, and every way a text can fail to be JSON as FORMAT.md accepts it."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from phantom_log.problems import Code
+from phantom_log.sources import (
+    JsonError,
+    SourceError,
+    find_sources,
+    parse_json,
+    read_source,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+JSON_TEST_SUITE = REPO.parent / "shared" / "testdata" / "json-test-suite"
+
+# The smallest valid record: a deal, the exchange and the special number, no trick yet.
+RECORD = {
+    "format": "phantom-log/1",
+    "game_id": "g1",
+    "players": {"phantom": "Kim", "christine": "Lee"},
+    "sheet": "rulebook",
+    "rounds": [
+        {
+            "deal": {
+                "phantom": ["Ma5", "Ch4", "Ch3", "Mi1", "Mi2", "Ri2", "Ri3", "Ma1", "Ma2", "Mi4"],
+                "christine": ["Ma6", "Ch5", "Ri5", "Ch1", "Ch6", "Ri1", "Mi5", "Mi6", "Ri4", "Ma3"],
+            },
+            "exchange": {"phantom": "Ch3", "christine": "Ri5"},
+            "special_number": 3,
+            "tricks": [],
+        }
+    ],
+}
+TEXT = json.dumps(RECORD)
+
+
+def records(path: Path) -> list[tuple[int, object, Code | None]]:
+    return [
+        (item.index, item.data, None if item.problem is None else item.problem.code)
+        for item in read_source(str(path))
+    ]
+
+
+def json_error(text: bytes) -> JsonError:
+    with pytest.raises(JsonError) as caught:
+        parse_json(text)
+    return caught.value
+
+
+def test_parses_a_record() -> None:
+    assert parse_json(TEXT.encode()) == RECORD
+
+
+def test_byte_order_mark_is_accepted() -> None:
+    assert parse_json(b"\xef\xbb\xbf" + TEXT.encode()) == RECORD
+
+
+def test_invalid_json_has_line_and_column() -> None:
+    error = json_error(b'{\n  "a": 1,\n  "b" 2\n}')
+    assert (error.line, error.column) == (3, 7)
+    assert "delimiter" in error.message
+
+
+def test_bytes_that_are_not_utf8() -> None:
+    error = json_error(b'{"a": "caf\xe9"}')
+    assert "not UTF-8" in error.message
+    assert (error.line, error.column) == (1, 11)
+
+
+@pytest.mark.parametrize("text", [b'{"a": 1, "a": 2}', b'{"x": [{"b": 1, "c": 2, "b": 3}]}'])
+def test_duplicate_keys(text: bytes) -> None:
+    assert "duplicate key" in json_error(text).message
+
+
+def test_duplicate_key_check_is_not_fooled_by_colons_in_strings() -> None:
+    assert parse_json(b'{"a": "x\\":", "b": 1}') == {"a": 'x":', "b": 1}
+
+
+@pytest.mark.parametrize("constant", [b"NaN", b"Infinity", b"-Infinity"])
+def test_nan_and_infinity_are_not_json(constant: bytes) -> None:
+    json_error(b'{"special_number": ' + constant + b"}")
+
+
+@pytest.mark.parametrize(
+    "number", [b"9223372036854775808", b"-9223372036854775809", b"123456789012345678901234"]
+)
+def test_integers_beyond_64_bits(number: bytes) -> None:
+    assert "64-bit" in json_error(b'{"notes": ' + number + b"}").message
+
+
+def test_64_bit_limits_are_accepted() -> None:
+    assert parse_json(b"[9223372036854775807, -9223372036854775808]") == [
+        2**63 - 1,
+        -(2**63),
+    ]
+
+
+def test_floats_beyond_64_bits() -> None:
+    json_error(b'{"notes": 1e400}')
+
+
+def test_long_digit_runs_inside_strings_are_fine() -> None:
+    assert parse_json(b'{"game_id": "12345678901234567890123"}') == {
+        "game_id": "12345678901234567890123"
+    }
+
+
+def test_deep_nesting() -> None:
+    json_error(b"[" * 5000 + b"]" * 5000)
+
+
+def test_nul_byte() -> None:
+    error = json_error(b'{"game_id": "a\x00b"}')
+    assert error.line == 1
+
+
+def test_lone_surrogate() -> None:
+    json_error(b'{"game_id": "\\ud800"}')
+
+
+def test_problem_carries_line_and_column() -> None:
+    problem = json_error(b"{\n\n  oops}").problem(line_offset=10)
+    assert problem.code is Code.JSON
+    assert (problem.line, problem.column) == (13, 3)
+    assert problem.message.startswith("line 13, column 3: ")
+
+
+def test_json_file_with_one_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(TEXT)
+    assert records(path) == [(0, RECORD, None)]
+
+
+def test_json_file_with_an_array_of_records(tmp_path: Path) -> None:
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps([RECORD, RECORD]))
+    assert [index for index, _, _ in records(path)] == [0, 1]
+
+
+def test_empty_array_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "games.json"
+    path.write_text("[]")
+    assert records(path) == [(0, None, Code.SCHEMA)]
+
+
+def test_unparsable_json_file_gives_one_problem(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(TEXT[:-5])
+    assert records(path) == [(0, None, Code.JSON)]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".ndjson"])
+def test_json_lines_skip_blank_lines_and_go_on_after_a_bad_line(
+    tmp_path: Path, suffix: str
+) -> None:
+    path = tmp_path / f"games{suffix}"
+    path.write_bytes(
+        b"\xef\xbb\xbf" + TEXT.encode() + b"\n\n  \n{broken\n" + TEXT.encode() + b"\n"
+    )
+    items = list(read_source(str(path)))
+    assert [(item.index, item.line) for item in items] == [(0, 1), (1, 4), (2, 5)]
+    assert items[1].problem is not None and items[1].problem.code is Code.JSON
+    assert items[1].problem.line == 4
+    assert items[0].data == items[2].data == RECORD
+
+
+def test_stdin_record_array_and_json_lines() -> None:
+    def read(data: str) -> list[object]:
+        return [item.data for item in read_source("-", io.BytesIO(data.encode()))]
+
+    assert read(TEXT) == [RECORD]
+    assert read(json.dumps(RECORD, indent=2)) == [RECORD]
+    assert read(json.dumps([RECORD, RECORD], indent=2)) == [RECORD, RECORD]
+    assert read(TEXT + "\n\n" + TEXT + "\n") == [RECORD, RECORD]
+
+
+def test_stdin_broken_pretty_record_is_one_problem() -> None:
+    text = json.dumps(RECORD, indent=2)[:-3]
+    items = list(read_source("-", io.BytesIO(text.encode())))
+    assert len(items) == 1
+    assert items[0].problem is not None and items[0].problem.code is Code.JSON
+
+
+def test_directories_are_searched_recursively_in_sorted_order(tmp_path: Path) -> None:
+    for name in ["b/2.json", "b/10.jsonl", "a.ndjson", "c/d/e.json", ".hidden/x.json", "n.txt"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(TEXT)
+    found = [Path(path).relative_to(tmp_path).as_posix() for path in find_sources([str(tmp_path)])]
+    assert found == ["a.ndjson", "b/10.jsonl", "b/2.json", "c/d/e.json"]
+
+
+def test_files_keep_the_order_given(tmp_path: Path) -> None:
+    (tmp_path / "b.json").write_text(TEXT)
+    (tmp_path / "a.json").write_text(TEXT)
+    given = [str(tmp_path / "b.json"), "-", str(tmp_path / "a.json")]
+    assert find_sources(given) == given
+
+
+def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such file"):
+        find_sources([str(tmp_path / "nope.json")])
+
+
+def suite_files(prefix: str) -> list[Path]:
+    return sorted(JSON_TEST_SUITE.glob(f"{prefix}_*.json"))
+
+
+@pytest.mark.skipif(not JSON_TEST_SUITE.is_dir(), reason="shared/testdata is not beside the repo")
+@pytest.mark.parametrize("path", suite_files("n"), ids=lambda path: path.name)
+def test_json_test_suite_rejected_texts_are_json_problems(path: Path) -> None:
+    items = list(read_source(str(path)))
+    assert [item.problem.code if item.problem else None for item in items] == [Code.JSON]
+
+
+@pytest.mark.skipif(not JSON_TEST_SUITE.is_dir(), reason="shared/testdata is not beside the repo")
+@pytest.mark.parametrize("path", suite_files("y") + suite_files("i"), ids=lambda path: path.name)
+def test_json_test_suite_no_text_is_a_record(path: Path) -> None:
+    from phantom_log.verify import verify_record
+
+    reports = [verify_record(item) for item in read_source(str(path))]
+    assert reports
+    assert not any(report.valid for report in reports)
