@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
 from .cards import (
     CARD_CODES,
@@ -24,7 +24,7 @@ from .cards import (
     hand_codes,
     hand_size,
 )
-from .game import Game, Play, Round, Rules, Trick
+from .game import Exchange, Game, Play, Round, Rules, Trick
 from .problems import Code, Problem, pointer
 from .sheets import NOTES_PER_SHEET, Sheet
 
@@ -115,7 +115,8 @@ class SwapOutcome:
 class TrickOutcome:
     """A completed trick: the cards, the judgement, and the notes before and after.
 
-    ``hands_after`` are the two hands (bit masks, Phantom first) once the trick is over.
+    ``hands_after`` are the two hands (bit masks, Phantom first) once the trick is over;
+    ``super_trump_after`` is the super trump the notes after it give.
     """
 
     round: int
@@ -134,13 +135,14 @@ class TrickOutcome:
     notes_before: int
     notes_after: int
     hands_after: tuple[int, int]
+    super_trump_after: Suit | None
 
     @property
     def lead_suit(self) -> Suit:
         """The suit of the leader's card."""
         return card_suit(self.lead)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, Any]:
         """The trick's annotation fields of FORMAT.md (without ``game_id``)."""
         return {
             "round": self.round,
@@ -164,13 +166,16 @@ class TrickOutcome:
 
 @dataclass(frozen=True, slots=True)
 class RoundStart:
-    """A round's state once the exchange is done: the hands, the leader, the number."""
+    """A round's state once the exchange is done: the hands (bit masks, Phantom first),
+    the leader, the special number, the notes carried in, and the exchange (``None``
+    under the beginner rule)."""
 
     round: int
     leader: Role
     special_number: int
     hands: tuple[int, int]
     notes: int
+    exchange: Exchange | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,7 +339,7 @@ class _Replayer:
         self.hands = [phantom, christine]
         self.special_number = number
         self.out.rounds.append(
-            RoundStart(round_no, leader, number, (phantom, christine), self.notes)
+            RoundStart(round_no, leader, number, (phantom, christine), self.notes, exchange)
         )
 
     def check_deal(self, round_no: int, at: str, data: Round) -> None:
@@ -603,6 +608,7 @@ class _Replayer:
                 notes_before,
                 self.notes,
                 (self.hands[0], self.hands[1]),
+                self.game.sheet.super_trump(self.notes),
             )
         )
         if trick.claimed_winner is not None and trick.claimed_winner != winner:

@@ -1,0 +1,178 @@
+"""Trick-by-trick annotations: rows built from the engine's replay, and a sentence per trick.
+
+No rule is applied here: every fact comes from :class:`~phantom_log.engine.TrickOutcome`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .cards import CARD_CODES, Role
+from .engine import Reason, Replay, SwapOutcome, TrickOutcome
+from .sheets import NOTES_PER_SHEET
+
+ANNOTATION_FIELDS: Final = (
+    "game_id",
+    "round",
+    "trick",
+    "leader",
+    "lead",
+    "follower",
+    "follow",
+    "lead_suit",
+    "super_trump",
+    "winner",
+    "reason",
+    "note_owner",
+    "in_order",
+    "special",
+    "swaps",
+    "notes_before",
+    "notes_after",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """One completed trick of one game: the fields of FORMAT.md's annotation rows, with
+    the values the JSON rows hold (card and suit codes, role names), the explanation, and
+    the engine's :class:`~phantom_log.engine.TrickOutcome` for compact access."""
+
+    game_id: str | None
+    round: int
+    trick: int
+    leader: str
+    lead: str
+    follower: str
+    follow: str
+    lead_suit: str
+    super_trump: str | None
+    winner: str
+    reason: str
+    note_owner: str
+    in_order: bool
+    special: bool
+    swaps: list[dict[str, Any]]
+    notes_before: int
+    notes_after: int
+    explanation: str
+    outcome: TrickOutcome
+
+    @classmethod
+    def of(cls, game_id: str | None, outcome: TrickOutcome, explanation: str) -> Annotation:
+        """The annotation of one trick."""
+        return cls(game_id=game_id, **outcome.to_json(), explanation=explanation, outcome=outcome)
+
+    def to_json(self, explain: bool = False) -> dict[str, Any]:
+        """The row as FORMAT.md's ``annotate --format json`` writes it (plus the
+        ``explanation`` when asked)."""
+        row = {name: getattr(self, name) for name in ANNOTATION_FIELDS}
+        if explain:
+            row["explanation"] = self.explanation
+        return row
+
+    def to_csv_row(self, explain: bool = False) -> dict[str, Any]:
+        """The row for CSV: the same columns, ``swaps`` as a compact string, booleans as
+        ``true``/``false`` and ``None`` as an empty cell."""
+        row = self.to_json(explain)
+        row["swaps"] = swaps_text(self.outcome.swaps)
+        for key, value in row.items():
+            if isinstance(value, bool):
+                row[key] = "true" if value else "false"
+            elif value is None:
+                row[key] = ""
+        return row
+
+
+def swaps_text(swaps: tuple[SwapOutcome, ...]) -> str:
+    """Swaps as one compact string: ``lead P:Mi2+Ri4 C:Ch1+Ch6; follow P:Ma1 C:Ri2``
+    (``P:-`` when a side gave nothing)."""
+
+    def side(cards: tuple[int, ...]) -> str:
+        return "+".join(CARD_CODES[card] for card in cards) or "-"
+
+    return "; ".join(
+        f"{swap.after} P:{side(swap.phantom)} C:{side(swap.christine)}" for swap in swaps
+    )
+
+
+def _the(role: Role) -> str:
+    return "the Phantom" if role is Role.PHANTOM else "Christine"
+
+
+def _title(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
+    """One paragraph on a trick: the swaps, who won and why, what the notes did."""
+    sentences: list[str] = []
+    for swap in outcome.swaps:
+        card = outcome.lead if swap.after == "lead" else outcome.follow
+        if not swap.phantom and not swap.christine:
+            sentences.append(
+                f"{CARD_CODES[card]} shows the special number {special_number}, but a hand "
+                "is empty, so there is no swap."
+            )
+            continue
+        sentences.append(
+            f"{CARD_CODES[card]} shows the special number {special_number}: the Phantom "
+            f"gives {' and '.join(CARD_CODES[c] for c in swap.phantom)}, Christine gives "
+            f"{' and '.join(CARD_CODES[c] for c in swap.christine)}."
+        )
+    leader_won = outcome.winner == outcome.leader
+    winning, losing = (
+        (outcome.lead, outcome.follow) if leader_won else (outcome.follow, outcome.lead)
+    )
+    win, lose = CARD_CODES[winning], CARD_CODES[losing]
+    if outcome.reason is Reason.HIGHER_NUMBER:
+        sentences.append(f"{win} beats {lose}: same suit, higher number.")
+    elif outcome.reason is Reason.SUPER_TRUMP:
+        sentences.append(f"Super trump {win} beats {lose}.")
+    elif outcome.reason is Reason.TRUMP:
+        sentences.append(f"Trump {win} beats {lose}.")
+    else:
+        sentences.append(
+            f"{win} of the lead suit wins: {lose} is neither trump nor of the lead suit."
+        )
+    note = outcome.notes_before + 1
+    owner = f"note {note} was {_the(outcome.note_owner)}'s"
+    before, after = outcome.notes_before, outcome.notes_after
+    if outcome.in_order and not outcome.special:
+        sentences.append(f"{_title(owner)}: in order, {before} -> {after}.")
+    elif not outcome.special:
+        sentences.append(f"{_title(owner)}: out of order, the notes stay at {before}.")
+    elif outcome.in_order:
+        extra = "" if after - before == 2 else " (the sheet is full)"
+        sentences.append(
+            f"{_title(owner)} and a {special_number} was played, so an extra note is "
+            f"completed{extra}: {before} -> {after}."
+        )
+    else:
+        removed = "one note (balance rule)" if balance else "two notes"
+        sentences.append(
+            f"{_title(owner)}, so the special card removes {removed}: {before} -> {after}."
+        )
+    if after != before:
+        super_trump_after = outcome.super_trump_after
+        if super_trump_after != outcome.super_trump:
+            if super_trump_after is None:
+                change = "no super trump now"
+            elif outcome.super_trump is None:
+                change = f"{super_trump_after.title} is now the super trump"
+            else:
+                change = f"super trump {outcome.super_trump.title} -> {super_trump_after.title}"
+            sentences[-1] = f"{sentences[-1][:-1]}; {change}."
+    if after == NOTES_PER_SHEET:
+        sentences.append("The sheet is complete: the Phantom wins.")
+    return " ".join(sentences)
+
+
+def annotate(replayed: Replay, game_id: str | None = None) -> Iterator[Annotation]:
+    """The annotations of every completed trick of a replay, in play order."""
+    special_numbers = {start.round: start.special_number for start in replayed.rounds}
+    for outcome in replayed.tricks:
+        text = explain(outcome, special_numbers[outcome.round], replayed.rules.balance)
+        yield Annotation.of(game_id, outcome, text)

@@ -1,0 +1,115 @@
+"""How cards, roles and the sheet look in a terminal: suit symbols and colours when the
+terminal can show them, plain text otherwise."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import click
+
+from .cards import CARD_CODES, Role, Suit, card_suit
+from .sheets import Sheet
+
+SUIT_SYMBOLS: Final = {
+    Suit.MIRROR: "◇",
+    Suit.CHANDELIER: "✶",
+    Suit.RING: "○",
+    Suit.MASK: "☻",
+}
+SUIT_COLOURS: Final = {
+    Suit.MIRROR: "cyan",
+    Suit.CHANDELIER: "yellow",
+    Suit.RING: "magenta",
+    Suit.MASK: "red",
+}
+ROLE_COLOURS: Final = {Role.PHANTOM: "blue", Role.CHRISTINE: "green"}
+_ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_width(text: str) -> int:
+    """The width of a text once its colour codes are removed."""
+    return len(_ANSI.sub("", text))
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """What the output can show: colours (ANSI), and symbols beyond ASCII."""
+
+    colour: bool = False
+    symbols: bool = False
+
+    def paint(self, text: str, colour: str | None = None, bold: bool = False) -> str:
+        """The text in a colour, when colours are on."""
+        if not self.colour or (colour is None and not bold):
+            return text
+        return click.style(text, fg=colour, bold=bold)
+
+    def card(self, card: int) -> str:
+        """A card: ``☻Ma5`` in the suit's colour, or plain ``Ma5``."""
+        suit = card_suit(card)
+        symbol = SUIT_SYMBOLS[suit] if self.symbols else ""
+        return self.paint(symbol + CARD_CODES[card], SUIT_COLOURS[suit])
+
+    def cards(self, cards: Sequence[int]) -> str:
+        """Cards separated by spaces."""
+        return " ".join(self.card(card) for card in cards)
+
+    def suit(self, suit: Suit | None) -> str:
+        """A suit's name, or ``-`` for none."""
+        if suit is None:
+            return "-"
+        symbol = SUIT_SYMBOLS[suit] + " " if self.symbols else ""
+        return self.paint(symbol + suit.title, SUIT_COLOURS[suit])
+
+    def role(self, role: Role) -> str:
+        """A role's name, in its colour."""
+        return self.paint(role.title, ROLE_COLOURS[role], bold=True)
+
+    def progress(self, sheet: Sheet, notes: int) -> str:
+        """The sheet's 12 notes as cells grouped by bar: ``●●○|○○○|○○○|○○○``."""
+        done, todo = ("●", "○") if self.symbols else ("#", ".")
+        cells: list[str] = []
+        note = 0
+        for bar in sheet.bars:
+            run = ""
+            for _ in bar.owners:
+                note += 1
+                run += done if note <= notes else todo
+            cells.append(self.paint(run, SUIT_COLOURS[bar.suit]))
+        return "|".join(cells)
+
+
+def detect_style(no_colour: bool = False) -> Style:
+    """The style standard output supports: colours on a terminal (unless ``no_colour`` or
+    the ``NO_COLOR`` convention), symbols when its encoding is UTF-8."""
+    import os
+    import sys
+
+    stream = sys.stdout
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    symbols = encoding == "utf8"
+    colour = (
+        not no_colour
+        and "NO_COLOR" not in os.environ
+        and bool(getattr(stream, "isatty", lambda: False)())
+    )
+    return Style(colour=colour, symbols=symbols)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Rows in aligned columns under their headers (cells may hold colour codes)."""
+    widths = [visible_width(header) for header in headers]
+    for row in rows:
+        for index, cell in enumerate(row):
+            widths[index] = max(widths[index], visible_width(cell))
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [
+            cell + " " * (widths[index] - visible_width(cell)) for index, cell in enumerate(cells)
+        ]
+        return "  ".join(padded).rstrip()
+
+    return [line(headers), *(line(row) for row in rows)]
