@@ -12,6 +12,7 @@ from typing import Any, Final
 from .cards import CARD_CODES, Role
 from .engine import Reason, Replay, SwapOutcome, TrickOutcome
 from .sheets import NOTES_PER_SHEET
+from .terminal import Style, table
 
 ANNOTATION_FIELDS: Final = (
     "game_id",
@@ -176,3 +177,84 @@ def annotate(replayed: Replay, game_id: str | None = None) -> Iterator[Annotatio
     for outcome in replayed.tricks:
         text = explain(outcome, special_numbers[outcome.round], replayed.rules.balance)
         yield Annotation.of(game_id, outcome, text)
+
+
+_REASON_WORDS: Final = {
+    "higher-number": "higher number",
+    "super-trump": "super trump",
+    "trump": "trump",
+    "lead-suit": "lead suit",
+}
+
+
+def table_lines(
+    annotations: list[Annotation], replayed: Replay, style: Style, explain: bool = True
+) -> list[str]:
+    """The annotations of one game for people: a table per round, each trick's cards,
+    winner and why, order, swaps, super trump and the sheet's progress, each row followed
+    by its explanation when ``explain``."""
+    lines: list[str] = []
+    arrow = "→" if style.symbols else "->"
+    headers = ["trick", "lead", "follow", "winner", "why", "order", "super trump", "swaps"]
+    headers += ["notes", "sheet"]
+    for start in replayed.rounds:
+        exchange = (
+            "no exchange (beginner rule)"
+            if start.exchange is None
+            else f"exchange: the Phantom gave {style.card(start.exchange.phantom)}, Christine "
+            f"gave {style.card(start.exchange.christine)}"
+        )
+        lines.append(
+            f"Round {start.round}: {style.role(start.leader)} leads; {exchange}; special "
+            f"number {style.paint(str(start.special_number), bold=True)}"
+        )
+        rows: list[list[str]] = []
+        explanations: list[str] = []
+        for annotation in annotations:
+            outcome = annotation.outcome
+            if outcome.round != start.round:
+                continue
+            order = "in" if outcome.in_order else "out"
+            if outcome.special:
+                order += " ★" if style.symbols else " *"
+            rows.append(
+                [
+                    f"{outcome.round}.{outcome.trick}",
+                    f"{outcome.leader.title[0]} {style.card(outcome.lead)}",
+                    f"{outcome.follower.title[0]} {style.card(outcome.follow)}",
+                    style.role(outcome.winner),
+                    _REASON_WORDS[outcome.reason.value],
+                    order,
+                    style.suit(outcome.super_trump),
+                    _swap_cell(outcome.swaps, style),
+                    f"{outcome.notes_before}{arrow}{outcome.notes_after}",
+                    style.progress(replayed.sheet, outcome.notes_after),
+                ]
+            )
+            explanations.append(annotation.explanation)
+        if not rows:
+            lines.append("  (no trick completed)")
+            continue
+        header, *body = table(headers, rows)
+        lines.append("  " + style.paint(header, bold=True))
+        for row, text in zip(body, explanations, strict=True):
+            lines.append("  " + row)
+            if explain:
+                lines.extend("        " + part for part in _wrap(text, 88))
+    return lines
+
+
+def _swap_cell(swaps: tuple[SwapOutcome, ...], style: Style) -> str:
+    parts = []
+    for swap in swaps:
+        if not swap.phantom and not swap.christine:
+            parts.append("none possible")
+            continue
+        parts.append(f"P gave {style.cards(swap.phantom)}, C gave {style.cards(swap.christine)}")
+    return "; ".join(parts) or "-"
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width) or [""]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -148,30 +148,41 @@ def verify(
     standard input. Each record is reported as valid (with its winner and notes) or with
     its problems: a stable code, a message, the JSON pointer, the round and the trick.
     """
-    from .verify import verify_paths
-
     sheets = _load_sheets(sheets_path)
     tally = _Tally()
     stdout = sys.stdout
-    try:
-        for report in verify_paths(paths, sheets, strict, sys.stdin.buffer):
-            tally.add(report)
-            if output_format == "json":
-                stdout.write(orjson.dumps(report.to_json()).decode() + "\n")
-                continue
-            for problem in report.problems:
-                for line in problem_lines(report, problem):
-                    stdout.write(line + "\n")
-            if report.valid and not quiet:
-                stdout.write(verdict_line(report) + "\n")
-    except SourceError as error:
-        raise _usage_error(str(error)) from None
-    if tally.records == 0:
-        raise _usage_error("the paths given hold no records")
+    for report in _reports(paths, sheets, strict):
+        tally.add(report)
+        if output_format == "json":
+            stdout.write(orjson.dumps(report.to_json()).decode() + "\n")
+            continue
+        for problem in report.problems:
+            for line in problem_lines(report, problem):
+                stdout.write(line + "\n")
+        if report.valid and not quiet:
+            stdout.write(verdict_line(report) + "\n")
     if output_format == "text" and not quiet:
         stdout.write(tally.summary() + "\n")
     stdout.flush()
     sys.exit(EXIT_OK if tally.valid == tally.records else EXIT_INVALID)
+
+
+def _reports(
+    paths: tuple[str, ...], sheets: Mapping[str, Sheet] | None, strict: bool = False
+) -> Iterator[RecordReport]:
+    """The report on every record of the paths; a usage error (exit 2) for a path that
+    does not exist or paths that hold no records."""
+    from .verify import verify_paths
+
+    records = 0
+    try:
+        for report in verify_paths(paths, sheets, strict, sys.stdin.buffer):
+            records += 1
+            yield report
+    except SourceError as error:
+        raise _usage_error(str(error)) from None
+    if records == 0:
+        raise _usage_error("the paths given hold no records")
 
 
 @main.command()
@@ -179,3 +190,91 @@ def verify(
 def schema(which: str) -> None:
     """Print a JSON Schema: the game record's (default) or the sheets file's."""
     click.echo(schema_text(RECORD_SCHEMA if which == "record" else SHEETS_SCHEMA), nl=False)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json", "csv"]),
+    default="table",
+    show_default=True,
+    help="table: for people; json: JSON Lines, one object per trick; csv: one row per trick.",
+)
+@click.option(
+    "--explain/--no-explain",
+    default=None,
+    help="Add a sentence per trick on who won and why (default: on for table, off otherwise).",
+)
+@click.option("--no-color", "--no-colour", "no_colour", is_flag=True, help="No colours.")
+@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+def annotate(
+    paths: tuple[str, ...],
+    output_format: str,
+    explain: bool | None,
+    no_colour: bool,
+    sheets_path: str | None,
+) -> None:
+    """Annotate every completed trick of the records, in play order.
+
+    Each trick: the two cards, the winner and why (higher number, super trump, trump or
+    lead suit), whether it followed the sheet, the swaps, the super trump, the notes before
+    and after. An illegal record is annotated up to its first problem, which is then
+    printed (on standard error for json and csv); the exit code is then 1.
+    """
+    import csv
+
+    from .annotate import ANNOTATION_FIELDS, annotate, table_lines
+    from .terminal import detect_style
+
+    sheets = _load_sheets(sheets_path)
+    explain = output_format == "table" if explain is None else explain
+    style = detect_style(no_colour)
+    stdout = sys.stdout
+    writer: csv.DictWriter[str] | None = None
+    if output_format == "csv":
+        fields = [*ANNOTATION_FIELDS, *(["explanation"] if explain else [])]
+        writer = csv.DictWriter(stdout, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+    all_valid = True
+    first = True
+    for report in _reports(paths, sheets):
+        all_valid &= report.valid
+        annotations = [] if report.replay is None else list(annotate(report.replay, report.game_id))
+        if output_format == "table":
+            if not first:
+                stdout.write("\n")
+            first = False
+            stdout.write(style.paint(_record_title(report), bold=True) + "\n")
+            if report.replay is not None:
+                for line in table_lines(annotations, report.replay, style, explain):
+                    stdout.write(line + "\n")
+        for annotation in annotations:
+            if writer is not None:
+                writer.writerow(annotation.to_csv_row(explain))
+            elif output_format == "json":
+                stdout.write(orjson.dumps(annotation.to_json(explain)).decode() + "\n")
+        problem_stream = stdout if output_format == "table" else sys.stderr
+        for problem in report.problems:
+            for line in problem_lines(report, problem):
+                problem_stream.write(line + "\n")
+        if output_format == "table" and report.valid:
+            stdout.write(verdict_line(report) + "\n")
+    stdout.flush()
+    sys.exit(EXIT_OK if all_valid else EXIT_INVALID)
+
+
+def _record_title(report: RecordReport) -> str:
+    title = _record_name(report)
+    record = report.record
+    if isinstance(record, dict) and report.replay is not None:
+        players = record["players"]
+        title += (
+            f": the Phantom {players['phantom']} vs Christine {players['christine']}, "
+            f"sheet {report.replay.sheet.name}"
+        )
+        rules = [name for name in ("beginner", "balance") if getattr(report.replay.rules, name)]
+        if rules:
+            title += f", {' and '.join(rules)} rule{'s' if len(rules) > 1 else ''}"
+    return title

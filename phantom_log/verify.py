@@ -150,7 +150,8 @@ def _sort_key(path: list[str | int]) -> tuple[tuple[int, str | int], ...]:
 @dataclass(frozen=True, slots=True)
 class RecordReport:
     """The verdict on one record: its problems, and the replayed result if the replay got
-    to the end of the record (``None`` otherwise)."""
+    to the end of the record (``None`` otherwise). ``replay`` is the engine's replay (if the
+    record got that far) and ``record`` the parsed JSON value."""
 
     source: str
     index: int
@@ -158,6 +159,7 @@ class RecordReport:
     problems: tuple[Problem, ...]
     result: Result | None = None
     replay: Replay | None = field(default=None, compare=False, repr=False)
+    record: Any = field(default=None, compare=False, repr=False)
 
     @property
     def valid(self) -> bool:
@@ -229,6 +231,7 @@ def verify_record(
         tuple(problems),
         None if outcome is None else outcome.result,
         outcome,
+        record.data,
     )
 
 
