@@ -278,3 +278,72 @@ def _record_title(report: RecordReport) -> str:
         if rules:
             title += f", {' and '.join(rules)} rule{'s' if len(rules) > 1 else ''}"
     return title
+
+
+@main.command()
+@click.argument("path")
+@click.option(
+    "--at",
+    "at_text",
+    metavar="ROUND.TRICK",
+    help="The moment to show: after that trick (ROUND.0: the round's start). Default: the end.",
+)
+@click.option("--index", default=0, show_default=True, help="Which record of the file (from 0).")
+@click.option("--svg", "svg_path", metavar="OUT.svg", help="Write an SVG picture of the game.")
+@click.option("--force", is_flag=True, help="Overwrite the --svg file if it exists.")
+@click.option("--no-color", "--no-colour", "no_colour", is_flag=True, help="No colours.")
+@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+def show(
+    path: str,
+    at_text: str | None,
+    index: int,
+    svg_path: str | None,
+    force: bool,
+    no_colour: bool,
+    sheets_path: str | None,
+) -> None:
+    """Show the sheet of one game at a moment: the four bars, Christine's notes above the
+    centre line and the Phantom's below, discs on the completed notes, the super trump,
+    the special number and both hands. With --svg, draw the game as an SVG picture: the
+    sheet at the end and the notes completed after every trick.
+
+    An illegal record is shown up to its first problem, which is printed (exit 1).
+    """
+    from .output import OutputExists, write_atomically
+    from .picture import MomentError, moment, moment_lines, parse_moment, svg_picture
+    from .terminal import detect_style
+
+    at = None
+    if at_text is not None:
+        try:
+            at = parse_moment(at_text)
+        except ValueError as error:
+            raise _usage_error(f"--at {error}") from None
+    sheets = _load_sheets(sheets_path)
+    reports = list(_reports((path,), sheets))
+    if not 0 <= index < len(reports):
+        raise _usage_error(f"--index {index}: {path} holds {len(reports)} record(s)")
+    report = reports[index]
+    stdout = sys.stdout
+    style = detect_style(no_colour)
+    if report.replay is not None:
+        if svg_path is not None:
+            try:
+                write_atomically(svg_path, svg_picture(report.replay, _record_title(report)), force)
+            except OutputExists as error:
+                raise _usage_error(str(error)) from None
+            except OSError as error:
+                raise _usage_error(f"{svg_path}: {error.strerror}") from None
+            stdout.write(f"wrote {svg_path}\n")
+        else:
+            try:
+                shown = moment(report.replay, at)
+            except MomentError as error:
+                raise _usage_error(f"--at {at_text}: {error}") from None
+            stdout.write(style.paint(_record_title(report), bold=True) + "\n")
+            for line in moment_lines(report.replay, shown, style):
+                stdout.write(line + "\n")
+    for problem in report.problems:
+        for line in problem_lines(report, problem):
+            stdout.write(line + "\n")
+    sys.exit(EXIT_OK if report.valid else EXIT_INVALID)

@@ -1,0 +1,367 @@
+"""Pictures of a game: the sheet at a moment in the terminal, and the whole game as SVG.
+
+Both are drawn from the engine's replay; nothing here applies a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+from xml.etree import ElementTree
+
+from .cards import Role, hand_cards
+from .engine import Replay
+from .sheets import NOTES_PER_SHEET, Sheet
+from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style
+
+_CELL: Final = 4  # characters per note in the terminal picture
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """The state of a game at one moment: after ``trick`` of ``round`` (trick 0: once the
+    round's exchange is done)."""
+
+    round: int
+    trick: int
+    notes: int
+    hands: tuple[int, int]
+    special_number: int
+
+    @property
+    def label(self) -> str:
+        """The moment in words."""
+        if self.trick == 0:
+            return f"the start of round {self.round}"
+        return f"round {self.round}, trick {self.trick}"
+
+
+class MomentError(ValueError):
+    """A moment the replay does not reach."""
+
+
+def parse_moment(text: str) -> tuple[int, int]:
+    """``ROUND.TRICK`` as two ints; ``ValueError`` with a message otherwise."""
+    parts = text.split(".")
+    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+        raise ValueError(f"{text!r} is not ROUND.TRICK, e.g. 2.4 (or 1.0 for round 1's start)")
+    round_no, trick_no = int(parts[0]), int(parts[1])
+    if not 1 <= round_no <= 2 or not 0 <= trick_no <= 10:
+        raise ValueError(f"{text!r}: the round is 1 or 2 and the trick 0 to 10")
+    return round_no, trick_no
+
+
+def moment(replayed: Replay, at: tuple[int, int] | None = None) -> Moment:
+    """The state at ``(round, trick)`` (default: where the replay ends)."""
+    if not replayed.rounds:
+        raise MomentError("the replay did not reach the start of round 1")
+    numbers = {start.round: start.special_number for start in replayed.rounds}
+    if at is None:
+        if replayed.tricks:
+            last = replayed.tricks[-1]
+            if last.round == replayed.rounds[-1].round:
+                return Moment(
+                    last.round, last.trick, last.notes_after, last.hands_after, numbers[last.round]
+                )
+        start = replayed.rounds[-1]
+        return Moment(start.round, 0, start.notes, start.hands, start.special_number)
+    round_no, trick_no = at
+    if trick_no == 0:
+        for start in replayed.rounds:
+            if start.round == round_no:
+                return Moment(round_no, 0, start.notes, start.hands, start.special_number)
+        raise MomentError(f"the replay does not reach round {round_no}")
+    for outcome in replayed.tricks:
+        if (outcome.round, outcome.trick) == at:
+            return Moment(
+                round_no, trick_no, outcome.notes_after, outcome.hands_after, numbers[round_no]
+            )
+    played = sum(outcome.round == round_no for outcome in replayed.tricks)
+    raise MomentError(
+        f"the replay does not reach round {round_no}, trick {trick_no} "
+        f"(round {round_no} has {played} completed trick{'s' if played != 1 else ''})"
+    )
+
+
+def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
+    """The sheet as on the printed card: four bars with their suits, Christine's notes
+    above the centre line and the Phantom's on it or below, a disc on each completed
+    note, the super trump's bar marked."""
+    disc, open_note = ("●", "○") if style.symbols else ("@", "o")
+    star = "★" if style.symbols else "*"
+    super_trump = sheet.super_trump(notes)
+    label_width = 10
+    heads: list[str] = []
+    above: list[str] = []
+    below: list[str] = []
+    numbers: list[str] = []
+    note = 0
+    for bar in sheet.bars:
+        width = _CELL * len(bar.owners)
+        symbol = SUIT_SYMBOLS[bar.suit] + " " if style.symbols else ""
+        head = f"{symbol}{bar.suit.title}"
+        if bar.suit == super_trump:
+            head += f" {star}"
+        head = head[:width].ljust(width)
+        heads.append(style.paint(head, SUIT_COLOURS[bar.suit], bold=bar.suit == super_trump))
+        top = bottom = number_row = ""
+        for owner in bar.owners:
+            note += 1
+            mark = disc if note <= notes else open_note
+            cell = mark.center(_CELL)
+            blank = " " * _CELL
+            top += cell if owner is Role.CHRISTINE else blank
+            bottom += cell if owner is Role.PHANTOM else blank
+            number_row += str(note).center(_CELL)
+        above.append(top)
+        below.append(bottom)
+        numbers.append(number_row)
+    rule = "─" if style.symbols else "-"
+    lines = [
+        " " * (label_width + 1) + " ".join(heads),
+        "Christine".ljust(label_width) + "|" + "|".join(above) + "|",
+        rule * label_width + "+" + "+".join(rule * len(part) for part in above) + "+",
+        "Phantom".ljust(label_width) + "|" + "|".join(below) + "|",
+        " " * (label_width + 1) + " ".join(numbers),
+    ]
+    return [line.rstrip() for line in lines]
+
+
+def moment_lines(replayed: Replay, at: Moment, style: Style) -> list[str]:
+    """The picture of one moment: the sheet, the super trump, the special number, the
+    next note, both hands."""
+    sheet = replayed.sheet
+    when = "At" if at.trick == 0 else "After"
+    lines = [f"{when} {at.label}: {at.notes} of {NOTES_PER_SHEET} notes completed", ""]
+    lines += sheet_lines(sheet, at.notes, style)
+    lines.append("")
+    super_trump = sheet.super_trump(at.notes)
+    if super_trump is None:
+        lines.append("Super trump: none (no note completed yet)")
+    else:
+        lines.append(
+            f"Super trump: {style.suit(super_trump)} (note {at.notes}, the last completed, "
+            "is in its bar)"
+        )
+    lines.append(f"Special number of round {at.round}: {at.special_number}")
+    if at.notes < NOTES_PER_SHEET:
+        owner = sheet.owner_of(at.notes + 1)
+        lines.append(f"Next note: {at.notes + 1}, {owner.title}'s")
+    for role in Role:
+        cards = hand_cards(at.hands[role])
+        lines.append(
+            f"{role.title}'s hand ({len(cards)}): {style.cards(cards) if cards else 'empty'}"
+        )
+    return lines
+
+
+# -- SVG ---------------------------------------------------------------------------------
+
+_SVG_COLOURS: Final = {
+    "cyan": "#1b8fb0",
+    "yellow": "#c79a00",
+    "magenta": "#a0379c",
+    "red": "#c0392b",
+}
+_SVG_NS: Final = "http://www.w3.org/2000/svg"
+
+
+def svg_picture(replayed: Replay, title: str) -> str:
+    """An SVG picture of a game: the sheet with its discs where the replay ends, and the
+    notes completed after each trick of both rounds, special tricks and the round
+    boundary marked."""
+    ElementTree.register_namespace("", _SVG_NS)
+    width, height = 760, 520
+    svg = ElementTree.Element(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+            "font-family": "sans-serif",
+            "font-size": "13",
+        },
+    )
+    ElementTree.SubElement(svg, "title").text = title
+    ElementTree.SubElement(svg, "rect", width=str(width), height=str(height), fill="white")
+    heading = ElementTree.SubElement(svg, "text", x="20", y="28", attrib={"font-size": "17"})
+    heading.text = title
+    final = moment(replayed)
+    _svg_sheet(svg, replayed.sheet, final.notes, top=50)
+    _svg_curve(svg, replayed, top=250, width=width)
+    return ElementTree.tostring(svg, encoding="unicode", xml_declaration=False) + "\n"
+
+
+def _svg_sheet(svg: ElementTree.Element, sheet: Sheet, notes: int, top: int) -> None:
+    group = ElementTree.SubElement(svg, "g", {"class": "sheet"})
+    left, step, centre = 40, 56, top + 90
+    x = left
+    note = 0
+    super_trump = sheet.super_trump(notes)
+    for bar in sheet.bars:
+        bar_width = step * len(bar.owners)
+        colour = _SVG_COLOURS[SUIT_COLOURS[bar.suit]]
+        ElementTree.SubElement(
+            group,
+            "rect",
+            {
+                "class": "bar",
+                "x": str(x),
+                "y": str(top + 20),
+                "width": str(bar_width),
+                "height": "140",
+                "fill": colour,
+                "fill-opacity": "0.12" if bar.suit != super_trump else "0.3",
+                "stroke": colour,
+            },
+        )
+        label = ElementTree.SubElement(
+            group, "text", {"x": str(x + 6), "y": str(top + 14), "fill": colour}
+        )
+        label.text = bar.suit.title + (" (super trump)" if bar.suit == super_trump else "")
+        for owner in bar.owners:
+            note += 1
+            cx = left + step * (note - 1) + step // 2
+            cy = centre - 40 if owner is Role.CHRISTINE else centre + 35
+            completed = note <= notes
+            ElementTree.SubElement(
+                group,
+                "circle",
+                {
+                    "class": "note disc" if completed else "note",
+                    "cx": str(cx),
+                    "cy": str(cy),
+                    "r": "13",
+                    "fill": "#222" if completed else "white",
+                    "stroke": "#222",
+                    "stroke-width": "2",
+                },
+            )
+            number = ElementTree.SubElement(
+                group,
+                "text",
+                {"x": str(cx), "y": str(top + 175), "text-anchor": "middle"},
+            )
+            number.text = str(note)
+        x += bar_width
+    ElementTree.SubElement(
+        group,
+        "line",
+        {
+            "class": "centre-line",
+            "x1": str(left),
+            "x2": str(x),
+            "y1": str(centre),
+            "y2": str(centre),
+            "stroke": "#444",
+            "stroke-width": "2",
+        },
+    )
+    for text, y in (("Christine", centre - 36), ("Phantom", centre + 40)):
+        label = ElementTree.SubElement(
+            group, "text", {"x": str(x + 10), "y": str(y), "font-size": "12"}
+        )
+        label.text = text
+
+
+def _svg_curve(svg: ElementTree.Element, replayed: Replay, top: int, width: int) -> None:
+    group = ElementTree.SubElement(svg, "g", {"class": "curve"})
+    left, right, plot_height = 60, width - 30, 200
+    bottom = top + plot_height
+    slots = 20
+    step = (right - left) / slots
+
+    def x_of(index: int) -> float:
+        return left + step * index
+
+    def y_of(notes: int) -> float:
+        return bottom - plot_height * notes / NOTES_PER_SHEET
+
+    axis = {"stroke": "#444", "stroke-width": "1"}
+    ElementTree.SubElement(
+        group,
+        "line",
+        {"x1": str(left), "x2": str(right), "y1": str(bottom), "y2": str(bottom)} | axis,
+    )
+    ElementTree.SubElement(
+        group, "line", {"x1": str(left), "x2": str(left), "y1": str(top), "y2": str(bottom)} | axis
+    )
+    for notes in (0, 3, 6, 9, 12):
+        tick = ElementTree.SubElement(
+            group,
+            "text",
+            {"x": str(left - 8), "y": f"{y_of(notes) + 4:.1f}", "text-anchor": "end"},
+        )
+        tick.text = str(notes)
+    caption = ElementTree.SubElement(group, "text", {"x": str(left), "y": str(top - 10)})
+    caption.text = "Notes completed after each trick"
+    boundary = x_of(10)
+    ElementTree.SubElement(
+        group,
+        "line",
+        {
+            "class": "round-boundary",
+            "x1": f"{boundary:.1f}",
+            "x2": f"{boundary:.1f}",
+            "y1": str(top),
+            "y2": str(bottom),
+            "stroke": "#888",
+            "stroke-dasharray": "4 4",
+        },
+    )
+    for round_no, centre in ((1, x_of(5)), (2, x_of(15))):
+        label = ElementTree.SubElement(
+            group,
+            "text",
+            {"x": f"{centre:.1f}", "y": str(bottom + 34), "text-anchor": "middle"},
+        )
+        label.text = f"round {round_no}"
+    points = [(x_of(0), y_of(0))]
+    for outcome in replayed.tricks:
+        index = (outcome.round - 1) * 10 + outcome.trick
+        points.append((x_of(index), y_of(outcome.notes_after)))
+    ElementTree.SubElement(
+        group,
+        "polyline",
+        {
+            "class": "notes-curve",
+            "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+            "fill": "none",
+            "stroke": "#1f4e99",
+            "stroke-width": "2.5",
+        },
+    )
+    for outcome in replayed.tricks:
+        index = (outcome.round - 1) * 10 + outcome.trick
+        label = ElementTree.SubElement(
+            group,
+            "text",
+            {
+                "x": f"{x_of(index):.1f}",
+                "y": str(bottom + 16),
+                "text-anchor": "middle",
+                "font-size": "10",
+            },
+        )
+        label.text = str(outcome.trick)
+        marker = ElementTree.SubElement(
+            group,
+            "circle",
+            {
+                "class": "trick special" if outcome.special else "trick",
+                "cx": f"{x_of(index):.1f}",
+                "cy": f"{y_of(outcome.notes_after):.1f}",
+                "r": "6" if outcome.special else "3.5",
+                "fill": "#e67e22" if outcome.special else "#1f4e99",
+            },
+        )
+        ElementTree.SubElement(marker, "title").text = (
+            f"round {outcome.round}, trick {outcome.trick}: "
+            f"{outcome.notes_before} -> {outcome.notes_after}"
+            + (" (special)" if outcome.special else "")
+        )
+    legend = ElementTree.SubElement(
+        group, "text", {"x": str(right - 170), "y": str(top - 10), "fill": "#e67e22"}
+    )
+    legend.text = "● trick with a special card"
