@@ -1,10 +1,72 @@
-"""phantom-log: verify, annotate and analyse records of The Phantom of the Opera card game."""
+"""phantom-log: verify, annotate and analyse records of The Phantom of the Opera card game.
 
-from importlib.metadata import PackageNotFoundError, version
+The Python API:
 
-try:
-    __version__ = version("phantom-log")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0+unknown"
+- :func:`load` yields the records of a path as frozen models (:class:`GameRecord`);
+- :func:`replay` replays one record: ``.tricks`` (:class:`Annotation` per trick),
+  ``.result``, ``.problems``;
+- :func:`verify` yields a :class:`RecordReport` per record of a path, as
+  ``phantom-log verify`` reports them.
 
-__all__ = ["__version__"]
+The names are imported on first use, so that the command line starts fast.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .annotate import Annotation
+    from .api import GameReplay, InvalidRecord, load, replay, verify
+    from .engine import Result
+    from .problems import Code, Problem, Severity
+    from .record import GameRecord
+    from .verify import RecordReport
+
+_HOMES = {
+    "Annotation": "annotate",
+    "GameReplay": "api",
+    "InvalidRecord": "api",
+    "load": "api",
+    "replay": "api",
+    "verify": "api",
+    "Result": "engine",
+    "Code": "problems",
+    "Problem": "problems",
+    "Severity": "problems",
+    "GameRecord": "record",
+    "RecordReport": "verify",
+}
+
+__all__ = [
+    "Annotation",
+    "Code",
+    "GameRecord",
+    "GameReplay",
+    "InvalidRecord",
+    "Problem",
+    "RecordReport",
+    "Result",
+    "Severity",
+    "__version__",
+    "load",
+    "replay",
+    "verify",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("phantom-log")
+        except PackageNotFoundError:  # a source tree that is not installed
+            return "0.0.0+unknown"
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'phantom_log' has no attribute {name!r}")
+    value = getattr(import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value

@@ -10,7 +10,6 @@ from typing import Final
 import click
 import orjson
 
-from . import __version__
 from .problems import Problem, Severity
 from .sheets import Sheet
 from .sources import SourceError
@@ -35,7 +34,7 @@ def _usage_error(message: str) -> click.exceptions.Exit:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="phantom-log")
+@click.version_option(None, "--version", "-V", package_name="phantom-log", prog_name="phantom-log")
 def main() -> None:
     """Verify, annotate and analyse records of The Phantom of the Opera card game."""
 

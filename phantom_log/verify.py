@@ -8,15 +8,16 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import IO, Any, Final
-
-from jsonschema import Draft202012Validator, FormatChecker, ValidationError
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from .engine import Replay, Result, replay
 from .game import game_from_json
 from .problems import Code, Problem, Severity
 from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
 from .sources import JsonError, SourceRecord, find_sources, parse_json, read_source
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator, ValidationError
 
 RECORD_SCHEMA: Final = "game-record-1.schema.json"
 SHEETS_SCHEMA: Final = "sheet-1.schema.json"
@@ -31,6 +32,8 @@ def schema_text(name: str = RECORD_SCHEMA) -> str:
 @cache
 def schema_validator(name: str = RECORD_SCHEMA) -> Draft202012Validator:
     """A validator for one of the shipped schemas, with format checks (``date``) on."""
+    from jsonschema import Draft202012Validator, FormatChecker
+
     schema = json.loads(schema_text(name))
     return Draft202012Validator(schema, format_checker=FormatChecker())
 
