@@ -171,7 +171,7 @@ def svg_picture(replayed: Replay, title: str) -> str:
     notes completed after each trick of both rounds, special tricks and the round
     boundary marked."""
     ElementTree.register_namespace("", _SVG_NS)
-    width, height = 760, 520
+    width, height = 780, 560
     svg = ElementTree.Element(
         "svg",
         {
@@ -189,13 +189,13 @@ def svg_picture(replayed: Replay, title: str) -> str:
     heading.text = title
     final = moment(replayed)
     _svg_sheet(svg, replayed.sheet, final.notes, top=50)
-    _svg_curve(svg, replayed, top=250, width=width)
+    _svg_curve(svg, replayed, top=290, width=width)
     return ElementTree.tostring(svg, encoding="unicode", xml_declaration=False) + "\n"
 
 
 def _svg_sheet(svg: ElementTree.Element, sheet: Sheet, notes: int, top: int) -> None:
     group = ElementTree.SubElement(svg, "g", {"class": "sheet"})
-    left, step, centre = 40, 56, top + 90
+    left, step, centre = 110, 54, top + 90
     x = left
     note = 0
     super_trump = sheet.super_trump(notes)
@@ -259,9 +259,7 @@ def _svg_sheet(svg: ElementTree.Element, sheet: Sheet, notes: int, top: int) -> 
         },
     )
     for text, y in (("Christine", centre - 36), ("Phantom", centre + 40)):
-        label = ElementTree.SubElement(
-            group, "text", {"x": str(x + 10), "y": str(y), "font-size": "12"}
-        )
+        label = ElementTree.SubElement(group, "text", {"x": "20", "y": str(y)})
         label.text = text
 
 
@@ -288,6 +286,18 @@ def _svg_curve(svg: ElementTree.Element, replayed: Replay, top: int, width: int)
         group, "line", {"x1": str(left), "x2": str(left), "y1": str(top), "y2": str(bottom)} | axis
     )
     for notes in (0, 3, 6, 9, 12):
+        ElementTree.SubElement(
+            group,
+            "line",
+            {
+                "class": "grid",
+                "x1": str(left),
+                "x2": str(right),
+                "y1": f"{y_of(notes):.1f}",
+                "y2": f"{y_of(notes):.1f}",
+                "stroke": "#ddd",
+            },
+        )
         tick = ElementTree.SubElement(
             group,
             "text",
