@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import IO, Final
 
 import click
 import orjson
@@ -346,3 +347,100 @@ def show(
         for line in problem_lines(report, problem):
             stdout.write(line + "\n")
     sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
+
+
+@main.command()
+@click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="How many games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The random seed.")
+@click.option("--sheet", "sheet_name", default="rulebook", show_default=True, help="Sheet name.")
+@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+@click.option("--beginner", is_flag=True, help="Play under the beginner rule.")
+@click.option("--balance", is_flag=True, help="Play under the balance rule.")
+@click.option(
+    "--phantom",
+    "phantom_policy",
+    type=click.Choice(["random", "greedy"]),
+    default="random",
+    show_default=True,
+    help="The Phantom's policy.",
+)
+@click.option(
+    "--christine",
+    "christine_policy",
+    type=click.Choice(["random", "greedy"]),
+    default="random",
+    show_default=True,
+    help="Christine's policy.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "output_path",
+    required=True,
+    metavar="OUT",
+    help="JSON Lines file; - for stdout.",
+)
+@click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def simulate(
+    count: int,
+    seed: int,
+    sheet_name: str,
+    sheets_path: str | None,
+    beginner: bool,
+    balance: bool,
+    phantom_policy: str,
+    christine_policy: str,
+    output_path: str,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Simulate COUNT complete, legal games and write them as JSON Lines.
+
+    The same seed and options give byte-identical output. Policies: random (uniform among
+    the legal cards) and greedy (plays each trick to win or lose it as the next note
+    requires, gives away its weakest cards). The games are for testing and study, not
+    real play records.
+    """
+    from .game import Rules
+    from .output import OutputExists, atomic_output
+    from .sheets import BUILTIN_SHEETS
+    from .simulate import Simulation, simulate_game
+
+    sheets = _load_sheets(sheets_path) or BUILTIN_SHEETS
+    sheet = sheets.get(sheet_name)
+    if sheet is None:
+        raise _usage_error(
+            f"--sheet {sheet_name}: not a known sheet (known: {', '.join(sorted(sheets))})"
+        )
+    simulation = Simulation(
+        sheet,
+        Rules(beginner, balance),
+        phantom_policy,
+        christine_policy,
+        seed,
+        sheet_is_builtin=sheet_name in BUILTIN_SHEETS,
+    )
+
+    def write_games(stream: IO[bytes]) -> None:
+        numbers = range(1, count + 1)
+        show = not quiet and sys.stderr.isatty()
+        with click.progressbar(
+            numbers, label="simulating", file=sys.stderr if show else io.StringIO()
+        ) as progress:
+            for number in progress:
+                stream.write(orjson.dumps(simulate_game(simulation, number)) + b"\n")
+
+    if output_path == "-":
+        write_games(sys.stdout.buffer)
+        sys.stdout.flush()
+        return
+    try:
+        with atomic_output(output_path, force) as stream:
+            write_games(stream)
+    except OutputExists as error:
+        raise _usage_error(str(error)) from None
+    except OSError as error:
+        raise _usage_error(f"{output_path}: {error.strerror}") from None
+    if not quiet:
+        click.echo(f"wrote {count} game{'s' if count != 1 else ''} to {output_path}", err=True)

@@ -88,6 +88,21 @@ def notes_after_trick(notes_before: int, in_order: bool, special: bool, rules: R
     return max(0, notes_before - (1 if rules.balance else 2))
 
 
+def legal_cards(hand: int, lead_suit: Suit | None) -> int:
+    """The cards of a hand (bit mask) that may be played: any card to lead
+    (``lead_suit`` ``None``); to follow, the cards of the lead suit if the hand holds any,
+    otherwise any card."""
+    if lead_suit is None:
+        return hand
+    follow_suit_required = hand & lead_suit.mask
+    return follow_suit_required or hand
+
+
+def round_leader(round_index: int) -> Role:
+    """Who leads the first trick of a round (index from 0): the Phantom, then Christine."""
+    return Role.PHANTOM if round_index == 0 else Role.CHRISTINE
+
+
 def swap_size(phantom_hand: int, christine_hand: int) -> int:
     """How many cards each player gives in a swap: 2, 1 when either holds only one card,
     0 when either holds none."""
@@ -266,7 +281,7 @@ class _Replayer:
         christine = 0
         for card in data.christine_deal:
             christine |= 1 << card
-        leader = Role.PHANTOM if index == 0 else Role.CHRISTINE
+        leader = round_leader(index)
         beginner = self.game.rules.beginner
         exchange = data.exchange
         number = data.special_number
@@ -427,7 +442,8 @@ class _Replayer:
                     f"{', '.join(hand_codes(hand)) or 'empty'}.",
                 )
             )
-        if lead_suit is not None and card_suit(card) != lead_suit and hand & lead_suit.mask:
+        if not legal_cards(hand, lead_suit) >> card & 1:
+            assert lead_suit is not None  # a lead may be any card held
             held = hand_codes(hand & lead_suit.mask)
             raise _IllegalMove(
                 Problem.of(
@@ -674,7 +690,7 @@ class _Replayer:
                     )
                 )
             self.start_round(index, data)
-            leader = Role.PHANTOM if index == 0 else Role.CHRISTINE
+            leader = round_leader(index)
             last_trick = len(data.tricks) - 1
             for trick_index, trick in enumerate(data.tricks):
                 trick_no = trick_index + 1

@@ -1,11 +1,15 @@
 """Writing output files safely: never over an existing file unless asked, and atomically
-(a temporary file in the same folder, then a rename), so a reader never sees half a file."""
+(a temporary file in the same folder, then a rename), so a reader never sees half a file
+and a failed run leaves nothing behind."""
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 
 class OutputExists(FileExistsError):
@@ -18,30 +22,41 @@ def check_writable(path: str | os.PathLike[str], force: bool) -> None:
         raise OutputExists(f"{os.fspath(path)} exists; use --force to overwrite it")
 
 
-def write_atomically(path: str | os.PathLike[str], data: bytes | str, force: bool = False) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
+@contextmanager
+def atomic_output(path: str | os.PathLike[str], force: bool = False) -> Iterator[IO[bytes]]:
+    """A binary file to write; on success it becomes ``path`` in one step.
 
-    Raises :class:`OutputExists` when the file exists and ``force`` is false, and
-    ``OSError`` when the folder cannot be written.
+    Raises :class:`OutputExists` when the file exists and ``force`` is false (checked
+    before and again at the end), ``OSError`` when the folder cannot be written. If the
+    block raises, the temporary file is removed and ``path`` is left as it was.
     """
     check_writable(path, force)
     target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
     handle, temporary = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent if str(target.parent) else "."
+        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
     )
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
+            yield stream
             stream.flush()
             os.fsync(stream.fileno())
         if force:
             os.replace(temporary, target)
         else:
             # link() fails if the target appeared meanwhile, where rename would overwrite it.
-            os.link(temporary, target)
+            try:
+                os.link(temporary, target)
+            except FileExistsError:
+                raise OutputExists(
+                    f"{os.fspath(path)} exists; use --force to overwrite it"
+                ) from None
             os.unlink(temporary)
-    except BaseException:
+    finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
-        raise
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes | str, force: bool = False) -> None:
+    """Write ``data`` to ``path`` through :func:`atomic_output`."""
+    with atomic_output(path, force) as stream:
+        stream.write(data.encode("utf-8") if isinstance(data, str) else data)
