@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from test_sources import RECORD
 
 from phantom_log import __version__
 from phantom_log.cli import main
-
-from test_sources import RECORD
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -115,8 +114,7 @@ def test_json_format_is_one_object_per_record(tmp_path: Path) -> None:
             {
                 "code": "revoke",
                 "severity": "error",
-                "message": "the Phantom played Mi1 but holds Ch4; he must follow "
-                "Chandelier",
+                "message": "the Phantom played Mi1 but holds Ch4; he must follow Chandelier",
                 "pointer": "/rounds/0/tricks/1/plays/1/card",
                 "round": 1,
                 "trick": 2,
@@ -250,7 +248,14 @@ def test_schema_command_matches_the_file_in_schemas() -> None:
 
 def test_python_dash_m(tmp_path: Path) -> None:
     completed = subprocess.run(
-        [sys.executable, "-m", "phantom_log", "verify", "--quiet", write(tmp_path / "g.json", RECORD)],
+        [
+            sys.executable,
+            "-m",
+            "phantom_log",
+            "verify",
+            "--quiet",
+            write(tmp_path / "g.json", RECORD),
+        ],
         capture_output=True,
         text=True,
         check=False,

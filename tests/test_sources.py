@@ -161,9 +161,7 @@ def test_json_lines_skip_blank_lines_and_go_on_after_a_bad_line(
     tmp_path: Path, suffix: str
 ) -> None:
     path = tmp_path / f"games{suffix}"
-    path.write_bytes(
-        b"\xef\xbb\xbf" + TEXT.encode() + b"\n\n  \n{broken\n" + TEXT.encode() + b"\n"
-    )
+    path.write_bytes(b"\xef\xbb\xbf" + TEXT.encode() + b"\n\n  \n{broken\n" + TEXT.encode() + b"\n")
     items = list(read_source(str(path)))
     assert [(item.index, item.line) for item in items] == [(0, 1), (1, 4), (2, 5)]
     assert items[1].problem is not None and items[1].problem.code is Code.JSON
