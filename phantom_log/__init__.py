@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .annotate import Annotation
     from .api import GameReplay, InvalidRecord, load, replay, verify
+    from .check import RecordReport
     from .engine import Result
     from .problems import Code, Problem, Severity
     from .record import GameRecord
-    from .verify import RecordReport
 
 _HOMES = {
     "Annotation": "annotate",
@@ -36,7 +36,7 @@ _HOMES = {
     "Problem": "problems",
     "Severity": "problems",
     "GameRecord": "record",
-    "RecordReport": "verify",
+    "RecordReport": "check",
 }
 
 __all__ = [

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from .annotate import Annotation, annotate
+from .check import RecordReport, check_record, verify_paths, verify_record
 from .engine import Replay, Result, RoundStart
 from .problems import Problem, Severity
 from .record import GameRecord
 from .sheets import Sheet
 from .sources import find_sources, read_source
-from .verify import RecordReport, check_record, verify_paths, verify_record
 
 
 class InvalidRecord(ValueError):
@@ -75,7 +75,7 @@ def load(path: str | os.PathLike[str], stdin: IO[bytes] | None = None) -> Iterat
         sources = find_sources([os.fspath(path)])
     except SourceError as error:
         raise FileNotFoundError(str(error)) from None
-    from .verify import schema_problems
+    from .check import schema_problems
 
     for source in sources:
         for item in read_source(source, stdin):

@@ -11,10 +11,10 @@ from typing import IO, Final
 import click
 import orjson
 
+from .check import RECORD_SCHEMA, SHEETS_SCHEMA, RecordReport, read_sheets, schema_text
 from .problems import Problem, Severity
 from .sheets import Sheet
 from .sources import SourceError
-from .verify import RECORD_SCHEMA, SHEETS_SCHEMA, RecordReport, read_sheets, schema_text
 
 EXIT_OK: Final = 0
 EXIT_INVALID: Final = 1
@@ -172,7 +172,7 @@ def _reports(
 ) -> Iterator[RecordReport]:
     """The report on every record of the paths; a usage error (exit 2) for a path that
     does not exist or paths that hold no records."""
-    from .verify import verify_paths
+    from .check import verify_paths
 
     records = 0
     try:

@@ -460,7 +460,9 @@ class _Replayer:
         self.hands[role] = hand & ~(1 << card)
         after = "lead" if lead_suit is None else "follow"
         if card_number(card) == self.special_number:
-            swaps.append(self.swap(play, after, at, where))
+            swapped = self.swap(play, after, at, where)
+            if swapped is not None:
+                swaps.append(swapped)
         elif play.swap is not None and not play.swap.is_empty:
             raise _IllegalMove(
                 Problem.of(
@@ -473,7 +475,9 @@ class _Replayer:
                 )
             )
 
-    def swap(self, play: Play, after: str, at: str, where: tuple[int, int]) -> SwapOutcome:
+    def swap(self, play: Play, after: str, at: str, where: tuple[int, int]) -> SwapOutcome | None:
+        """Checks and makes the swap after a special card; ``None`` when a hand is empty
+        and no swap is possible."""
         round_no, trick_no = where
         phantom, christine = self.hands
         size = swap_size(phantom, christine)
@@ -493,7 +497,7 @@ class _Replayer:
                         hint='Record no swap here, or "swap": {}.',
                     )
                 )
-            return SwapOutcome(after, (), ())
+            return None
         cards = "card" if size == 1 else "cards"
         if given is None:
             raise _IllegalMove(
@@ -573,13 +577,27 @@ class _Replayer:
 
     # -- tricks ------------------------------------------------------------------------
 
-    def trick(self, trick: Trick, leader: Role, at: str, where: tuple[int, int]) -> Role | None:
-        """Plays one trick; returns its winner, or ``None`` for a trick of one play."""
+    def trick(
+        self, trick: Trick, leader: Role, at: str, where: tuple[int, int], is_last: bool
+    ) -> Role | None:
+        """Plays one trick; returns its winner, or ``None`` for a trick of one play (legal
+        only as the last trick of the record)."""
         round_no, trick_no = where
         swaps: list[SwapOutcome] = []
         lead_play = trick.plays[0]
         self.play(lead_play, leader, None, at + "/plays/0", where, swaps)
         if len(trick.plays) < 2:
+            if not is_last:
+                raise _IllegalMove(
+                    Problem.of(
+                        Code.INCOMPLETE_TRICK,
+                        f"trick {trick_no} of round {round_no} has one play, but the "
+                        "record goes on; only the last trick of a record may be incomplete",
+                        at + "/plays",
+                        round_no,
+                        trick_no,
+                    )
+                )
             if trick.claimed_winner is not None:
                 self.out.problems.append(
                     Problem.of(
@@ -709,20 +727,9 @@ class _Replayer:
                             trick_no,
                         )
                     )
-                winner = self.trick(trick, leader, trick_at, (round_no, trick_no))
+                is_last = index == last_round and trick_index == last_trick
+                winner = self.trick(trick, leader, trick_at, (round_no, trick_no), is_last)
                 if winner is None:
-                    if index != last_round or trick_index != last_trick:
-                        raise _IllegalMove(
-                            Problem.of(
-                                Code.INCOMPLETE_TRICK,
-                                f"trick {trick_no} of round {round_no} has one play, but the "
-                                "record goes on; only the last trick of a record may be "
-                                "incomplete",
-                                trick_at + "/plays",
-                                round_no,
-                                trick_no,
-                            )
-                        )
                     break
                 leader = winner
             if (

@@ -14,8 +14,8 @@ writes the same files.
 
 The rules are not written again here: the trick judge, the notes and the size of a swap
 come from :mod:`phantom_log.engine`, and every record written is checked with
-:func:`phantom_log.verify.check_record` (the valid ones) or
-:func:`phantom_log.verify.verify_paths` (the invalid ones). Each record of
+:func:`phantom_log.check.check_record` (the valid ones) or
+:func:`phantom_log.check.verify_paths` (the invalid ones). Each record of
 ``examples/invalid/`` is a legal game with one thing broken, said in its ``x-broken``
 key; its file is named for the problem code it must produce first (``<code>.json``, or
 ``<code>--<variant>.json`` for another way to get it), and the script checks that it
@@ -52,6 +52,7 @@ from phantom_log.cards import (
     hand_size,
     parse_card,
 )
+from phantom_log.check import check_record, verify_paths
 from phantom_log.engine import (
     CARDS_PER_HAND,
     ROUNDS_PER_GAME,
@@ -64,7 +65,6 @@ from phantom_log.engine import (
 from phantom_log.game import Rules
 from phantom_log.problems import Severity
 from phantom_log.sheets import NOTES_PER_SHEET, RULEBOOK_SHEET, Sheet, sheet_from_json
-from phantom_log.verify import check_record, verify_paths
 
 SEED: Final = 20261129
 ROOT: Final = Path(__file__).resolve().parents[1]

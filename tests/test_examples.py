@@ -31,9 +31,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from phantom_log.check import verify_paths
 from phantom_log.cli import main
 from phantom_log.problems import Code, Problem, Severity
-from phantom_log.verify import verify_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

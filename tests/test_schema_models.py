@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from phantom_log import cards
+from phantom_log.check import schema_problems, schema_text
 from phantom_log.game import Game, game_from_json
 from phantom_log.record import (
     CARD_CODES,
@@ -29,7 +30,6 @@ from phantom_log.record import (
     RecordModel,
 )
 from phantom_log.sources import read_source
-from phantom_log.verify import schema_problems, schema_text
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"

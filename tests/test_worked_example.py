@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from phantom_log.cards import Role, Suit, card_code, card_number, parse_card
+from phantom_log.check import check_record
 from phantom_log.engine import Replay, TrickOutcome
-from phantom_log.verify import check_record
 
 ROOT = Path(__file__).resolve().parents[1]
 WALKTHROUGH = ROOT / "examples" / "rulebook-walkthrough.json"

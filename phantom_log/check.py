@@ -1,4 +1,6 @@
-"""Checking records: the schema (authoritative), then the replay by the rules engine."""
+"""Checking records: the schema (authoritative), then the replay by the rules engine.
+
+(The module is `check`, so that `phantom_log.verify` stays the API function.)"""
 
 from __future__ import annotations
 
