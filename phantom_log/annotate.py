@@ -153,6 +153,10 @@ def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
         )
     else:
         removed = "one note (balance rule)" if balance else "two notes"
+        if before == 0:
+            removed += ", but none is completed"
+        elif before - after < (1 if balance else 2):
+            removed += f", but only {before} is completed"
         sentences.append(
             f"{_title(owner)}, so the special card removes {removed}: {before} -> {after}."
         )

@@ -188,7 +188,7 @@ def _reports(
 @main.command()
 @click.argument("which", type=click.Choice(["record", "sheets"]), default="record")
 def schema(which: str) -> None:
-    """Print a JSON Schema: the game record's (default) or the sheets file's."""
+    """Print the JSON Schema of a game record (or of a sheets file)."""
     click.echo(schema_text(RECORD_SCHEMA if which == "record" else SHEETS_SCHEMA), nl=False)
 
 
@@ -302,9 +302,11 @@ def show(
     no_colour: bool,
     sheets_path: str | None,
 ) -> None:
-    """Show the sheet of one game at a moment: the four bars, Christine's notes above the
-    centre line and the Phantom's below, discs on the completed notes, the super trump,
-    the special number and both hands. With --svg, draw the game as an SVG picture: the
+    """Show a game's sheet at a moment, or draw the game as SVG.
+
+    The picture: the four bars, Christine's notes above the centre line and the
+    Phantom's on or below it, discs on the completed notes, the super trump, the special
+    number and both hands. With --svg, draw the game as an SVG picture: the
     sheet at the end and the notes completed after every trick.
 
     An illegal record is shown up to its first problem, which is printed (exit 1).
@@ -395,7 +397,7 @@ def simulate(
     force: bool,
     quiet: bool,
 ) -> None:
-    """Simulate COUNT complete, legal games and write them as JSON Lines.
+    """Simulate complete, legal games, written as JSON Lines.
 
     The same seed and options give byte-identical output. Policies: random (uniform among
     the legal cards) and greedy (plays each trick to win or lose it as the next note

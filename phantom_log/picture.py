@@ -14,7 +14,7 @@ from .engine import Replay
 from .sheets import NOTES_PER_SHEET, Sheet
 from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style
 
-_CELL: Final = 4  # characters per note in the terminal picture
+_CELL: Final = 5  # characters per note in the terminal picture
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +101,7 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
         symbol = SUIT_SYMBOLS[bar.suit] + " " if style.symbols else ""
         head = f"{symbol}{bar.suit.title}"
         if bar.suit == super_trump:
-            head += f" {star}"
+            head = f"{star} {head}"
         head = head[:width].ljust(width)
         heads.append(style.paint(head, SUIT_COLOURS[bar.suit], bold=bar.suit == super_trump))
         top = bottom = number_row = ""
