@@ -13,6 +13,7 @@ from importlib import resources
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from .engine import Replay, Result, replay
+from .fastschema import Check, compile_schema
 from .game import game_from_json
 from .problems import Code, Problem, Severity
 from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
@@ -29,6 +30,12 @@ _SHOWN: Final = 60
 def schema_text(name: str = RECORD_SCHEMA) -> str:
     """The text of one of the schemas shipped with the package."""
     return (resources.files("phantom_log.schemas") / name).read_text(encoding="utf-8")
+
+
+@cache
+def fast_schema_check(name: str = RECORD_SCHEMA) -> Check:
+    """The compiled yes/no check of one of the shipped schemas (see ``fastschema``)."""
+    return compile_schema(json.loads(schema_text(name)))
 
 
 @cache
@@ -109,7 +116,12 @@ def _pointer(path: Iterable[str | int]) -> str:
 def schema_problems(
     data: Any, name: str = RECORD_SCHEMA, base: tuple[str | int, ...] = ()
 ) -> list[Problem]:
-    """Every schema error of a document, in document order, as ``schema`` problems."""
+    """Every schema error of a document, in document order, as ``schema`` problems.
+
+    A document the fast check accepts has none; any other is worded by ``jsonschema``.
+    """
+    if fast_schema_check(name)(data):
+        return []
     problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
     for error in schema_validator(name).iter_errors(data):
         path = [*base, *error.absolute_path]
