@@ -36,6 +36,10 @@ def atomic_output(path: str | os.PathLike[str], force: bool = False) -> Iterator
         prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
     )
     try:
+        # mkstemp makes the file private (0600); give it the permissions any new file gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         with os.fdopen(handle, "wb") as stream:
             yield stream
             stream.flush()
