@@ -1,6 +1,6 @@
 """``python -m phantom_log``: the same as the ``phantom-log`` command."""
 
-from .cli import main
+from .cli import entry
 
 if __name__ == "__main__":
-    main(prog_name="phantom-log")
+    entry()

@@ -6,7 +6,7 @@ import io
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO, Final
+from typing import IO, TYPE_CHECKING, Final
 
 import click
 import orjson
@@ -15,6 +15,11 @@ from .check import RECORD_SCHEMA, SHEETS_SCHEMA, RecordReport, read_sheets, sche
 from .problems import Problem, Severity
 from .sheets import Sheet
 from .sources import SourceError
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from .tables import TableFiles
 
 EXIT_OK: Final = 0
 EXIT_INVALID: Final = 1
@@ -446,3 +451,248 @@ def simulate(
         raise _usage_error(f"{output_path}: {error.strerror}") from None
     if not quiet:
         click.echo(f"wrote {count} game{'s' if count != 1 else ''} to {output_path}", err=True)
+
+
+TABLE_FORMATS: Final = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+
+
+def _table_format(path: str, option: str) -> str:
+    from pathlib import Path
+
+    kind = TABLE_FORMATS.get(Path(path).suffix.lower())
+    if kind is None:
+        raise _usage_error(
+            f"{option} {path}: the format follows the extension: .csv, .parquet, .jsonl or .ndjson"
+        )
+    return kind
+
+
+def _build_tables(
+    paths: tuple[str, ...],
+    sheets: Mapping[str, Sheet] | None,
+    folder: str,
+    include_invalid: bool,
+    quiet: bool,
+) -> TableFiles:
+    from pathlib import Path
+
+    from .tables import build_tables
+    from .terminal import Progress
+
+    progress = Progress("reading", not quiet)
+    try:
+        files = build_tables(
+            _reports(paths, sheets), Path(folder), include_invalid, on_record=progress.update
+        )
+    finally:
+        progress.close()
+    if files.left_out and not quiet:
+        click.echo(
+            f"left out {files.left_out} invalid record{'s' if files.left_out != 1 else ''} "
+            f"of {files.records} (use --include-invalid to keep them; verify says why)",
+            err=True,
+        )
+    return files
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--games", "games_path", metavar="FILE", help="The games table: one row per record.")
+@click.option(
+    "--tricks", "tricks_path", metavar="FILE", help="The tricks table: one row per trick."
+)
+@click.option("--include-invalid", is_flag=True, help="Keep invalid records (valid = false).")
+@click.option("--force", is_flag=True, help="Overwrite output files that exist.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
+@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+def export(
+    paths: tuple[str, ...],
+    games_path: str | None,
+    tricks_path: str | None,
+    include_invalid: bool,
+    force: bool,
+    quiet: bool,
+    sheets_path: str | None,
+) -> None:
+    """Export the games and tricks tables of the records as CSV, Parquet or JSON Lines.
+
+    The format of each file follows its extension (.csv, .parquet, .jsonl or .ndjson).
+    Invalid records are left out, and counted on standard error, unless
+    --include-invalid. An existing file is never overwritten without --force; each file
+    is written to a temporary file first and then renamed.
+    """
+    import tempfile
+
+    from .output import OutputExists, atomic_path, check_writable
+
+    if games_path is None and tricks_path is None:
+        raise _usage_error("export: give --games FILE, --tricks FILE, or both")
+    outputs = [
+        (path, _table_format(path, option), scan)
+        for path, option, scan in (
+            (games_path, "--games", "games"),
+            (tricks_path, "--tricks", "tricks"),
+        )
+        if path is not None
+    ]
+    try:
+        for path, _, _ in outputs:
+            check_writable(path, force)
+    except OutputExists as error:
+        raise _usage_error(str(error)) from None
+    sheets = _load_sheets(sheets_path)
+    with tempfile.TemporaryDirectory(prefix="phantom-log-") as folder:
+        files = _build_tables(paths, sheets, folder, include_invalid, quiet)
+        for path, kind, which in outputs:
+            frame = files.scan_games() if which == "games" else files.scan_tricks()
+            frame = frame.drop("game_key")
+            try:
+                with atomic_path(path, force) as temporary:
+                    if kind == "csv":
+                        frame.sink_csv(temporary)
+                    elif kind == "parquet":
+                        frame.sink_parquet(temporary)
+                    else:
+                        frame.sink_ndjson(temporary)
+            except OutputExists as error:
+                raise _usage_error(str(error)) from None
+            except OSError as error:
+                raise _usage_error(f"{path}: {error.strerror}") from None
+            if not quiet:
+                click.echo(f"wrote {path}", err=True)
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
+    from .terminal import table
+
+    rows = frame.rows()
+    if (keys and len(rows) > 6) or not rows:
+        lines = table(frame.columns, [[_cell(value) for value in row] for row in rows])
+    else:
+        # Few groups and many figures: one column per group reads best.
+        headers = [
+            "",
+            *(" / ".join(_cell(row[i]) for i in range(len(keys))) or "all" for row in rows),
+        ]
+        body = [
+            [name, *(_cell(row[index]) for row in rows)]
+            for index, name in enumerate(frame.columns)
+            if name not in keys
+        ]
+        lines = table(headers, body)
+    for line in lines:
+        click.echo(line)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--by",
+    "groupings",
+    multiple=True,
+    type=click.Choice(["sheet", "rules", "event", "stage", "special_number", "player"]),
+    help="Group by a field (repeatable). special_number: each round's number; player: "
+    "each player of each game.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="table: for people; csv; json: JSON Lines, one object per row.",
+)
+@click.option("-o", "--output", "output_path", metavar="FILE", help="Write to FILE.")
+@click.option("--force", is_flag=True, help="Overwrite FILE (and the --plot file) if it exists.")
+@click.option("--curve", is_flag=True, help="The progress curve: per trick 1-20 of the game.")
+@click.option("--plot", "plot_path", metavar="FILE.svg|FILE.png", help="Draw the progress curve.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
+@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+def stats(
+    paths: tuple[str, ...],
+    groupings: tuple[str, ...],
+    output_format: str,
+    output_path: str | None,
+    force: bool,
+    curve: bool,
+    plot_path: str | None,
+    quiet: bool,
+    sheets_path: str | None,
+) -> None:
+    """Statistics over the valid records: one row per group (one in all without --by).
+
+    Each row: games, phantom_wins, christine_wins, unfinished, the Phantom's win rate
+    over finished games with its 95% Wilson interval, the mean notes, notes after round
+    1 and tricks, the share of tricks won by each reason, special tricks per game and
+    their mean net effect on the notes. --curve gives, per trick of the game, the mean
+    notes completed and the share of games still running; --plot draws it.
+    """
+    import tempfile
+
+    from .output import OutputExists, atomic_path, check_writable
+    from .stats import progress_curve, summary
+
+    keys = list(dict.fromkeys(groupings))
+    if plot_path is not None and not plot_path.lower().endswith((".svg", ".png")):
+        raise _usage_error(f"--plot {plot_path}: give a .svg or .png file")
+    try:
+        for path in (output_path, plot_path):
+            if path is not None:
+                check_writable(path, force)
+    except OutputExists as error:
+        raise _usage_error(str(error)) from None
+    sheets = _load_sheets(sheets_path)
+    with tempfile.TemporaryDirectory(prefix="phantom-log-") as folder:
+        files = _build_tables(paths, sheets, folder, False, quiet)
+        frame = progress_curve(files, keys) if curve or plot_path else summary(files, keys)
+    try:
+        if plot_path is not None:
+            from .plot import plot_curve
+
+            with atomic_path(plot_path, force) as temporary:
+                plot_curve(frame, keys, temporary, plot_path.lower().endswith(".png"))
+            if not quiet:
+                click.echo(f"wrote {plot_path}", err=True)
+            if not curve:
+                return
+        if output_format == "table" and output_path is None:
+            _print_frame(frame, keys)
+            return
+        if output_format == "table":
+            raise _usage_error("-o FILE takes --format csv or json")
+        text = frame.write_csv() if output_format == "csv" else frame.write_ndjson()
+        if output_path is None:
+            click.echo(text, nl=False)
+            return
+        with atomic_path(output_path, force) as temporary:
+            temporary.write_text(text, encoding="utf-8")
+        if not quiet:
+            click.echo(f"wrote {output_path}", err=True)
+    except OutputExists as error:
+        raise _usage_error(str(error)) from None
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise _usage_error(f"{error.filename}: {error.strerror}") from None
+
+
+def entry() -> None:
+    """The console script: :data:`main`, ending quietly when the reader of standard
+    output goes away (``phantom-log ... | head``)."""
+    import os
+
+    try:
+        main(prog_name="phantom-log")
+    except BrokenPipeError:
+        # Point stdout at /dev/null so that the interpreter's final flush does not fail.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(EXIT_OK)

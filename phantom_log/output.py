@@ -23,8 +23,9 @@ def check_writable(path: str | os.PathLike[str], force: bool) -> None:
 
 
 @contextmanager
-def atomic_output(path: str | os.PathLike[str], force: bool = False) -> Iterator[IO[bytes]]:
-    """A binary file to write; on success it becomes ``path`` in one step.
+def atomic_path(path: str | os.PathLike[str], force: bool = False) -> Iterator[Path]:
+    """A temporary path, beside ``path``, to write; on success it becomes ``path`` in one
+    step.
 
     Raises :class:`OutputExists` when the file exists and ``force`` is false (checked
     before and again at the end), ``OSError`` when the folder cannot be written. If the
@@ -32,18 +33,15 @@ def atomic_output(path: str | os.PathLike[str], force: bool = False) -> Iterator
     """
     check_writable(path, force)
     target = Path(path)
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-    )
+    handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(handle)
+    temporary = Path(name)
     try:
         # mkstemp makes the file private (0600); give it the permissions any new file gets.
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)
-        with os.fdopen(handle, "wb") as stream:
-            yield stream
-            stream.flush()
-            os.fsync(stream.fileno())
+        yield temporary
         if force:
             os.replace(temporary, target)
         else:
@@ -54,10 +52,18 @@ def atomic_output(path: str | os.PathLike[str], force: bool = False) -> Iterator
                 raise OutputExists(
                     f"{os.fspath(path)} exists; use --force to overwrite it"
                 ) from None
-            os.unlink(temporary)
     finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        if temporary.exists():
+            temporary.unlink()
+
+
+@contextmanager
+def atomic_output(path: str | os.PathLike[str], force: bool = False) -> Iterator[IO[bytes]]:
+    """A binary file to write, through :func:`atomic_path`."""
+    with atomic_path(path, force) as temporary, open(temporary, "wb") as stream:
+        yield stream
+        stream.flush()
+        os.fsync(stream.fileno())
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes | str, force: bool = False) -> None:

@@ -113,3 +113,38 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
         return "  ".join(padded).rstrip()
 
     return [line(headers), *(line(row) for row in rows)]
+
+
+class Progress:
+    """A one-line count of the records read, on standard error, for long runs: shown only
+    on a terminal, and never with ``--quiet``."""
+
+    def __init__(self, label: str, enabled: bool) -> None:
+        import sys
+        import time
+
+        self.label = label
+        self.stream = sys.stderr
+        self.enabled = enabled and self.stream.isatty()
+        self.clock = time.monotonic
+        self.started = self.clock()
+        self.shown = 0.0
+        self.count = 0
+
+    def update(self, count: int) -> None:
+        """Record how many records were read; redraw at most five times a second."""
+        self.count = count
+        if not self.enabled:
+            return
+        now = self.clock()
+        if now - self.shown >= 0.2:
+            self.shown = now
+            rate = count / max(now - self.started, 1e-9)
+            self.stream.write(f"\r{self.label}: {count:,} records ({rate:,.0f}/s)")
+            self.stream.flush()
+
+    def close(self) -> None:
+        """End the line."""
+        if self.enabled and self.shown:
+            self.stream.write(f"\r{self.label}: {self.count:,} records\n")
+            self.stream.flush()

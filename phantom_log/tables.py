@@ -1,0 +1,238 @@
+"""The games and tricks tables, built once from the verify reports, in batches.
+
+Each batch of records becomes two polars frames written as Parquet files in a work folder;
+export and statistics then scan those files lazily, so memory stays bounded however many
+records there are. Every value comes from the replay (nothing here applies a rule).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import polars as pl
+
+from .annotate import ANNOTATION_FIELDS, swaps_text
+from .check import RecordReport
+from .engine import TRICKS_PER_ROUND, Reason
+from .problems import Severity
+
+GAME_SCHEMA: Final = {
+    "source": pl.String,
+    "index": pl.Int64,
+    "game_id": pl.String,
+    "event": pl.String,
+    "site": pl.String,
+    "date": pl.Date,
+    "stage": pl.String,
+    "phantom": pl.String,
+    "christine": pl.String,
+    "sheet": pl.String,
+    "beginner": pl.Boolean,
+    "balance": pl.Boolean,
+    "valid": pl.Boolean,
+    "first_problem": pl.String,
+    "winner": pl.String,
+    "notes": pl.Int64,
+    "rounds_played": pl.Int64,
+    "tricks_played": pl.Int64,
+    "notes_after_round_1": pl.Int64,
+    "special_number_1": pl.Int64,
+    "special_number_2": pl.Int64,
+    "special_tricks": pl.Int64,
+    "notes_added_by_special": pl.Int64,
+    "notes_removed_by_special": pl.Int64,
+}
+TRICK_SCHEMA: Final = {
+    "game_id": pl.String,
+    "round": pl.Int64,
+    "trick": pl.Int64,
+    "leader": pl.String,
+    "lead": pl.String,
+    "follower": pl.String,
+    "follow": pl.String,
+    "lead_suit": pl.String,
+    "super_trump": pl.String,
+    "winner": pl.String,
+    "reason": pl.String,
+    "note_owner": pl.String,
+    "in_order": pl.Boolean,
+    "special": pl.Boolean,
+    "swaps": pl.String,
+    "notes_before": pl.Int64,
+    "notes_after": pl.Int64,
+}
+assert list(TRICK_SCHEMA) == list(ANNOTATION_FIELDS)
+# The key joining the two tables inside phantom-log (game_id need not be unique).
+GAME_KEY: Final = "game_key"
+REASONS: Final = tuple(reason.value for reason in Reason)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _date(value: Any) -> dt.date | None:
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _flag(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def game_row(report: RecordReport) -> dict[str, Any]:
+    """The games-table row of one record (see the README for the columns' meaning)."""
+    record = report.record if isinstance(report.record, dict) else {}
+    players = record.get("players")
+    players = players if isinstance(players, dict) else {}
+    rules = record.get("rules", {})
+    rules = rules if isinstance(rules, dict) else {}
+    sheet = record.get("sheet")
+    sheet_name = _text(sheet) or (_text(sheet.get("name")) if isinstance(sheet, dict) else None)
+    replayed = report.replay
+    result = report.result
+    errors = [p for p in report.problems if p.severity is Severity.ERROR]
+    ranked = errors or list(report.problems)
+    first = ranked[0] if ranked else None
+    row: dict[str, Any] = {
+        "source": report.source,
+        "index": report.index,
+        "game_id": report.game_id,
+        "event": _text(record.get("event")),
+        "site": _text(record.get("site")),
+        "date": _date(record.get("date")),
+        "stage": _text(record.get("stage")),
+        "phantom": _text(players.get("phantom")),
+        "christine": _text(players.get("christine")),
+        "sheet": sheet_name,
+        "beginner": _flag(rules.get("beginner", False)),
+        "balance": _flag(rules.get("balance", False)),
+        "valid": report.valid,
+        "first_problem": None if first is None else first.code.value,
+        "winner": None if result is None or result.winner is None else result.winner.key,
+        "notes": None if result is None else result.notes,
+        "rounds_played": 0,
+        "tricks_played": 0,
+        "notes_after_round_1": None,
+        "special_number_1": None,
+        "special_number_2": None,
+        "special_tricks": 0,
+        "notes_added_by_special": 0,
+        "notes_removed_by_special": 0,
+    }
+    if replayed is None:
+        return row
+    row["sheet"] = replayed.sheet.name
+    row["beginner"] = replayed.rules.beginner
+    row["balance"] = replayed.rules.balance
+    row["rounds_played"] = len(replayed.rounds)
+    row["tricks_played"] = len(replayed.tricks)
+    for start in replayed.rounds:
+        row[f"special_number_{start.round}"] = start.special_number
+    for outcome in replayed.tricks:
+        if (outcome.round, outcome.trick) == (1, TRICKS_PER_ROUND) or (
+            outcome.round == 1 and (1, outcome.trick) == replayed.ended_at
+        ):
+            row["notes_after_round_1"] = outcome.notes_after
+        if outcome.special:
+            row["special_tricks"] += 1
+            change = outcome.notes_after - outcome.notes_before
+            if outcome.in_order:
+                # The extra note beyond a plain trick's one (none when the sheet was full).
+                row["notes_added_by_special"] += change - 1
+            else:
+                row["notes_removed_by_special"] += -change
+    return row
+
+
+def trick_rows(report: RecordReport) -> list[dict[str, Any]]:
+    """The tricks-table rows of one record: one per completed trick."""
+    replayed = report.replay
+    if replayed is None:
+        return []
+    rows = []
+    for outcome in replayed.tricks:
+        row = outcome.to_json()
+        row["swaps"] = swaps_text(outcome.swaps)
+        rows.append({"game_id": report.game_id, **row})
+    return rows
+
+
+@dataclass
+class TableFiles:
+    """The batch files of both tables, and how many records went in or were left out."""
+
+    folder: Path
+    games: list[Path] = field(default_factory=list)
+    tricks: list[Path] = field(default_factory=list)
+    records: int = 0
+    included: int = 0
+    left_out: int = 0
+
+    def scan_games(self) -> pl.LazyFrame:
+        """The games table, with its ``game_key``."""
+        return _scan(self.games, {GAME_KEY: pl.Int64, **GAME_SCHEMA})
+
+    def scan_tricks(self) -> pl.LazyFrame:
+        """The tricks table, with its ``game_key``."""
+        return _scan(self.tricks, {GAME_KEY: pl.Int64, **TRICK_SCHEMA})
+
+
+def _scan(files: list[Path], schema: dict[str, Any]) -> pl.LazyFrame:
+    if not files:
+        return pl.LazyFrame(schema=schema)
+    return pl.scan_parquet(files)
+
+
+def build_tables(
+    reports: Iterable[RecordReport],
+    folder: Path,
+    include_invalid: bool = False,
+    batch_size: int = 20_000,
+    on_record: Callable[[int], None] | None = None,
+) -> TableFiles:
+    """Write the games and tricks tables of the reports into ``folder`` as Parquet batches.
+
+    Invalid records are left out (and counted) unless ``include_invalid``; an included
+    invalid record has its tricks up to its first problem. ``on_record`` is called with
+    the count of records read so far (for a progress display).
+    """
+    files = TableFiles(folder)
+    games: list[dict[str, Any]] = []
+    tricks: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        number = len(files.games)
+        game_frame = pl.DataFrame(games, schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
+        trick_frame = pl.DataFrame(tricks, schema={GAME_KEY: pl.Int64, **TRICK_SCHEMA})
+        files.games.append(folder / f"games-{number:06d}.parquet")
+        files.tricks.append(folder / f"tricks-{number:06d}.parquet")
+        game_frame.write_parquet(files.games[-1])
+        trick_frame.write_parquet(files.tricks[-1])
+        games.clear()
+        tricks.clear()
+
+    for report in reports:
+        files.records += 1
+        if on_record is not None:
+            on_record(files.records)
+        if not report.valid and not include_invalid:
+            files.left_out += 1
+            continue
+        key = files.included
+        files.included += 1
+        games.append({GAME_KEY: key, **game_row(report)})
+        tricks.extend({GAME_KEY: key, **row} for row in trick_rows(report))
+        if len(games) >= batch_size:
+            flush()
+    if games or not files.games:
+        flush()
+    return files
