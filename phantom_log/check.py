@@ -296,3 +296,47 @@ def read_sheets(data: bytes) -> dict[str, Sheet] | list[Problem]:
         else:
             known[sheet.name] = sheet
     return problems or known
+
+
+# -- the text report -----------------------------------------------------------------
+
+
+def _where(problem: Problem) -> str:
+    if problem.round is not None:
+        if problem.trick is not None:
+            return f"round {problem.round}, trick {problem.trick}: "
+        return f"round {problem.round}: "
+    if problem.pointer:
+        return f"{problem.pointer}: "
+    return ""
+
+
+def record_name(report: RecordReport) -> str:
+    """A record for people: ``source#index (game id)``."""
+    name = f"{report.source}#{report.index}"
+    return name if report.game_id is None else f"{name} ({report.game_id})"
+
+
+def problem_lines(report: RecordReport, problem: Problem) -> list[str]:
+    """A problem in compiler style, with its hint on the next line."""
+    severity = "warning: " if problem.severity is Severity.WARNING else ""
+    lines = [f"{record_name(report)}: {_where(problem)}{severity}{problem.code}: {problem.message}"]
+    if problem.hint:
+        lines.append(f"    hint: {problem.hint}")
+    return lines
+
+
+def verdict_line(report: RecordReport) -> str:
+    """One line on a valid record: who won, how many notes."""
+    result = report.result
+    assert result is not None
+    notes = f"{result.notes} note{'s' if result.notes != 1 else ''}"
+    if result.winner is None:
+        outcome = f"unfinished, {notes} completed so far"
+    else:
+        who = "the Phantom" if result.winner.key == "phantom" else "Christine"
+        outcome = f"{who} wins with {notes} completed"
+        replayed = report.replay
+        if replayed is not None and replayed.ended_at is not None:
+            outcome += f" (round {replayed.ended_at[0]}, trick {replayed.ended_at[1]})"
+    return f"{record_name(report)}: valid: {outcome}"

@@ -11,8 +11,16 @@ from typing import IO, TYPE_CHECKING, Final
 import click
 import orjson
 
-from .check import RECORD_SCHEMA, SHEETS_SCHEMA, RecordReport, read_sheets, schema_text
-from .problems import Problem, Severity
+from .check import (
+    RECORD_SCHEMA,
+    SHEETS_SCHEMA,
+    RecordReport,
+    problem_lines,
+    read_sheets,
+    record_name,
+    schema_text,
+    verdict_line,
+)
 from .sheets import Sheet
 from .sources import SourceError
 
@@ -62,58 +70,16 @@ def _load_sheets(path: str | None) -> Mapping[str, Sheet] | None:
     return sheets
 
 
-def _where(problem: Problem) -> str:
-    if problem.round is not None:
-        if problem.trick is not None:
-            return f"round {problem.round}, trick {problem.trick}: "
-        return f"round {problem.round}: "
-    if problem.pointer:
-        return f"{problem.pointer}: "
-    return ""
-
-
-def _record_name(report: RecordReport) -> str:
-    name = f"{report.source}#{report.index}"
-    return name if report.game_id is None else f"{name} ({report.game_id})"
-
-
-def problem_lines(report: RecordReport, problem: Problem) -> list[str]:
-    """A problem in compiler style, with its hint on the next line."""
-    severity = "warning: " if problem.severity is Severity.WARNING else ""
-    lines = [
-        f"{_record_name(report)}: {_where(problem)}{severity}{problem.code}: {problem.message}"
-    ]
-    if problem.hint:
-        lines.append(f"    hint: {problem.hint}")
-    return lines
-
-
-def verdict_line(report: RecordReport) -> str:
-    """One line on a valid record: who won, how many notes."""
-    result = report.result
-    assert result is not None
-    notes = f"{result.notes} note{'s' if result.notes != 1 else ''}"
-    if result.winner is None:
-        outcome = f"unfinished, {notes} completed so far"
-    else:
-        who = "the Phantom" if result.winner.key == "phantom" else "Christine"
-        outcome = f"{who} wins with {notes} completed"
-        replayed = report.replay
-        if replayed is not None and replayed.ended_at is not None:
-            outcome += f" (round {replayed.ended_at[0]}, trick {replayed.ended_at[1]})"
-    return f"{_record_name(report)}: valid: {outcome}"
-
-
 @dataclass
 class _Tally:
     records: int = 0
     valid: int = 0
     warnings: int = 0
 
-    def add(self, report: RecordReport) -> None:
+    def add(self, valid: bool, warnings: int) -> None:
         self.records += 1
-        self.valid += report.valid
-        self.warnings += report.warnings
+        self.valid += valid
+        self.warnings += warnings
 
     def summary(self) -> str:
         def count(number: int, word: str) -> str:
@@ -135,7 +101,7 @@ class _Tally:
     show_default=True,
     help="text: one line per problem and a summary; json: JSON Lines, one object per record.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="Print only the problems (text format).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the problems; no progress bar.")
 @click.option("--strict", is_flag=True, help="Treat warnings (an unfinished record) as errors.")
 @click.option(
     "--sheets",
@@ -143,8 +109,20 @@ class _Tally:
     metavar="FILE",
     help="A JSON file of named sheets (schemas/sheet-1.schema.json) to add to the built-in ones.",
 )
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: all cores). The output stays in input order.",
+)
 def verify(
-    paths: tuple[str, ...], output_format: str, quiet: bool, strict: bool, sheets_path: str | None
+    paths: tuple[str, ...],
+    output_format: str,
+    quiet: bool,
+    strict: bool,
+    sheets_path: str | None,
+    jobs: int | None,
 ) -> None:
     """Check game records against the schema and the rules.
 
@@ -153,19 +131,24 @@ def verify(
     standard input. Each record is reported as valid (with its winner and notes) or with
     its problems: a stable code, a message, the JSON pointer, the round and the trick.
     """
-    sheets = _load_sheets(sheets_path)
+    from .pipeline import Options, default_jobs, verify_sources
+    from .terminal import Progress
+
+    options = Options(_load_sheets(sheets_path), strict, output_format, quiet)
     tally = _Tally()
     stdout = sys.stdout
-    for report in _reports(paths, sheets, strict):
-        tally.add(report)
-        if output_format == "json":
-            stdout.write(orjson.dumps(report.to_json()).decode() + "\n")
-            continue
-        for problem in report.problems:
-            for line in problem_lines(report, problem):
-                stdout.write(line + "\n")
-        if report.valid and not quiet:
-            stdout.write(verdict_line(report) + "\n")
+    progress = Progress("verifying", not quiet)
+    try:
+        for outcome in verify_sources(paths, options, jobs or default_jobs(), sys.stdin.buffer):
+            tally.add(outcome.valid, outcome.warnings)
+            stdout.write(outcome.text)
+            progress.update(tally.records)
+    except SourceError as error:
+        raise _usage_error(str(error)) from None
+    finally:
+        progress.close()
+    if tally.records == 0:
+        raise _usage_error("the paths given hold no records")
     if output_format == "text" and not quiet:
         stdout.write(tally.summary() + "\n")
     stdout.flush()
@@ -271,7 +254,7 @@ def annotate(
 
 
 def _record_title(report: RecordReport) -> str:
-    title = _record_name(report)
+    title = record_name(report)
     record = report.record
     if isinstance(record, dict) and report.replay is not None:
         players = record["players"]

@@ -205,40 +205,99 @@ def _directory_files(directory: str) -> list[str]:
     return sorted(files, key=lambda path: Path(path).parts)
 
 
-def read_source(source: str, stdin: IO[bytes] | None = None) -> Iterator[SourceRecord]:
-    """The records of one source: a file (by its suffix: JSON Lines for ``.jsonl`` and
-    ``.ndjson``, otherwise a record or an array of records) or ``-`` for ``stdin``."""
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Raw text of one source, not yet parsed: a whole document (``lines`` is ``None``)
+    or a run of JSON Lines, each ``(index, line number, bytes)``. Chunks are what worker
+    processes receive."""
+
+    source: str
+    document: bytes | None = None
+    lines: tuple[tuple[int, int, bytes], ...] | None = None
+    problem: Problem | None = None
+
+
+def read_chunks(
+    source: str, stdin: IO[bytes] | None = None, lines_per_chunk: int = 512
+) -> Iterator[Chunk]:
+    """The raw chunks of one source: a file (JSON Lines by the suffix ``.jsonl`` or
+    ``.ndjson``, otherwise one document) or ``-`` for ``stdin``. JSON Lines are read
+    lazily, ``lines_per_chunk`` at a time, so memory stays bounded."""
     if source == STDIN:
         if stdin is None:
             raise SourceError("-: no standard input to read")
-        yield from _read_stdin(source, stdin.read())
+        data = stdin.read()
+        if _is_json_lines(data):
+            yield from _line_chunks(source, data.splitlines(keepends=True), lines_per_chunk)
+        else:
+            yield Chunk(source, document=data)
         return
     try:
         if RECORD_SUFFIXES.get(Path(source).suffix.lower()) == "jsonl":
             with open(source, "rb") as handle:
-                yield from _read_lines(source, handle)
+                yield from _line_chunks(source, handle, lines_per_chunk)
             return
         with open(source, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        yield SourceRecord(source, 0, problem=Problem(Code.JSON, f"cannot read: {error.strerror}"))
+        yield Chunk(source, problem=Problem(Code.JSON, f"cannot read: {error.strerror}"))
         return
-    yield from _read_document(source, data)
+    yield Chunk(source, document=data)
 
 
-def _read_stdin(source: str, data: bytes) -> Iterator[SourceRecord]:
-    """A record, an array, or JSON Lines: JSON Lines when the first non-blank line is a
-    whole JSON value and more lines follow."""
+def _is_json_lines(data: bytes) -> bool:
+    """Standard input is JSON Lines when its first non-blank line is a whole JSON value
+    and more non-blank lines follow."""
     lines = [line for line in data.splitlines() if line.strip()]
-    if len(lines) > 1:
-        try:
-            parse_json(lines[0])
-        except JsonError:
-            pass
-        else:
-            yield from _read_lines(source, iter(data.splitlines(keepends=True)))
-            return
-    yield from _read_document(source, data)
+    if len(lines) < 2:
+        return False
+    try:
+        parse_json(lines[0])
+    except JsonError:
+        return False
+    return True
+
+
+def _line_chunks(source: str, lines: Iterable[bytes], size: int) -> Iterator[Chunk]:
+    batch: list[tuple[int, int, bytes]] = []
+    index = 0
+    for number, line in enumerate(lines, start=1):
+        if number == 1 and line.startswith(_BOM):
+            line = line[len(_BOM) :]
+        if not line.strip():
+            continue
+        batch.append((index, number, line))
+        index += 1
+        if len(batch) >= size:
+            yield Chunk(source, lines=tuple(batch))
+            batch = []
+    if batch:
+        yield Chunk(source, lines=tuple(batch))
+
+
+def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
+    """The records of a chunk, parsed; a text that is not JSON gives a record with its
+    ``json`` problem (line and column counted in the whole source)."""
+    source = chunk.source
+    if chunk.problem is not None:
+        yield SourceRecord(source, 0, problem=chunk.problem)
+    elif chunk.lines is not None:
+        for index, number, line in chunk.lines:
+            try:
+                value = parse_json(line)
+            except JsonError as error:
+                yield SourceRecord(source, index, problem=error.problem(number - 1), line=number)
+            else:
+                yield SourceRecord(source, index, value, line=number)
+    else:
+        assert chunk.document is not None
+        yield from _read_document(source, chunk.document)
+
+
+def read_source(source: str, stdin: IO[bytes] | None = None) -> Iterator[SourceRecord]:
+    """The records of one source, parsed (see :func:`read_chunks`)."""
+    for chunk in read_chunks(source, stdin):
+        yield from chunk_records(chunk)
 
 
 def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
@@ -262,19 +321,3 @@ def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
             yield SourceRecord(source, index, item)
     else:
         yield SourceRecord(source, 0, value)
-
-
-def _read_lines(source: str, lines: Iterable[bytes]) -> Iterator[SourceRecord]:
-    index = 0
-    for number, line in enumerate(lines, start=1):
-        if number == 1 and line.startswith(_BOM):
-            line = line[len(_BOM) :]
-        if not line.strip():
-            continue
-        try:
-            value = parse_json(line)
-        except JsonError as error:
-            yield SourceRecord(source, index, problem=error.problem(number - 1), line=number)
-        else:
-            yield SourceRecord(source, index, value, line=number)
-        index += 1

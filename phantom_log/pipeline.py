@@ -1,0 +1,132 @@
+"""Verifying many records, on one core or several, with the output in input order.
+
+The main process reads the sources as raw chunks (:func:`~phantom_log.sources.read_chunks`),
+workers parse and verify them and return what is to be printed, and the main process
+prints it in order. At most a few chunks per worker are in flight, so memory stays
+bounded on any input size.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import multiprocessing.pool
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import IO, TypeVar
+
+import orjson
+
+from .check import RecordReport, problem_lines, verdict_line, verify_record
+from .sheets import Sheet
+from .sources import Chunk, chunk_records, find_sources, read_chunks
+from .tournament import RecordFacts, TournamentProblem, record_facts
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def ordered_map(
+    function: Callable[[Item], Result], items: Iterable[Item], jobs: int
+) -> Iterator[Result]:
+    """``map(function, items)`` on ``jobs`` worker processes, results in input order,
+    with at most ``4 * jobs`` items in flight. ``function`` must be picklable (a
+    module-level function, or a ``functools.partial`` of one)."""
+    iterator = iter(items)
+    first = list(itertools.islice(iterator, 2))
+    if jobs <= 1 or len(first) < 2:
+        # One core, or a single chunk: starting workers would only cost time.
+        yield from map(function, itertools.chain(first, iterator))
+        return
+    items = itertools.chain(first, iterator)
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with context.Pool(jobs) as pool:
+        pending: deque[multiprocessing.pool.AsyncResult[Result]] = deque()
+        for item in items:
+            pending.append(pool.apply_async(function, (item,)))
+            if len(pending) >= 4 * jobs:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the main process needs of one verified record: its verdict, the text to
+    print, and (for tournament checking) its facts and problems."""
+
+    valid: bool
+    warnings: int
+    text: str
+    facts: RecordFacts | None = None
+    problems: tuple[TournamentProblem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How to verify and what to return: ``output`` is ``text``, ``json`` or ``facts``
+    (tournament checking: the text lines and the facts)."""
+
+    sheets: Mapping[str, Sheet] | None = None
+    strict: bool = False
+    output: str = "text"
+    quiet: bool = False
+
+
+def report_outcome(report: RecordReport, options: Options) -> Outcome:
+    """The outcome of one report."""
+    if options.output == "json":
+        text = orjson.dumps(report.to_json()).decode() + "\n"
+        return Outcome(report.valid, report.warnings, text)
+    lines = [line for problem in report.problems for line in problem_lines(report, problem)]
+    if report.valid and not options.quiet:
+        lines.append(verdict_line(report))
+    text = "".join(line + "\n" for line in lines)
+    if options.output == "facts":
+        problems = tuple(
+            TournamentProblem(
+                report.source,
+                report.index,
+                report.game_id,
+                problem.code.value,
+                problem.severity,
+                problem.message,
+            )
+            for problem in report.problems
+        )
+        return Outcome(report.valid, report.warnings, text, record_facts(report), problems)
+    return Outcome(report.valid, report.warnings, text)
+
+
+def verify_chunk(chunk: Chunk, options: Options) -> list[Outcome]:
+    """Parse and verify the records of one chunk (in a worker, or in the main process)."""
+    return [
+        report_outcome(verify_record(record, options.sheets, options.strict), options)
+        for record in chunk_records(chunk)
+    ]
+
+
+def verify_sources(
+    paths: Iterable[str], options: Options, jobs: int, stdin: IO[bytes] | None = None
+) -> Iterator[Outcome]:
+    """The outcome of every record of the paths, in input order, on ``jobs`` processes.
+
+    Raises :class:`~phantom_log.sources.SourceError` for a path that does not exist,
+    before any record is read.
+    """
+    sources = find_sources(paths)
+    chunks = (chunk for source in sources for chunk in read_chunks(source, stdin))
+    for outcomes in ordered_map(partial(verify_chunk, options=options), chunks, jobs):
+        yield from outcomes

@@ -1,0 +1,486 @@
+"""Tournament checking: the checks across records, the manifest, and the standings.
+
+Each record is first verified on its own (:mod:`phantom_log.check`); what the checks
+across records need of it is kept in a small :class:`RecordFacts`, so that records can
+be verified in worker processes and only their facts come back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import orjson
+
+from .check import RecordReport
+from .problems import Severity
+from .sources import JsonError, parse_json
+
+MANIFEST_SCHEMA: Final = "manifest-1.schema.json"
+
+
+class TournamentCode:
+    """The codes of the checks across records and against the manifest (FORMAT.md's two,
+    and the ones this command adds)."""
+
+    DUPLICATE_GAME_ID: Final = "duplicate-game-id"
+    DUPLICATE_DEAL: Final = "duplicate-deal"
+    DUPLICATE_RECORD: Final = "duplicate-record"
+    SAME_PLAYER: Final = "same-player"
+    MISSING_GAME: Final = "missing-game"
+    UNSCHEDULED_GAME: Final = "unscheduled-game"
+    WRONG_PLAYERS: Final = "wrong-players"
+    WRONG_STAGE: Final = "wrong-stage"
+    UNKNOWN_PLAYER: Final = "unknown-player"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentProblem:
+    """A problem found across records or against the manifest. ``index`` is ``None`` for
+    a problem of the manifest itself (a game it expects that no record holds)."""
+
+    source: str
+    index: int | None
+    game_id: str | None
+    code: str
+    severity: Severity
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """As the JSON report writes it."""
+        return {
+            "source": self.source,
+            "index": self.index,
+            "game_id": self.game_id,
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+        }
+
+
+def _person(name: str) -> str:
+    """A player's name compared across records: case, outer and repeated spaces ignored."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFacts:
+    """What the checks across records need of one verified record."""
+
+    source: str
+    index: int
+    game_id: str | None
+    valid: bool
+    phantom: str | None
+    christine: str | None
+    stage: str | None
+    content: str | None
+    deals: tuple[str, ...]
+    winner: str | None
+    notes: int | None
+    finished: bool
+
+    @property
+    def where(self) -> str:
+        """The record's place: ``source#index``."""
+        return f"{self.source}#{self.index}"
+
+
+def record_facts(report: RecordReport) -> RecordFacts:
+    """The facts of one verified record."""
+    record = report.record if isinstance(report.record, dict) else None
+    phantom = christine = stage = content = None
+    deals: tuple[str, ...] = ()
+    if record is not None:
+        players = record.get("players")
+        if isinstance(players, dict):
+            phantom = players.get("phantom") if isinstance(players.get("phantom"), str) else None
+            christine = (
+                players.get("christine") if isinstance(players.get("christine"), str) else None
+            )
+        stage = record.get("stage") if isinstance(record.get("stage"), str) else None
+        body = {key: value for key, value in record.items() if key != "game_id"}
+        content = hashlib.blake2b(
+            orjson.dumps(body, option=orjson.OPT_SORT_KEYS), digest_size=16
+        ).hexdigest()
+        if report.replay is not None:
+            deals = tuple(
+                _deal_key(data["deal"]) for data in record["rounds"] if isinstance(data, dict)
+            )
+    result = report.result
+    return RecordFacts(
+        report.source,
+        report.index,
+        report.game_id,
+        report.valid,
+        phantom,
+        christine,
+        stage,
+        content,
+        deals,
+        None if result is None or result.winner is None else result.winner.key,
+        None if result is None else result.notes,
+        result is not None and result.winner is not None,
+    )
+
+
+def _deal_key(deal: Mapping[str, Any]) -> str:
+    hands = "|".join(" ".join(sorted(deal[role])) for role in ("phantom", "christine"))
+    return hashlib.blake2b(hands.encode(), digest_size=12).hexdigest()
+
+
+# -- the manifest -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame:
+    """A game the manifest expects: by id, or by its pairing (with roles) in a stage."""
+
+    stage: str
+    game_id: str | None
+    phantom: str | None
+    christine: str | None
+
+    @property
+    def label(self) -> str:
+        """The game in words."""
+        if self.game_id is not None:
+            return f"game {self.game_id!r} of stage {self.stage}"
+        return (
+            f"the game of stage {self.stage} with {self.phantom} as the Phantom and "
+            f"{self.christine} as Christine"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """An event's players and schedule (``schemas/manifest-1.schema.json``)."""
+
+    source: str
+    event: str | None
+    players: tuple[str, ...]
+    games: tuple[ScheduledGame, ...]
+
+
+def read_manifest(data: bytes, source: str) -> Manifest | list[str]:
+    """The manifest of a file's bytes, or the messages of its problems."""
+    from .check import schema_problems
+
+    try:
+        document = parse_json(data)
+    except JsonError as error:
+        return [f"json: {error.problem().message}"]
+    problems = schema_problems(document, MANIFEST_SCHEMA)
+    if problems:
+        return [f"{p.pointer or '/'}: {p.code}: {p.message}" for p in problems]
+    games = tuple(
+        ScheduledGame(
+            stage["stage"],
+            game.get("game_id"),
+            game.get("phantom"),
+            game.get("christine"),
+        )
+        for stage in document["stages"]
+        for game in stage["games"]
+    )
+    messages = []
+    ids = [game.game_id for game in games if game.game_id is not None]
+    repeated = sorted({game_id for game_id in ids if ids.count(game_id) > 1})
+    if repeated:
+        messages.append(f"the schedule lists game ids more than once: {', '.join(repeated)}")
+    for game in games:
+        if game.game_id is None and (game.phantom is None or game.christine is None):
+            messages.append(f"a game of stage {game.stage} has neither a game_id nor both players")
+    if messages:
+        return messages
+    return Manifest(source, document.get("event"), tuple(document.get("players", ())), games)
+
+
+# -- the checks across records ------------------------------------------------------------
+
+
+@dataclass
+class TournamentReport:
+    """What tournament checking found: counts, every problem, the standings."""
+
+    records: int = 0
+    valid: int = 0
+    problems: list[TournamentProblem] = field(default_factory=list)
+    standings: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def invalid(self) -> int:
+        """Records with an error of their own or across records."""
+        return self.records - self.valid
+
+    @property
+    def errors(self) -> int:
+        """Problems of severity error."""
+        return sum(problem.severity is Severity.ERROR for problem in self.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON report."""
+        return {
+            "records": self.records,
+            "valid": self.valid,
+            "invalid": self.invalid,
+            "problems": [problem.to_json() for problem in self.problems],
+            "standings": self.standings,
+        }
+
+
+def _problem(facts: RecordFacts, code: str, severity: Severity, message: str) -> TournamentProblem:
+    return TournamentProblem(facts.source, facts.index, facts.game_id, code, severity, message)
+
+
+def cross_record_problems(all_facts: list[RecordFacts]) -> list[TournamentProblem]:
+    """The problems between records: the same game id twice (error, on every copy), the
+    same content twice (warning, on the later copies), the same deal in two games
+    (warning, on the later game), one player on both sides (error)."""
+    problems: list[TournamentProblem] = []
+    by_id: dict[str, list[RecordFacts]] = defaultdict(list)
+    first_content: dict[str, RecordFacts] = {}
+    first_deal: dict[str, tuple[RecordFacts, int]] = {}
+    for facts in all_facts:
+        if facts.game_id is not None:
+            by_id[facts.game_id].append(facts)
+    for facts in all_facts:
+        if facts.game_id is not None and len(by_id[facts.game_id]) > 1:
+            holders = by_id[facts.game_id]
+            others = ", ".join(other.where for other in holders if other is not facts)
+            problems.append(
+                _problem(
+                    facts,
+                    TournamentCode.DUPLICATE_GAME_ID,
+                    Severity.ERROR,
+                    f"game id {facts.game_id!r} is held by {len(holders)} records: "
+                    f"{', '.join(h.where for h in holders)} (this one, and {others})",
+                )
+            )
+        if facts.content is not None:
+            first = first_content.setdefault(facts.content, facts)
+            if first is not facts:
+                problems.append(
+                    _problem(
+                        facts,
+                        TournamentCode.DUPLICATE_RECORD,
+                        Severity.WARNING,
+                        f"the same record as {first.where}"
+                        + (f" ({first.game_id})" if first.game_id else "")
+                        + ", apart from the game id",
+                    )
+                )
+                continue  # a copy also repeats the deals: say it once
+        for round_index, deal in enumerate(facts.deals):
+            seen = first_deal.setdefault(deal, (facts, round_index))
+            if seen[0] is not facts:
+                problems.append(
+                    _problem(
+                        facts,
+                        TournamentCode.DUPLICATE_DEAL,
+                        Severity.WARNING,
+                        f"the deal of round {round_index + 1} is the deal of round "
+                        f"{seen[1] + 1} of {seen[0].where}"
+                        + (f" ({seen[0].game_id})" if seen[0].game_id else "")
+                        + ": a reused shuffle or a copied record",
+                    )
+                )
+        if (
+            facts.phantom is not None
+            and facts.christine is not None
+            and _person(facts.phantom) == _person(facts.christine)
+        ):
+            problems.append(
+                _problem(
+                    facts,
+                    TournamentCode.SAME_PLAYER,
+                    Severity.ERROR,
+                    f"{facts.phantom!r} plays both the Phantom and Christine",
+                )
+            )
+    return problems
+
+
+def manifest_problems(manifest: Manifest, all_facts: list[RecordFacts]) -> list[TournamentProblem]:
+    """The problems of the records against the manifest's players and schedule."""
+    problems: list[TournamentProblem] = []
+    known = {_person(name) for name in manifest.players}
+    if known:
+        for facts in all_facts:
+            for role, name in (("the Phantom", facts.phantom), ("Christine", facts.christine)):
+                if name is not None and _person(name) not in known:
+                    problems.append(
+                        _problem(
+                            facts,
+                            TournamentCode.UNKNOWN_PLAYER,
+                            Severity.ERROR,
+                            f"{name!r} ({role}) is not a player of the event",
+                        )
+                    )
+    matched: set[int] = set()
+    by_id: dict[str, list[int]] = defaultdict(list)
+    for position, facts in enumerate(all_facts):
+        if facts.game_id is not None:
+            by_id[facts.game_id].append(position)
+    missing: list[ScheduledGame] = []
+    pairings: list[ScheduledGame] = []
+    for game in manifest.games:
+        if game.game_id is None:
+            pairings.append(game)
+            continue
+        positions = by_id.get(game.game_id, [])
+        if not positions:
+            missing.append(game)
+            continue
+        matched.update(positions)
+        for position in positions:
+            problems.extend(_compare(game, all_facts[position]))
+    for game in pairings:
+        assert game.phantom is not None and game.christine is not None
+        wanted = {_person(game.phantom), _person(game.christine)}
+        candidates = [
+            position
+            for position, facts in enumerate(all_facts)
+            if position not in matched
+            and facts.phantom is not None
+            and facts.christine is not None
+            and {_person(facts.phantom), _person(facts.christine)} == wanted
+        ]
+        if not candidates:
+            missing.append(game)
+            continue
+
+        def fit(position: int, game: ScheduledGame = game) -> tuple[bool, bool]:
+            facts = all_facts[position]
+            return (
+                _person(facts.phantom or "") != _person(game.phantom or ""),
+                facts.stage != game.stage,
+            )
+
+        best = min(candidates, key=fit)
+        matched.add(best)
+        problems.extend(_compare(game, all_facts[best]))
+    for game in missing:
+        problems.append(
+            TournamentProblem(
+                manifest.source,
+                None,
+                game.game_id,
+                TournamentCode.MISSING_GAME,
+                Severity.ERROR,
+                f"the schedule expects {game.label}, and no record holds it",
+            )
+        )
+    for position, facts in enumerate(all_facts):
+        if position not in matched:
+            problems.append(
+                _problem(
+                    facts,
+                    TournamentCode.UNSCHEDULED_GAME,
+                    Severity.ERROR,
+                    "the schedule has no such game"
+                    + (
+                        f" (the Phantom {facts.phantom}, Christine {facts.christine})"
+                        if facts.phantom and facts.christine
+                        else ""
+                    ),
+                )
+            )
+    return problems
+
+
+def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]:
+    problems = []
+    if game.phantom is not None and game.christine is not None:
+        expected = (_person(game.phantom), _person(game.christine))
+        actual = (_person(facts.phantom or ""), _person(facts.christine or ""))
+        if expected != actual:
+            swapped = expected == actual[::-1]
+            problems.append(
+                _problem(
+                    facts,
+                    TournamentCode.WRONG_PLAYERS,
+                    Severity.ERROR,
+                    f"{game.label} is {game.phantom} as the Phantom against {game.christine} "
+                    f"as Christine; the record has {facts.phantom} against {facts.christine}"
+                    + (" (the roles are swapped)" if swapped else ""),
+                )
+            )
+    if facts.stage != game.stage:
+        problems.append(
+            _problem(
+                facts,
+                TournamentCode.WRONG_STAGE,
+                Severity.ERROR,
+                f"{game.label} belongs to stage {game.stage}, but the record says "
+                + ("no stage" if facts.stage is None else f"stage {facts.stage}"),
+            )
+        )
+    return problems
+
+
+def standings(all_facts: Iterable[RecordFacts]) -> list[dict[str, Any]]:
+    """Per player, over the valid finished games (each game id counted once): games,
+    wins, losses, wins as the Phantom and as Christine, and notes completed as the
+    Phantom (the tie-break); sorted by wins, then that tie-break, then name."""
+    table: dict[str, dict[str, Any]] = {}
+    seen_ids: set[str] = set()
+    for facts in all_facts:
+        if (
+            not facts.valid
+            or not facts.finished
+            or facts.phantom is None
+            or facts.christine is None
+        ):
+            continue
+        if facts.game_id is not None:
+            if facts.game_id in seen_ids:
+                continue
+            seen_ids.add(facts.game_id)
+        for role, name in (("phantom", facts.phantom), ("christine", facts.christine)):
+            row = table.setdefault(
+                _person(name),
+                {
+                    "player": name,
+                    "games": 0,
+                    "wins": 0,
+                    "losses": 0,
+                    "wins_as_phantom": 0,
+                    "wins_as_christine": 0,
+                    "notes_as_phantom": 0,
+                },
+            )
+            row["games"] += 1
+            won = facts.winner == role
+            row["wins" if won else "losses"] += 1
+            if won:
+                row[f"wins_as_{role}"] += 1
+            if role == "phantom":
+                row["notes_as_phantom"] += facts.notes or 0
+    return sorted(
+        table.values(),
+        key=lambda row: (-row["wins"], -row["notes_as_phantom"], row["player"].casefold()),
+    )
+
+
+def tournament_report(
+    all_facts: list[RecordFacts],
+    record_problems: list[TournamentProblem],
+    manifest: Manifest | None,
+) -> TournamentReport:
+    """The whole report: the records' own problems, then those across records and against
+    the manifest; a record is valid when no error, of its own or across records, names it."""
+    problems = list(record_problems)
+    problems += cross_record_problems(all_facts)
+    if manifest is not None:
+        problems += manifest_problems(manifest, all_facts)
+    failing = {
+        (problem.source, problem.index)
+        for problem in problems
+        if problem.severity is Severity.ERROR and problem.index is not None
+    }
+    valid = sum((facts.source, facts.index) not in failing for facts in all_facts)
+    return TournamentReport(len(all_facts), valid, problems, standings(all_facts))
