@@ -44,7 +44,8 @@ def wilson_bounds(wins: pl.Expr, games: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
 
 def _keyed_games(files: TableFiles, by: list[str]) -> pl.LazyFrame:
     """Valid games with the grouping columns; a game appears once per ``special_number``
-    of its rounds and once per ``player`` (with that player's ``role``)."""
+    of its rounds and once per ``player`` (with ``as_phantom`` and ``as_christine``)."""
+    keys = list(by)
     games = files.scan_games().filter(pl.col("valid")).with_columns(rules=_RULES)
     if "special_number" in by:
         games = games.with_columns(
@@ -53,11 +54,24 @@ def _keyed_games(files: TableFiles, by: list[str]) -> pl.LazyFrame:
             .list.unique()
         ).explode("special_number")
     if "player" in by:
-        games = pl.concat(
-            [
-                games.with_columns(player=pl.col("phantom"), role=pl.lit("phantom")),
-                games.with_columns(player=pl.col("christine"), role=pl.lit("christine")),
-            ]
+        # A player named on both sides of one game counts that game once, in both roles.
+        games = (
+            pl.concat(
+                [
+                    games.with_columns(
+                        player=pl.col("phantom"), as_phantom=True, as_christine=False
+                    ),
+                    games.with_columns(
+                        player=pl.col("christine"), as_phantom=False, as_christine=True
+                    ),
+                ]
+            )
+            .group_by([GAME_KEY, *keys], maintain_order=True)
+            .agg(
+                pl.all().exclude("as_phantom", "as_christine").first(),
+                pl.col("as_phantom").any(),
+                pl.col("as_christine").any(),
+            )
         )
     return games
 
@@ -89,8 +103,8 @@ def summary(files: TableFiles, by: list[str]) -> pl.DataFrame:
         .alias("_special_effect"),
     ]
     if "player" in by:
-        as_phantom = pl.col("role") == "phantom"
-        as_christine = pl.col("role") == "christine"
+        as_phantom = pl.col("as_phantom")
+        as_christine = pl.col("as_christine")
         aggregations += [
             as_phantom.sum().alias("games_as_phantom"),
             (as_phantom & (pl.col("winner") == "phantom")).sum().alias("wins_as_phantom"),
@@ -155,7 +169,10 @@ def _reason_shares(files: TableFiles, games: pl.LazyFrame, keys: list[str]) -> p
     group_keys = games.select(GAME_KEY, *keys)
     tricks = files.scan_tricks().select(GAME_KEY, "reason").join(group_keys, on=GAME_KEY)
     shares = [
-        ((pl.col("reason") == reason).sum() / pl.len()).alias(f"share_{reason.replace('-', '_')}")
+        pl.when(pl.len() > 0)
+        .then((pl.col("reason") == reason).sum() / pl.len())
+        .otherwise(None)
+        .alias(f"share_{reason.replace('-', '_')}")
         for reason in REASONS
     ]
     if keys:
@@ -211,4 +228,5 @@ def progress_curve(files: TableFiles, by: list[str]) -> pl.DataFrame:
         (pl.col("running").fill_null(0) / pl.col("games")).alias("share_running"),
         pl.col("games"),
     )
+    curve = curve.filter(pl.col("games") > 0)
     return curve.collect(engine="streaming").sort([*keys, "trick"], nulls_last=True)

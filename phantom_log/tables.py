@@ -90,11 +90,12 @@ def _flag(value: Any) -> bool | None:
 
 def game_row(report: RecordReport) -> dict[str, Any]:
     """The games-table row of one record (see the README for the columns' meaning)."""
-    record = report.record if isinstance(report.record, dict) else {}
+    readable = isinstance(report.record, dict)
+    record = report.record if readable else {}
     players = record.get("players")
     players = players if isinstance(players, dict) else {}
-    rules = record.get("rules", {})
-    rules = rules if isinstance(rules, dict) else {}
+    rules = record.get("rules", {}) if readable else None
+    rules = rules if isinstance(rules, dict) else {"beginner": None, "balance": None}
     sheet = record.get("sheet")
     sheet_name = _text(sheet) or (_text(sheet.get("name")) if isinstance(sheet, dict) else None)
     replayed = report.replay
