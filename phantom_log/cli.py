@@ -21,6 +21,7 @@ from .check import (
     schema_text,
     verdict_line,
 )
+from .problems import Severity
 from .sheets import Sheet
 from .sources import SourceError
 
@@ -679,3 +680,173 @@ def entry() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(EXIT_OK)
+
+
+@main.group()
+def tournament() -> None:
+    """Check the records of a whole tournament."""
+
+
+TOURNAMENT_EPILOG: Final = """\b
+Exit codes:
+  0  no error (warnings allowed, unless --strict)
+  1  at least one error, in a record or across records
+  2  a usage error: a bad option, a path that does not exist, a bad
+     --manifest or --sheets file, or paths that hold no records
+"""
+
+
+@tournament.command("check", epilog=TOURNAMENT_EPILOG)
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--manifest", "manifest_path", metavar="FILE", help="The event's players and schedule."
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: problems, a summary and the standings; json: one JSON object.",
+)
+@click.option(
+    "-o", "--output", "standings_path", metavar="FILE.csv", help="Export the standings as CSV."
+)
+@click.option("--force", is_flag=True, help="Overwrite the -o file if it exists.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: all cores).",
+)
+@click.option("--strict", is_flag=True, help="Treat unfinished records as errors.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+def tournament_check(
+    paths: tuple[str, ...],
+    manifest_path: str | None,
+    output_format: str,
+    standings_path: str | None,
+    force: bool,
+    jobs: int | None,
+    strict: bool,
+    quiet: bool,
+    sheets_path: str | None,
+) -> None:
+    """Verify every record of a tournament, then check across records and standings.
+
+    Every record is verified as by `verify`. Across records: the same game id twice
+    (duplicate-game-id, error, naming every source), the same record content twice
+    (duplicate-record, warning, naming where it was first seen), the same deal in two
+    games (duplicate-deal, warning), one player on both sides (same-player, error).
+    With --manifest: missing-game, unscheduled-game, wrong-players, wrong-stage and
+    unknown-player (errors). Then the standings: per player, games, wins, losses, wins
+    as the Phantom and as Christine, and notes completed as the Phantom (the tie-break).
+    """
+    from .output import OutputExists, atomic_path, check_writable
+    from .pipeline import Options, default_jobs, verify_sources
+    from .terminal import Progress, table
+    from .tournament import (
+        Manifest,
+        RecordFacts,
+        TournamentProblem,
+        read_manifest,
+        tournament_report,
+    )
+
+    if standings_path is not None:
+        if not standings_path.lower().endswith(".csv"):
+            raise _usage_error(f"-o {standings_path}: the standings are exported as .csv")
+        try:
+            check_writable(standings_path, force)
+        except OutputExists as error:
+            raise _usage_error(str(error)) from None
+    manifest: Manifest | None = None
+    if manifest_path is not None:
+        try:
+            with open(manifest_path, "rb") as handle:
+                data = handle.read()
+        except OSError as error:
+            raise _usage_error(f"--manifest {manifest_path}: {error.strerror}") from None
+        read = read_manifest(data, manifest_path)
+        if isinstance(read, list):
+            raise _usage_error(f"--manifest {manifest_path}: " + "; ".join(read))
+        manifest = read
+    options = Options(_load_sheets(sheets_path), strict, "facts", quiet=True)
+    facts: list[RecordFacts] = []
+    record_problems: list[TournamentProblem] = []
+    warnings = 0
+    stdout = sys.stdout
+    progress = Progress("checking", not quiet)
+    try:
+        for outcome in verify_sources(paths, options, jobs or default_jobs(), sys.stdin.buffer):
+            assert outcome.facts is not None
+            facts.append(outcome.facts)
+            record_problems.extend(outcome.problems)
+            warnings += outcome.warnings
+            if output_format == "text":
+                stdout.write(outcome.text)
+            progress.update(len(facts))
+    except SourceError as error:
+        raise _usage_error(str(error)) from None
+    finally:
+        progress.close()
+    if not facts:
+        raise _usage_error("the paths given hold no records")
+    report = tournament_report(facts, record_problems, manifest)
+    if output_format == "json":
+        stdout.write(orjson.dumps(report.to_json()).decode() + "\n")
+    else:
+        for problem in report.problems[len(record_problems) :]:
+            where = problem.source if problem.index is None else f"{problem.source}#{problem.index}"
+            name = f" ({problem.game_id})" if problem.game_id else ""
+            severity = "warning: " if problem.severity is Severity.WARNING else ""
+            stdout.write(f"{where}{name}: {severity}{problem.code}: {problem.message}\n")
+        all_warnings = sum(p.severity is Severity.WARNING for p in report.problems)
+        stdout.write(
+            f"{report.records} record{'s' if report.records != 1 else ''}: {report.valid} "
+            f"valid, {report.invalid} invalid; {report.errors} error"
+            f"{'s' if report.errors != 1 else ''}, {all_warnings} warning"
+            f"{'s' if all_warnings != 1 else ''}\n"
+        )
+        if report.standings:
+            columns = list(report.standings[0])
+            stdout.write("\nStandings\n")
+            rows = [
+                [str(place), *(str(row[column]) for column in columns)]
+                for place, row in enumerate(report.standings, start=1)
+            ]
+            for line in table(["#", *columns], rows):
+                stdout.write(line + "\n")
+    if standings_path is not None:
+        import csv
+        import io as text_io
+
+        buffer = text_io.StringIO()
+        writer = csv.DictWriter(
+            buffer,
+            fieldnames=[
+                "player",
+                "games",
+                "wins",
+                "losses",
+                "wins_as_phantom",
+                "wins_as_christine",
+                "notes_as_phantom",
+            ],
+            lineterminator="\n",
+        )
+        writer.writeheader()
+        writer.writerows(report.standings)
+        try:
+            with atomic_path(standings_path, force) as temporary:
+                temporary.write_text(buffer.getvalue(), encoding="utf-8")
+        except OutputExists as error:
+            raise _usage_error(str(error)) from None
+        except OSError as error:
+            raise _usage_error(f"{standings_path}: {error.strerror}") from None
+        if not quiet:
+            click.echo(f"wrote {standings_path}", err=True)
+    stdout.flush()
+    sys.exit(EXIT_INVALID if report.errors else EXIT_OK)

@@ -145,14 +145,16 @@ class ScheduledGame:
     christine: str | None
 
     @property
-    def label(self) -> str:
-        """The game in words."""
+    def name(self) -> str:
+        """The game in words, without its stage."""
         if self.game_id is not None:
-            return f"game {self.game_id!r} of stage {self.stage}"
-        return (
-            f"the game of stage {self.stage} with {self.phantom} as the Phantom and "
-            f"{self.christine} as Christine"
-        )
+            return f"game {self.game_id!r}"
+        return f"the game of {self.phantom} (the Phantom) against {self.christine} (Christine)"
+
+    @property
+    def label(self) -> str:
+        """The game in words, with its stage."""
+        return f"{self.name} of stage {self.stage}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,14 +252,15 @@ def cross_record_problems(all_facts: list[RecordFacts]) -> list[TournamentProble
     for facts in all_facts:
         if facts.game_id is not None and len(by_id[facts.game_id]) > 1:
             holders = by_id[facts.game_id]
-            others = ", ".join(other.where for other in holders if other is not facts)
+            others = [other.where for other in holders if other is not facts]
+            named = ", ".join(others[:-1]) + (" and " if len(others) > 1 else "") + others[-1]
             problems.append(
                 _problem(
                     facts,
                     TournamentCode.DUPLICATE_GAME_ID,
                     Severity.ERROR,
-                    f"game id {facts.game_id!r} is held by {len(holders)} records: "
-                    f"{', '.join(h.where for h in holders)} (this one, and {others})",
+                    f"game id {facts.game_id!r} is held by {len(holders)} records: this one "
+                    f"and {named}",
                 )
             )
         if facts.content is not None:
@@ -404,9 +407,9 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
                     facts,
                     TournamentCode.WRONG_PLAYERS,
                     Severity.ERROR,
-                    f"{game.label} is {game.phantom} as the Phantom against {game.christine} "
-                    f"as Christine; the record has {facts.phantom} against {facts.christine}"
-                    + (" (the roles are swapped)" if swapped else ""),
+                    f"the schedule has {game.phantom} as the Phantom against {game.christine} "
+                    f"as Christine in {game.name}; the record has {facts.phantom} against "
+                    f"{facts.christine}" + (" (the roles are swapped)" if swapped else ""),
                 )
             )
     if facts.stage != game.stage:
@@ -415,7 +418,7 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
                 facts,
                 TournamentCode.WRONG_STAGE,
                 Severity.ERROR,
-                f"{game.label} belongs to stage {game.stage}, but the record says "
+                f"the schedule puts {game.name} in stage {game.stage}, but the record says "
                 + ("no stage" if facts.stage is None else f"stage {facts.stage}"),
             )
         )
