@@ -328,15 +328,19 @@ def problem_lines(report: RecordReport, problem: Problem) -> list[str]:
 
 def verdict_line(report: RecordReport) -> str:
     """One line on a valid record: who won, how many notes."""
-    result = report.result
-    assert result is not None
+    assert report.result is not None
+    ended_at = None if report.replay is None else report.replay.ended_at
+    return verdict_text(record_name(report), report.result, ended_at)
+
+
+def verdict_text(name: str, result: Result, ended_at: tuple[int, int] | None) -> str:
+    """The verdict line of a valid record named ``name``."""
     notes = f"{result.notes} note{'s' if result.notes != 1 else ''}"
     if result.winner is None:
         outcome = f"unfinished, {notes} completed so far"
     else:
         who = "the Phantom" if result.winner.key == "phantom" else "Christine"
         outcome = f"{who} wins with {notes} completed"
-        replayed = report.replay
-        if replayed is not None and replayed.ended_at is not None:
-            outcome += f" (round {replayed.ended_at[0]}, trick {replayed.ended_at[1]})"
-    return f"{record_name(report)}: valid: {outcome}"
+        if ended_at is not None:
+            outcome += f" (round {ended_at[0]}, trick {ended_at[1]})"
+    return f"{name}: valid: {outcome}"

@@ -264,7 +264,7 @@ def _line_chunks(source: str, lines: Iterable[bytes], size: int) -> Iterator[Chu
     for number, line in enumerate(lines, start=1):
         if number == 1 and line.startswith(_BOM):
             line = line[len(_BOM) :]
-        if not line.strip():
+        if not line or line.isspace():
             continue
         batch.append((index, number, line))
         index += 1

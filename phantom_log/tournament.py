@@ -91,10 +91,34 @@ class RecordFacts:
 
 def record_facts(report: RecordReport) -> RecordFacts:
     """The facts of one verified record."""
-    record = report.record if isinstance(report.record, dict) else None
+    result = report.result
+    return facts_of(
+        report.source,
+        report.index,
+        report.game_id,
+        report.valid,
+        report.record,
+        report.replay is not None,
+        None if result is None or result.winner is None else result.winner.key,
+        None if result is None else result.notes,
+    )
+
+
+def facts_of(
+    source: str,
+    index: int,
+    game_id: str | None,
+    valid: bool,
+    record: Any,
+    replayed: bool,
+    winner: str | None,
+    notes: int | None,
+) -> RecordFacts:
+    """The facts of one record: where it is, its verdict, the parsed record, whether the
+    replay got past the schema (so its deals can be read), its winner and notes."""
     phantom = christine = stage = content = None
     deals: tuple[str, ...] = ()
-    if record is not None:
+    if isinstance(record, dict):
         players = record.get("players")
         if isinstance(players, dict):
             phantom = players.get("phantom") if isinstance(players.get("phantom"), str) else None
@@ -106,24 +130,21 @@ def record_facts(report: RecordReport) -> RecordFacts:
         content = hashlib.blake2b(
             orjson.dumps(body, option=orjson.OPT_SORT_KEYS), digest_size=16
         ).hexdigest()
-        if report.replay is not None:
-            deals = tuple(
-                _deal_key(data["deal"]) for data in record["rounds"] if isinstance(data, dict)
-            )
-    result = report.result
+        if replayed:
+            deals = tuple(_deal_key(data["deal"]) for data in record["rounds"])
     return RecordFacts(
-        report.source,
-        report.index,
-        report.game_id,
-        report.valid,
+        source,
+        index,
+        game_id,
+        valid,
         phantom,
         christine,
         stage,
         content,
         deals,
-        None if result is None or result.winner is None else result.winner.key,
-        None if result is None else result.notes,
-        result is not None and result.winner is not None,
+        winner,
+        notes,
+        winner is not None,
     )
 
 

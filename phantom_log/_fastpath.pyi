@@ -1,0 +1,3 @@
+def check(
+    record: dict[str, object], sheets: dict[str, bytes]
+) -> tuple[int, int, int, int, int] | None: ...
