@@ -197,7 +197,7 @@ def build_tables(
     reports: Iterable[RecordReport],
     folder: Path,
     include_invalid: bool = False,
-    batch_size: int = 20_000,
+    batch_size: int = 5_000,
     on_record: Callable[[int], None] | None = None,
 ) -> TableFiles:
     """Write the games and tricks tables of the reports into ``folder`` as Parquet batches.
