@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Final
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
 import click
 import orjson
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
     from .tables import TableFiles
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 EXIT_OK: Final = 0
 EXIT_INVALID: Final = 1
 EXIT_USAGE: Final = 2
@@ -41,6 +43,37 @@ Exit codes:
   2  a usage error: a bad option, a path that does not exist,
      a bad --sheets file, or paths that hold no records
 """
+
+
+# Options shared by several commands, so that every command speaks them the same way.
+sheets_option = click.option(
+    "--sheets",
+    "sheets_path",
+    metavar="FILE",
+    help="A JSON file of named sheets (schemas/sheet-1.schema.json) to add to the built-in ones.",
+)
+no_colour_option = click.option(
+    "--no-color", "--no-colour", "no_colour", is_flag=True, help="No colours."
+)
+jobs_option = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: all cores). The output stays in input order.",
+)
+
+
+def policy_option(flag: str, role: str) -> Callable[[F], F]:
+    """The policy of one side for ``simulate``."""
+    return click.option(
+        flag,
+        f"{role}_policy",
+        type=click.Choice(["random", "greedy"]),
+        default="random",
+        show_default=True,
+        help=f"The {role.capitalize()} side's policy.",
+    )
 
 
 def _usage_error(message: str) -> click.exceptions.Exit:
@@ -104,19 +137,8 @@ class _Tally:
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only the problems; no progress bar.")
 @click.option("--strict", is_flag=True, help="Treat warnings (an unfinished record) as errors.")
-@click.option(
-    "--sheets",
-    "sheets_path",
-    metavar="FILE",
-    help="A JSON file of named sheets (schemas/sheet-1.schema.json) to add to the built-in ones.",
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: all cores). The output stays in input order.",
-)
+@sheets_option
+@jobs_option
 def verify(
     paths: tuple[str, ...],
     output_format: str,
@@ -196,8 +218,8 @@ def schema(which: str) -> None:
     default=None,
     help="Add a sentence per trick on who won and why (default: on for table, off otherwise).",
 )
-@click.option("--no-color", "--no-colour", "no_colour", is_flag=True, help="No colours.")
-@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+@no_colour_option
+@sheets_option
 def annotate(
     paths: tuple[str, ...],
     output_format: str,
@@ -280,8 +302,8 @@ def _record_title(report: RecordReport) -> str:
 @click.option("--index", default=0, show_default=True, help="Which record of the file (from 0).")
 @click.option("--svg", "svg_path", metavar="OUT.svg", help="Write an SVG picture of the game.")
 @click.option("--force", is_flag=True, help="Overwrite the --svg file if it exists.")
-@click.option("--no-color", "--no-colour", "no_colour", is_flag=True, help="No colours.")
-@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+@no_colour_option
+@sheets_option
 def show(
     path: str,
     at_text: str | None,
@@ -344,25 +366,11 @@ def show(
 @click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="How many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The random seed.")
 @click.option("--sheet", "sheet_name", default="rulebook", show_default=True, help="Sheet name.")
-@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+@sheets_option
 @click.option("--beginner", is_flag=True, help="Play under the beginner rule.")
 @click.option("--balance", is_flag=True, help="Play under the balance rule.")
-@click.option(
-    "--phantom",
-    "phantom_policy",
-    type=click.Choice(["random", "greedy"]),
-    default="random",
-    show_default=True,
-    help="The Phantom's policy.",
-)
-@click.option(
-    "--christine",
-    "christine_policy",
-    type=click.Choice(["random", "greedy"]),
-    default="random",
-    show_default=True,
-    help="Christine's policy.",
-)
+@policy_option("--phantom", "phantom")
+@policy_option("--christine", "christine")
 @click.option(
     "-o",
     "--output",
@@ -488,7 +496,7 @@ def _build_tables(
 @click.option("--include-invalid", is_flag=True, help="Keep invalid records (valid = false).")
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
-@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+@sheets_option
 def export(
     paths: tuple[str, ...],
     games_path: str | None,
@@ -599,7 +607,7 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
 @click.option("--curve", is_flag=True, help="The progress curve: per trick 1-20 of the game.")
 @click.option("--plot", "plot_path", metavar="FILE.svg|FILE.png", help="Draw the progress curve.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
-@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+@sheets_option
 def stats(
     paths: tuple[str, ...],
     groupings: tuple[str, ...],
@@ -713,16 +721,10 @@ Exit codes:
     "-o", "--output", "standings_path", metavar="FILE.csv", help="Export the standings as CSV."
 )
 @click.option("--force", is_flag=True, help="Overwrite the -o file if it exists.")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: all cores).",
-)
+@jobs_option
 @click.option("--strict", is_flag=True, help="Treat unfinished records as errors.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--sheets", "sheets_path", metavar="FILE", help="A JSON file of named sheets.")
+@sheets_option
 def tournament_check(
     paths: tuple[str, ...],
     manifest_path: str | None,
