@@ -284,9 +284,11 @@ def cross_record_problems(all_facts: list[RecordFacts]) -> list[TournamentProble
                     f"and {named}",
                 )
             )
+        copy = False
         if facts.content is not None:
             first = first_content.setdefault(facts.content, facts)
             if first is not facts:
+                copy = True  # a copy also repeats the deals: say it once
                 problems.append(
                     _problem(
                         facts,
@@ -297,8 +299,7 @@ def cross_record_problems(all_facts: list[RecordFacts]) -> list[TournamentProble
                         + ", apart from the game id",
                     )
                 )
-                continue  # a copy also repeats the deals: say it once
-        for round_index, deal in enumerate(facts.deals):
+        for round_index, deal in enumerate(() if copy else facts.deals):
             seen = first_deal.setdefault(deal, (facts, round_index))
             if seen[0] is not facts:
                 problems.append(
