@@ -584,7 +584,43 @@ check(PyObject *module, PyObject *args)
                          game.keys);
 }
 
+/* All the keys of the objects inside a value (for the duplicate-key check of any text). */
+static Py_ssize_t
+all_keys(PyObject *value, int depth)
+{
+    if (depth > 2000)
+        return -1;
+    Py_ssize_t total = 0, sub;
+    if (PyDict_CheckExact(value)) {
+        PyObject *key, *item;
+        Py_ssize_t position = 0;
+        total = PyDict_GET_SIZE(value);
+        while (PyDict_Next(value, &position, &key, &item)) {
+            if ((sub = all_keys(item, depth + 1)) < 0)
+                return -1;
+            total += sub;
+        }
+    }
+    else if (PyList_CheckExact(value)) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(value); i++) {
+            if ((sub = all_keys(PyList_GET_ITEM(value, i), depth + 1)) < 0)
+                return -1;
+            total += sub;
+        }
+    }
+    return total;
+}
+
+static PyObject *
+key_count(PyObject *module, PyObject *value)
+{
+    return PyLong_FromSsize_t(all_keys(value, 0));
+}
+
 static PyMethodDef methods[] = {
+    {"key_count", key_count, METH_O,
+     "key_count(value) -> int\n\nHow many keys the objects inside a parsed JSON value hold,\n"
+     "all levels together (-1 past 2,000 levels of nesting)."},
     {"check", check, METH_VARARGS,
      "check(record, sheets) -> (winner, notes, end_round, end_trick, keys) or None\n\n"
      "(winner, ...) when the record (as parsed by orjson) is valid, finished and all its\n"

@@ -68,7 +68,7 @@ class Role(IntEnum):
     @property
     def other(self) -> Role:
         """The opponent."""
-        return Role(1 - self)
+        return OPPONENTS[self]
 
     @classmethod
     def from_key(cls, key: str) -> Role:
@@ -80,11 +80,12 @@ ROLE_KEYS: Final = ("phantom", "christine")
 ROLE_TITLES: Final = ("Phantom", "Christine")
 ROLE_BY_KEY: Final = {key: Role(index) for index, key in enumerate(ROLE_KEYS)}
 NOTE_OWNER_LETTERS: Final = {"P": Role.PHANTOM, "C": Role.CHRISTINE}
+OPPONENTS: Final = (Role.CHRISTINE, Role.PHANTOM)
 
 
 def card_suit(card: int) -> Suit:
     """The suit of a compact card."""
-    return Suit(card // NUMBERS_PER_SUIT)
+    return CARD_SUITS[card]
 
 
 def card_number(card: int) -> int:
@@ -97,6 +98,7 @@ def make_card(suit: Suit, number: int) -> int:
     return suit * NUMBERS_PER_SUIT + number - 1
 
 
+CARD_SUITS: Final = tuple(Suit(card // NUMBERS_PER_SUIT) for card in range(DECK_SIZE))
 CARD_CODES: Final = tuple(
     f"{SUIT_CODES[card // NUMBERS_PER_SUIT]}{card % NUMBERS_PER_SUIT + 1}"
     for card in range(DECK_SIZE)

@@ -13,6 +13,7 @@ from importlib import resources
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from .engine import Replay, Result, replay
+from .fastpath import wholly_valid
 from .fastschema import Check, compile_schema
 from .game import game_from_json
 from .problems import Code, Problem, Severity
@@ -222,9 +223,12 @@ def check_record(
                 "a JSON Lines file holds one record per line.",
             )
         ], None
-    problems = schema_problems(data)
-    if problems:
-        return problems, None
+    # A record the fast path finds wholly valid needs no schema check (the replay is
+    # still made: the caller wants it).
+    if not wholly_valid(data, sheets):
+        problems = schema_problems(data)
+        if problems:
+            return problems, None
     game = game_from_json(data, sheets)
     if isinstance(game, list):
         return game, None

@@ -74,3 +74,9 @@ def fast_verdict(text: bytes, layouts: dict[str, bytes]) -> FastVerdict | None:
     if text.count(b":") != keys:
         return None
     return FastVerdict(record, ROLES[winner], notes, (end_round, end_trick))
+
+
+def wholly_valid(record: dict[str, Any], sheets: Mapping[str, Sheet] | None) -> bool:
+    """True when the C check finds a parsed record wholly valid (so its schema check can be
+    skipped); False when it is off or declines."""
+    return _check is not None and _check(record, sheet_layouts(sheets)) is not None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .cards import NOTE_OWNER_LETTERS, SUIT_BY_CODE, Role, Suit
@@ -32,16 +32,17 @@ class Sheet:
 
     name: str
     bars: tuple[Bar, ...]
+    #: The owner of each note, notes 1-12 at indexes 0-11 (derived from the bars).
+    note_owners: tuple[Role, ...] = field(init=False, compare=False, repr=False)
+    #: The suit of the bar of each note, notes 1-12 at indexes 0-11 (derived).
+    note_suits: tuple[Suit, ...] = field(init=False, compare=False, repr=False)
 
-    @property
-    def note_owners(self) -> tuple[Role, ...]:
-        """The owner of each note, notes 1-12 at indexes 0-11."""
-        return tuple(owner for bar in self.bars for owner in bar.owners)
-
-    @property
-    def note_suits(self) -> tuple[Suit, ...]:
-        """The suit of the bar of each note, notes 1-12 at indexes 0-11."""
-        return tuple(bar.suit for bar in self.bars for _ in bar.owners)
+    def __post_init__(self) -> None:
+        # Read at every trick of every replay: worked out once here.
+        owners = tuple(owner for bar in self.bars for owner in bar.owners)
+        suits = tuple(bar.suit for bar in self.bars for _ in bar.owners)
+        object.__setattr__(self, "note_owners", owners)
+        object.__setattr__(self, "note_suits", suits)
 
     def owner_of(self, note: int) -> Role:
         """The owner of a note (1-12)."""

@@ -74,7 +74,7 @@ def _position(data: bytes, offset: int) -> tuple[int, int]:
     return line, column
 
 
-def _count_keys(value: Any) -> int:
+def _python_count_keys(value: Any) -> int:
     """How many keys the objects of a parsed value hold, all levels together."""
     count = 0
     stack = [value]
@@ -86,6 +86,12 @@ def _count_keys(value: Any) -> int:
         elif isinstance(item, list):
             stack.extend(item)
     return count
+
+
+try:  # the C version, where the optional extension is built
+    from ._fastpath import key_count as _count_keys
+except ImportError:
+    _count_keys = _python_count_keys
 
 
 def _reject_constant(name: str) -> Any:
