@@ -1,0 +1,208 @@
+"""Verifying on several processes (phantom_log.pipeline): ``ordered_map`` keeps the input
+order on one process or several, and ``verify_sources`` gives exactly the reports of
+``verify_record``, record by record."""
+
+from __future__ import annotations
+
+import copy
+import io
+import itertools
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from phantom_log.check import problem_lines, verdict_line, verify_record
+from phantom_log.game import Rules
+from phantom_log.pipeline import Options, Outcome, ordered_map, verify_sources
+from phantom_log.sheets import RULEBOOK_SHEET
+from phantom_log.simulate import Simulation, simulate_game
+from phantom_log.sources import SourceError, find_sources, read_source
+from phantom_log.tournament import record_facts
+
+JOBS = [1, 2]
+
+
+def square(number: int) -> int:
+    return number * number
+
+
+def late_for_early_items(number: int) -> int:
+    """The items given first take the longest, so workers finish out of order."""
+    time.sleep(0.002 * max(0, 20 - number))
+    return number
+
+
+def with_process(number: int) -> tuple[int, int]:
+    return number, os.getpid()
+
+
+def fail_on_three(number: int) -> int:
+    if number == 3:
+        raise ValueError("three")
+    return number
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_ordered_map_keeps_the_input_order(jobs: int) -> None:
+    assert list(ordered_map(late_for_early_items, range(40), jobs)) == list(range(40))
+    assert list(ordered_map(square, iter(range(100)), jobs)) == [n * n for n in range(100)]
+
+
+def test_ordered_map_on_two_jobs_uses_worker_processes() -> None:
+    results = list(ordered_map(with_process, range(20), 2))
+    assert [number for number, _ in results] == list(range(20))
+    assert os.getpid() not in {pid for _, pid in results}
+
+
+def test_ordered_map_on_one_job_stays_in_this_process() -> None:
+    results = list(ordered_map(with_process, range(5), 1))
+    assert {pid for _, pid in results} == {os.getpid()}
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_ordered_map_of_nothing_is_nothing(jobs: int) -> None:
+    assert list(ordered_map(square, [], jobs)) == []
+    assert list(ordered_map(square, iter(()), jobs)) == []
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_ordered_map_of_a_single_item(jobs: int) -> None:
+    assert list(ordered_map(square, [7], jobs)) == [49]
+    assert list(ordered_map(square, iter([7]), jobs)) == [49]
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_ordered_map_is_lazy(jobs: int) -> None:
+    """An endless input: the first results come without reading it all."""
+    results = ordered_map(square, itertools.count(), jobs)
+    assert list(itertools.islice(results, 10)) == [n * n for n in range(10)]
+    results.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_ordered_map_raises_what_the_function_raises(jobs: int) -> None:
+    results = ordered_map(fail_on_three, range(10), jobs)
+    assert list(itertools.islice(results, 3)) == [0, 1, 2]
+    with pytest.raises(ValueError, match="three"):
+        next(results)
+
+
+# -- verify_sources -----------------------------------------------------------------
+
+
+@pytest.fixture
+def sources(tmp_path: Path) -> list[str]:
+    """Several files: JSON Lines (with an unreadable line and a blank one), a JSON array,
+    a single record, an empty array, a file that is not JSON, and a folder."""
+    simulation = Simulation(RULEBOOK_SHEET, Rules(), seed=4)
+    games = [simulate_game(simulation, number) for number in range(1, 41)]
+    wrong = copy.deepcopy(games[3])
+    wrong["result"]["notes"] = 13 - wrong["result"]["notes"]
+    cut = copy.deepcopy(games[5])
+    cut["rounds"][0]["tricks"] = cut["rounds"][0]["tricks"][:3]
+    del cut["rounds"][1:]
+    del cut["result"]
+    lines = [json.dumps(game) + "\n" for game in games[:15]]
+    lines[4:4] = ["{not json\n", "\n"]
+    (tmp_path / "a.jsonl").write_text("".join(lines), encoding="utf-8")
+    (tmp_path / "b.json").write_text(json.dumps([*games[15:30], wrong, cut, 17]), "utf-8")
+    (tmp_path / "c.json").write_text(json.dumps(games[30]), encoding="utf-8")
+    (tmp_path / "d.json").write_text("[]", encoding="utf-8")
+    (tmp_path / "e.json").write_text('{"format": "phantom-log/1",', encoding="utf-8")
+    folder = tmp_path / "more"
+    folder.mkdir()
+    (folder / "x.ndjson").write_text(
+        "".join(json.dumps(game) + "\n" for game in games[31:]), encoding="utf-8"
+    )
+    return [
+        str(tmp_path / name) for name in ("a.jsonl", "b.json", "c.json", "d.json", "e.json")
+    ] + [str(folder)]
+
+
+def reports(paths: list[str], strict: bool = False) -> list[Any]:
+    return [
+        verify_record(record, None, strict)
+        for source in find_sources(paths)
+        for record in read_source(source)
+    ]
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+@pytest.mark.parametrize("strict", [False, True])
+def test_verify_sources_json_is_verify_record_s_report(
+    sources: list[str], jobs: int, strict: bool
+) -> None:
+    expected = reports(sources, strict)
+    outcomes = list(verify_sources(sources, Options(strict=strict, output="json"), jobs))
+    assert len(outcomes) == len(expected) == 16 + 18 + 1 + 1 + 1 + 9
+    assert [outcome.text for outcome in outcomes] == [
+        orjson.dumps(report.to_json()).decode() + "\n" for report in expected
+    ]
+    assert [(o.valid, o.warnings) for o in outcomes] == [(r.valid, r.warnings) for r in expected]
+    assert {outcome.facts for outcome in outcomes} == {None}
+
+
+def text_of(report: Any, quiet: bool) -> str:
+    lines = [line for problem in report.problems for line in problem_lines(report, problem)]
+    if report.valid and not quiet:
+        lines.append(verdict_line(report))
+    return "".join(line + "\n" for line in lines)
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+@pytest.mark.parametrize("quiet", [False, True])
+def test_verify_sources_text_is_verify_record_s_report(
+    sources: list[str], jobs: int, quiet: bool
+) -> None:
+    expected = reports(sources)
+    outcomes = list(verify_sources(sources, Options(quiet=quiet), jobs))
+    assert [outcome.text for outcome in outcomes] == [text_of(r, quiet) for r in expected]
+    assert [(o.valid, o.warnings) for o in outcomes] == [(r.valid, r.warnings) for r in expected]
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_verify_sources_facts_are_those_of_verify_record_s_report(
+    sources: list[str], jobs: int
+) -> None:
+    expected = reports(sources)
+    outcomes = list(verify_sources(sources, Options(output="facts", quiet=True), jobs))
+    assert [outcome.facts for outcome in outcomes] == [record_facts(r) for r in expected]
+    assert [
+        [(p.source, p.index, p.game_id, p.code, p.severity, p.message) for p in o.problems]
+        for o in outcomes
+    ] == [
+        [(r.source, r.index, r.game_id, p.code.value, p.severity, p.message) for p in r.problems]
+        for r in expected
+    ]
+    assert [outcome.text for outcome in outcomes] == [text_of(r, True) for r in expected]
+
+
+def test_verify_sources_gives_the_same_on_one_job_and_two(sources: list[str]) -> None:
+    for output in ("text", "json", "facts"):
+        options = Options(output=output)
+        one: list[Outcome] = list(verify_sources(sources, options, 1))
+        two: list[Outcome] = list(verify_sources(sources, options, 2))
+        assert one == two
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_verify_sources_reads_standard_input(jobs: int) -> None:
+    simulation = Simulation(RULEBOOK_SHEET, Rules(), seed=4)
+    games = [simulate_game(simulation, number) for number in range(1, 4)]
+    stdin = io.BytesIO(b"".join(orjson.dumps(game) + b"\n" for game in games))
+    outcomes = list(verify_sources(["-"], Options(output="json"), jobs, stdin))
+    assert [json.loads(outcome.text)["source"] for outcome in outcomes] == ["-"] * 3
+    assert [json.loads(outcome.text)["game_id"] for outcome in outcomes] == [
+        game["game_id"] for game in games
+    ]
+
+
+def test_verify_sources_refuses_a_missing_path_before_reading(sources: list[str]) -> None:
+    outcomes = verify_sources([*sources, sources[0] + ".missing"], Options(), 2)
+    with pytest.raises(SourceError, match="no such file or directory"):
+        next(outcomes)
