@@ -722,7 +722,11 @@ Exit codes:
 )
 @click.option("--force", is_flag=True, help="Overwrite the -o file if it exists.")
 @jobs_option
-@click.option("--strict", is_flag=True, help="Treat unfinished records as errors.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat every warning (unfinished, duplicate-record, duplicate-deal) as an error.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @sheets_option
 def tournament_check(
@@ -796,7 +800,7 @@ def tournament_check(
         progress.close()
     if not facts:
         raise _usage_error("the paths given hold no records")
-    report = tournament_report(facts, record_problems, manifest)
+    report = tournament_report(facts, record_problems, manifest, strict)
     if output_format == "json":
         stdout.write(orjson.dumps(report.to_json()).decode() + "\n")
     else:

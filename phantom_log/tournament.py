@@ -8,9 +8,9 @@ be verified in worker processes and only their facts come back.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import orjson
@@ -210,8 +210,8 @@ def read_manifest(data: bytes, source: str) -> Manifest | list[str]:
         for game in stage["games"]
     )
     messages = []
-    ids = [game.game_id for game in games if game.game_id is not None]
-    repeated = sorted({game_id for game_id in ids if ids.count(game_id) > 1})
+    counts = Counter(game.game_id for game in games if game.game_id is not None)
+    repeated = sorted(game_id for game_id, count in counts.items() if count > 1)
     if repeated:
         messages.append(f"the schedule lists game ids more than once: {', '.join(repeated)}")
     for game in games:
@@ -363,17 +363,14 @@ def manifest_problems(manifest: Manifest, all_facts: list[RecordFacts]) -> list[
         matched.update(positions)
         for position in positions:
             problems.extend(_compare(game, all_facts[position]))
+    by_pair: dict[frozenset[str], list[int]] = defaultdict(list)
+    for position, facts in enumerate(all_facts):
+        if facts.phantom is not None and facts.christine is not None:
+            by_pair[frozenset((_person(facts.phantom), _person(facts.christine)))].append(position)
     for game in pairings:
         assert game.phantom is not None and game.christine is not None
-        wanted = {_person(game.phantom), _person(game.christine)}
-        candidates = [
-            position
-            for position, facts in enumerate(all_facts)
-            if position not in matched
-            and facts.phantom is not None
-            and facts.christine is not None
-            and {_person(facts.phantom), _person(facts.christine)} == wanted
-        ]
+        wanted = frozenset((_person(game.phantom), _person(game.christine)))
+        candidates = [position for position in by_pair[wanted] if position not in matched]
         if not candidates:
             missing.append(game)
             continue
@@ -419,7 +416,8 @@ def manifest_problems(manifest: Manifest, all_facts: list[RecordFacts]) -> list[
 
 def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]:
     problems = []
-    if game.phantom is not None and game.christine is not None:
+    players_known = facts.phantom is not None and facts.christine is not None
+    if game.phantom is not None and game.christine is not None and players_known:
         expected = (_person(game.phantom), _person(game.christine))
         actual = (_person(facts.phantom or ""), _person(facts.christine or ""))
         if expected != actual:
@@ -447,24 +445,25 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
     return problems
 
 
-def standings(all_facts: Iterable[RecordFacts]) -> list[dict[str, Any]]:
-    """Per player, over the valid finished games (each game id counted once): games,
-    wins, losses, wins as the Phantom and as Christine, and notes completed as the
-    Phantom (the tie-break); sorted by wins, then that tie-break, then name."""
+def standings(
+    all_facts: Iterable[RecordFacts],
+    left_out: set[tuple[str, int]] = frozenset(),  # type: ignore[assignment]
+) -> list[dict[str, Any]]:
+    """Per player, over the finished games of valid records that are not in ``left_out``
+    (records with an error across records or against the manifest, and later copies of
+    a record): games, wins, losses, wins as the Phantom and as Christine, and notes
+    completed as the Phantom (the tie-break); sorted by wins, then that tie-break, then
+    name."""
     table: dict[str, dict[str, Any]] = {}
-    seen_ids: set[str] = set()
     for facts in all_facts:
         if (
             not facts.valid
             or not facts.finished
             or facts.phantom is None
             or facts.christine is None
+            or (facts.source, facts.index) in left_out
         ):
             continue
-        if facts.game_id is not None:
-            if facts.game_id in seen_ids:
-                continue
-            seen_ids.add(facts.game_id)
         for role, name in (("phantom", facts.phantom), ("christine", facts.christine)):
             row = table.setdefault(
                 _person(name),
@@ -495,17 +494,27 @@ def tournament_report(
     all_facts: list[RecordFacts],
     record_problems: list[TournamentProblem],
     manifest: Manifest | None,
+    strict: bool = False,
 ) -> TournamentReport:
     """The whole report: the records' own problems, then those across records and against
-    the manifest; a record is valid when no error, of its own or across records, names it."""
-    problems = list(record_problems)
-    problems += cross_record_problems(all_facts)
+    the manifest (all errors when ``strict``); a record is valid when no error, of its own
+    or across records, names it. The standings leave out the records with an error and
+    the later copies of a record."""
+    across = cross_record_problems(all_facts)
     if manifest is not None:
-        problems += manifest_problems(manifest, all_facts)
+        across += manifest_problems(manifest, all_facts)
+    if strict:
+        across = [replace(problem, severity=Severity.ERROR) for problem in across]
+    problems = [*record_problems, *across]
     failing = {
         (problem.source, problem.index)
         for problem in problems
         if problem.severity is Severity.ERROR and problem.index is not None
     }
+    copies = {
+        (problem.source, problem.index)
+        for problem in across
+        if problem.code == TournamentCode.DUPLICATE_RECORD and problem.index is not None
+    }
     valid = sum((facts.source, facts.index) not in failing for facts in all_facts)
-    return TournamentReport(len(all_facts), valid, problems, standings(all_facts))
+    return TournamentReport(len(all_facts), valid, problems, standings(all_facts, failing | copies))
