@@ -678,11 +678,14 @@ def stats(
 
 def entry() -> None:
     """The console script: :data:`main`, ending quietly when the reader of standard
-    output goes away (``phantom-log ... | head``)."""
+    output goes away (``phantom-log ... | head``) or on Ctrl-C (exit 130)."""
     import os
 
     try:
         main(prog_name="phantom-log")
+    except KeyboardInterrupt:
+        click.echo("phantom-log: interrupted", err=True)
+        sys.exit(130)
     except BrokenPipeError:
         # Point stdout at /dev/null so that the interpreter's final flush does not fail.
         devnull = os.open(os.devnull, os.O_WRONLY)
