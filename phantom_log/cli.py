@@ -465,19 +465,24 @@ def _build_tables(
     folder: str,
     include_invalid: bool,
     quiet: bool,
+    jobs: int | None,
 ) -> TableFiles:
     from pathlib import Path
 
+    from .pipeline import default_jobs, source_rows
     from .tables import build_tables
     from .terminal import Progress
 
     progress = Progress("reading", not quiet)
+    rows = source_rows(paths, sheets, include_invalid, jobs or default_jobs(), sys.stdin.buffer)
     try:
-        files = build_tables(
-            _reports(paths, sheets), Path(folder), include_invalid, on_record=progress.update
-        )
+        files = build_tables(rows, Path(folder), include_invalid, on_record=progress.update)
+    except SourceError as error:
+        raise _usage_error(str(error)) from None
     finally:
         progress.close()
+    if files.records == 0:
+        raise _usage_error("the paths given hold no records")
     if files.left_out and not quiet:
         click.echo(
             f"left out {files.left_out} invalid record{'s' if files.left_out != 1 else ''} "
@@ -494,6 +499,7 @@ def _build_tables(
     "--tricks", "tricks_path", metavar="FILE", help="The tricks table: one row per trick."
 )
 @click.option("--include-invalid", is_flag=True, help="Keep invalid records (valid = false).")
+@jobs_option
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
 @sheets_option
@@ -502,6 +508,7 @@ def export(
     games_path: str | None,
     tricks_path: str | None,
     include_invalid: bool,
+    jobs: int | None,
     force: bool,
     quiet: bool,
     sheets_path: str | None,
@@ -534,7 +541,7 @@ def export(
         raise _usage_error(str(error)) from None
     sheets = _load_sheets(sheets_path)
     with tempfile.TemporaryDirectory(prefix="phantom-log-") as folder:
-        files = _build_tables(paths, sheets, folder, include_invalid, quiet)
+        files = _build_tables(paths, sheets, folder, include_invalid, quiet, jobs)
         for path, kind, which in outputs:
             frame = files.scan_games() if which == "games" else files.scan_tricks()
             frame = frame.drop("game_key")
@@ -606,6 +613,7 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
 @click.option("--force", is_flag=True, help="Overwrite FILE (and the --plot file) if it exists.")
 @click.option("--curve", is_flag=True, help="The progress curve: per trick 1-20 of the game.")
 @click.option("--plot", "plot_path", metavar="FILE.svg|FILE.png", help="Draw the progress curve.")
+@jobs_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
 @sheets_option
 def stats(
@@ -616,6 +624,7 @@ def stats(
     force: bool,
     curve: bool,
     plot_path: str | None,
+    jobs: int | None,
     quiet: bool,
     sheets_path: str | None,
 ) -> None:
@@ -643,7 +652,7 @@ def stats(
         raise _usage_error(str(error)) from None
     sheets = _load_sheets(sheets_path)
     with tempfile.TemporaryDirectory(prefix="phantom-log-") as folder:
-        files = _build_tables(paths, sheets, folder, False, quiet)
+        files = _build_tables(paths, sheets, folder, False, quiet, jobs)
         frame = progress_curve(files, keys) if curve or plot_path else summary(files, keys)
     try:
         if plot_path is not None:

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import IO, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar
 
 import orjson
 
@@ -26,6 +26,9 @@ from .fastpath import FastVerdict, fast_verdict, sheet_layouts
 from .sheets import Sheet
 from .sources import Chunk, chunk_records, find_sources, read_chunks
 from .tournament import RecordFacts, TournamentProblem, facts_of, record_facts
+
+if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
+    from .tables import RecordRows
 
 Item = TypeVar("Item")
 Output = TypeVar("Output")
@@ -186,3 +189,30 @@ def verify_sources(
     chunks = (chunk for source in sources for chunk in read_chunks(source, stdin))
     for outcomes in ordered_map(partial(verify_chunk, options=options), chunks, jobs):
         yield from outcomes
+
+
+def rows_chunk(
+    chunk: Chunk, sheets: Mapping[str, Sheet] | None, include_invalid: bool
+) -> list[RecordRows]:
+    """The table rows of the records of one chunk (for export and statistics)."""
+    from .tables import record_rows
+
+    return [
+        record_rows(verify_record(record, sheets), include_invalid)
+        for record in chunk_records(chunk)
+    ]
+
+
+def source_rows(
+    paths: Iterable[str],
+    sheets: Mapping[str, Sheet] | None,
+    include_invalid: bool,
+    jobs: int,
+    stdin: IO[bytes] | None = None,
+) -> Iterator[RecordRows]:
+    """The table rows of every record of the paths, in input order, on ``jobs`` processes."""
+    sources = find_sources(paths)
+    chunks = (chunk for source in sources for chunk in read_chunks(source, stdin))
+    work = partial(rows_chunk, sheets=sheets, include_invalid=include_invalid)
+    for rows in ordered_map(work, chunks, jobs):
+        yield from rows

@@ -193,14 +193,32 @@ def _scan(files: list[Path], schema: dict[str, Any]) -> pl.LazyFrame:
     return pl.scan_parquet(files)
 
 
+@dataclass(slots=True)
+class RecordRows:
+    """One record's rows: its games row and tricks rows (``game`` is ``None`` for an
+    invalid record left out). Worker processes make these; the main process batches them."""
+
+    valid: bool
+    game: dict[str, Any] | None
+    tricks: list[dict[str, Any]]
+
+
+def record_rows(report: RecordReport, include_invalid: bool = False) -> RecordRows:
+    """The rows of one verified record."""
+    if not report.valid and not include_invalid:
+        return RecordRows(False, None, [])
+    return RecordRows(report.valid, game_row(report), trick_rows(report))
+
+
 def build_tables(
-    reports: Iterable[RecordReport],
+    records: Iterable[RecordReport | RecordRows],
     folder: Path,
     include_invalid: bool = False,
     batch_size: int = 5_000,
     on_record: Callable[[int], None] | None = None,
 ) -> TableFiles:
-    """Write the games and tricks tables of the reports into ``folder`` as Parquet batches.
+    """Write the games and tricks tables of the records (reports, or their rows made
+    elsewhere) into ``folder`` as Parquet batches of ``batch_size`` records.
 
     Invalid records are left out (and counted) unless ``include_invalid``; an included
     invalid record has its tricks up to its first problem. ``on_record`` is called with
@@ -221,17 +239,18 @@ def build_tables(
         games.clear()
         tricks.clear()
 
-    for report in reports:
+    for item in records:
+        rows = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
         files.records += 1
         if on_record is not None:
             on_record(files.records)
-        if not report.valid and not include_invalid:
+        if rows.game is None or (not rows.valid and not include_invalid):
             files.left_out += 1
             continue
         key = files.included
         files.included += 1
-        games.append({GAME_KEY: key, **game_row(report)})
-        tricks.extend({GAME_KEY: key, **row} for row in trick_rows(report))
+        games.append({GAME_KEY: key, **rows.game})
+        tricks.extend({GAME_KEY: key, **row} for row in rows.tricks)
         if len(games) >= batch_size:
             flush()
     if games or not files.games:
