@@ -83,20 +83,19 @@ class Style:
 
 
 def detect_style(no_colour: bool = False) -> Style:
-    """The style standard output supports: colours on a terminal (unless ``no_colour`` or
-    the ``NO_COLOR`` convention), symbols when its encoding is UTF-8."""
+    """The style standard output supports: on a terminal, suit symbols (when its encoding
+    is UTF-8) and colours (unless the ``NO_COLOR`` convention says no); plain text
+    otherwise, and with ``no_colour`` (``--no-color``)."""
     import os
     import sys
 
     stream = sys.stdout
+    terminal = not no_colour and bool(getattr(stream, "isatty", lambda: False)())
     encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
-    symbols = encoding == "utf8"
-    colour = (
-        not no_colour
-        and "NO_COLOR" not in os.environ
-        and bool(getattr(stream, "isatty", lambda: False)())
+    return Style(
+        colour=terminal and "NO_COLOR" not in os.environ,
+        symbols=terminal and encoding == "utf8",
     )
-    return Style(colour=colour, symbols=symbols)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

@@ -1,0 +1,54 @@
+"""Rewrite the outputs of README.md's command examples with what the commands print now.
+
+    python scripts/update_readme.py
+
+Every line starting with ``$ phantom-log`` in a ``console`` block is run as
+tests/test_readme.py runs it (from the repository's root, output files in a scratch
+folder) and the lines below it, up to the block's end or the next ``$`` line, are
+replaced by its output. Review the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+from test_readme import run_pipeline  # noqa: E402
+
+BLOCK = re.compile(r"(```console\n)(.*?)(```)", re.DOTALL)
+
+
+def rewrite(body: str) -> str:
+    lines = body.splitlines()
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        out.append(line)
+        index += 1
+        if line.startswith("$ phantom-log"):
+            while index < len(lines) and not lines[index].startswith("$ "):
+                index += 1
+            out.extend(run_pipeline(line[2:]).rstrip("\n").splitlines())
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    readme = REPO / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as scratch:
+        for name in ("examples", "schemas"):
+            (Path(scratch) / name).symlink_to(REPO / name)
+        os.chdir(scratch)
+        text = BLOCK.sub(lambda match: match[1] + rewrite(match[2]) + match[3], text)
+    readme.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
