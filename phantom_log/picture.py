@@ -116,11 +116,11 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
         above.append(top)
         below.append(bottom)
         numbers.append(number_row)
-    rule = "─" if style.symbols else "-"
+    rule, cross = ("─", "┼") if style.symbols else ("-", "+")
     lines = [
         " " * (label_width + 1) + " ".join(heads),
         "Christine".ljust(label_width) + "|" + "|".join(above) + "|",
-        rule * label_width + "+" + "+".join(rule * len(part) for part in above) + "+",
+        rule * label_width + cross + cross.join(rule * len(part) for part in above) + cross,
         "Phantom".ljust(label_width) + "|" + "|".join(below) + "|",
         " " * (label_width + 1) + " ".join(numbers),
     ]
