@@ -214,7 +214,7 @@ def build_tables(
     records: Iterable[RecordReport | RecordRows],
     folder: Path,
     include_invalid: bool = False,
-    batch_size: int = 5_000,
+    batch_size: int = 2_000,
     on_record: Callable[[int], None] | None = None,
 ) -> TableFiles:
     """Write the games and tricks tables of the records (reports, or their rows made
