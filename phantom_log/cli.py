@@ -64,6 +64,18 @@ jobs_option = click.option(
 )
 
 
+def format_option(choices: list[str], help: str) -> Callable[[F], F]:
+    """The output format of a command; the first choice is the default."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(choices),
+        default=choices[0],
+        show_default=True,
+        help=help,
+    )
+
+
 def policy_option(flag: str, role: str) -> Callable[[F], F]:
     """The policy of one side for ``simulate``."""
     return click.option(
@@ -127,13 +139,9 @@ class _Tally:
 
 @main.command(epilog=VERIFY_EPILOG)
 @click.argument("paths", nargs=-1, required=True)
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: one line per problem and a summary; json: JSON Lines, one object per record.",
+@format_option(
+    ["text", "json"],
+    "text: one line per problem and a summary; json: JSON Lines, one object per record.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only the problems; no progress bar.")
 @click.option("--strict", is_flag=True, help="Treat warnings (an unfinished record) as errors.")
@@ -205,13 +213,9 @@ def schema(which: str) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["table", "json", "csv"]),
-    default="table",
-    show_default=True,
-    help="table: for people; json: JSON Lines, one object per trick; csv: one row per trick.",
+@format_option(
+    ["table", "json", "csv"],
+    "table: for people; json: JSON Lines, one object per trick; csv: one row per trick.",
 )
 @click.option(
     "--explain/--no-explain",
@@ -601,13 +605,8 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
     help="Group by a field (repeatable). special_number: each round's number; player: "
     "each player of each game.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="table: for people; csv; json: JSON Lines, one object per row.",
+@format_option(
+    ["table", "csv", "json"], "table: for people; csv; json: JSON Lines, one object per row."
 )
 @click.option("-o", "--output", "output_path", metavar="FILE", help="Write to FILE.")
 @click.option("--force", is_flag=True, help="Overwrite FILE (and the --plot file) if it exists.")
@@ -721,13 +720,8 @@ Exit codes:
 @click.option(
     "--manifest", "manifest_path", metavar="FILE", help="The event's players and schedule."
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: problems, a summary and the standings; json: one JSON object.",
+@format_option(
+    ["text", "json"], "text: problems, a summary and the standings; json: one JSON object."
 )
 @click.option(
     "-o", "--output", "standings_path", metavar="FILE.csv", help="Export the standings as CSV."
@@ -766,6 +760,7 @@ def tournament_check(
     from .pipeline import Options, default_jobs, verify_sources
     from .terminal import Progress, table
     from .tournament import (
+        STANDINGS_COLUMNS,
         Manifest,
         RecordFacts,
         TournamentProblem,
@@ -842,19 +837,7 @@ def tournament_check(
         import io as text_io
 
         buffer = text_io.StringIO()
-        writer = csv.DictWriter(
-            buffer,
-            fieldnames=[
-                "player",
-                "games",
-                "wins",
-                "losses",
-                "wins_as_phantom",
-                "wins_as_christine",
-                "notes_as_phantom",
-            ],
-            lineterminator="\n",
-        )
+        writer = csv.DictWriter(buffer, fieldnames=STANDINGS_COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(report.standings)
         try:

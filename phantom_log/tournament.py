@@ -20,6 +20,15 @@ from .problems import Severity
 from .sources import JsonError, parse_json
 
 MANIFEST_SCHEMA: Final = "manifest-1.schema.json"
+STANDINGS_COLUMNS: Final = (
+    "player",
+    "games",
+    "wins",
+    "losses",
+    "wins_as_phantom",
+    "wins_as_christine",
+    "notes_as_phantom",
+)
 
 
 class TournamentCode:
@@ -466,16 +475,7 @@ def standings(
             continue
         for role, name in (("phantom", facts.phantom), ("christine", facts.christine)):
             row = table.setdefault(
-                _person(name),
-                {
-                    "player": name,
-                    "games": 0,
-                    "wins": 0,
-                    "losses": 0,
-                    "wins_as_phantom": 0,
-                    "wins_as_christine": 0,
-                    "notes_as_phantom": 0,
-                },
+                _person(name), {"player": name, **dict.fromkeys(STANDINGS_COLUMNS[1:], 0)}
             )
             row["games"] += 1
             won = facts.winner == role
