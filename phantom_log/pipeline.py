@@ -12,6 +12,7 @@ import itertools
 import multiprocessing
 import multiprocessing.pool
 import os
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -56,7 +57,13 @@ def ordered_map(
         return
     items = itertools.chain(first, iterator)
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    # fork is the cheapest, but forking a process whose polars thread pool may be running
+    # can deadlock; export and statistics (which load polars) start clean workers.
+    if "fork" in methods and "polars" not in sys.modules:
+        method = "fork"
+    else:
+        method = "forkserver" if "forkserver" in methods else "spawn"
+    context = multiprocessing.get_context(method)
     with context.Pool(jobs) as pool:
         pending: deque[multiprocessing.pool.AsyncResult[Output]] = deque()
         for item in items:
