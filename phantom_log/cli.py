@@ -170,7 +170,10 @@ def verify(
     stdout = sys.stdout
     progress = Progress("verifying", not quiet)
     try:
-        for outcome in verify_sources(paths, options, jobs or default_jobs(), sys.stdin.buffer):
+        outcomes = verify_sources(
+            paths, options, jobs or default_jobs(), sys.stdin.buffer, progress
+        )
+        for outcome in outcomes:
             tally.add(outcome.valid, outcome.warnings)
             stdout.write(outcome.text)
             progress.update(tally.records)
@@ -478,7 +481,9 @@ def _build_tables(
     from .terminal import Progress
 
     progress = Progress("reading", not quiet)
-    rows = source_rows(paths, sheets, include_invalid, jobs or default_jobs(), sys.stdin.buffer)
+    rows = source_rows(
+        paths, sheets, include_invalid, jobs or default_jobs(), sys.stdin.buffer, progress
+    )
     try:
         files = build_tables(rows, Path(folder), include_invalid, on_record=progress.update)
     except SourceError as error:
@@ -793,7 +798,10 @@ def tournament_check(
     stdout = sys.stdout
     progress = Progress("checking", not quiet)
     try:
-        for outcome in verify_sources(paths, options, jobs or default_jobs(), sys.stdin.buffer):
+        outcomes = verify_sources(
+            paths, options, jobs or default_jobs(), sys.stdin.buffer, progress
+        )
+        for outcome in outcomes:
             assert outcome.facts is not None
             facts.append(outcome.facts)
             record_problems.extend(outcome.problems)

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import IO, TYPE_CHECKING, TypeVar
+from typing import IO, TYPE_CHECKING, Protocol, TypeVar
 
 import orjson
 
@@ -184,16 +184,49 @@ def fast_outcome(source: str, index: int, verdict: FastVerdict, options: Options
     return Outcome(True, 0, text)
 
 
+class ProgressHook(Protocol):
+    """What the pipeline tells a progress display: the input's size, the bytes read."""
+
+    def start(self, total_bytes: int | None) -> None: ...
+
+    def add_bytes(self, size: int) -> None: ...
+
+
+def _chunks(
+    paths: Iterable[str], stdin: IO[bytes] | None, progress: ProgressHook | None
+) -> Iterator[Chunk]:
+    """The chunks of every source of the paths, counted on ``progress`` as they are read.
+
+    Raises :class:`~phantom_log.sources.SourceError` for a path that does not exist,
+    before any chunk is read."""
+    sources = find_sources(paths)
+    if progress is not None:
+        sizes = [None if source == "-" else os.path.getsize(source) for source in sources]
+        progress.start(None if None in sizes else sum(size or 0 for size in sizes))
+
+    def chunks() -> Iterator[Chunk]:
+        for source in sources:
+            for chunk in read_chunks(source, stdin):
+                if progress is not None:
+                    progress.add_bytes(chunk.size)
+                yield chunk
+
+    return chunks()
+
+
 def verify_sources(
-    paths: Iterable[str], options: Options, jobs: int, stdin: IO[bytes] | None = None
+    paths: Iterable[str],
+    options: Options,
+    jobs: int,
+    stdin: IO[bytes] | None = None,
+    progress: ProgressHook | None = None,
 ) -> Iterator[Outcome]:
     """The outcome of every record of the paths, in input order, on ``jobs`` processes.
 
     Raises :class:`~phantom_log.sources.SourceError` for a path that does not exist,
     before any record is read.
     """
-    sources = find_sources(paths)
-    chunks = (chunk for source in sources for chunk in read_chunks(source, stdin))
+    chunks = _chunks(paths, stdin, progress)
     for outcomes in ordered_map(partial(verify_chunk, options=options), chunks, jobs):
         yield from outcomes
 
@@ -216,10 +249,10 @@ def source_rows(
     include_invalid: bool,
     jobs: int,
     stdin: IO[bytes] | None = None,
+    progress: ProgressHook | None = None,
 ) -> Iterator[RecordRows]:
     """The table rows of every record of the paths, in input order, on ``jobs`` processes."""
-    sources = find_sources(paths)
-    chunks = (chunk for source in sources for chunk in read_chunks(source, stdin))
+    chunks = _chunks(paths, stdin, progress)
     work = partial(rows_chunk, sheets=sheets, include_invalid=include_invalid)
     for rows in ordered_map(work, chunks, jobs):
         yield from rows

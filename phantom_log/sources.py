@@ -222,6 +222,13 @@ class Chunk:
     lines: tuple[tuple[int, int, bytes], ...] | None = None
     problem: Problem | None = None
 
+    @property
+    def size(self) -> int:
+        """The bytes of text the chunk holds."""
+        if self.lines is not None:
+            return sum(len(line) for _, _, line in self.lines)
+        return len(self.document or b"")
+
 
 def read_chunks(
     source: str, stdin: IO[bytes] | None = None, lines_per_chunk: int = 512

@@ -115,8 +115,11 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 class Progress:
-    """A one-line count of the records read, on standard error, for long runs: shown only
-    on a terminal, and never with ``--quiet``."""
+    """Progress of a long run on standard error: a bar over the bytes of the input read
+    so far (when its size is known; a count otherwise), the records done and the rate.
+    Shown only on a terminal, never with ``--quiet``, and only after the first 0.2 s."""
+
+    WIDTH: Final = 24
 
     def __init__(self, label: str, enabled: bool) -> None:
         import sys
@@ -129,9 +132,19 @@ class Progress:
         self.started = self.clock()
         self.shown = 0.0
         self.count = 0
+        self.total_bytes: int | None = None
+        self.read_bytes = 0
+
+    def start(self, total_bytes: int | None) -> None:
+        """The size of the whole input, when it is known (not for standard input)."""
+        self.total_bytes = total_bytes
+
+    def add_bytes(self, size: int) -> None:
+        """Count bytes of the input as read."""
+        self.read_bytes += size
 
     def update(self, count: int) -> None:
-        """Record how many records were read; redraw at most five times a second."""
+        """Record how many records are done; redraw at most five times a second."""
         self.count = count
         if not self.enabled:
             return
@@ -139,11 +152,18 @@ class Progress:
         if now - self.shown >= 0.2:
             self.shown = now
             rate = count / max(now - self.started, 1e-9)
-            self.stream.write(f"\r{self.label}: {count:,} records ({rate:,.0f}/s)")
+            self.stream.write(f"\r{self.label}{self._bar()} {count:,} records ({rate:,.0f}/s)")
             self.stream.flush()
+
+    def _bar(self) -> str:
+        if not self.total_bytes:
+            return ":"
+        share = min(1.0, self.read_bytes / self.total_bytes)
+        filled = round(share * self.WIDTH)
+        return f" [{'#' * filled}{'-' * (self.WIDTH - filled)}] {share:4.0%}"
 
     def close(self) -> None:
         """End the line."""
         if self.enabled and self.shown:
-            self.stream.write(f"\r{self.label}: {self.count:,} records\n")
+            self.stream.write(f"\r{self.label}: {self.count:,} records{' ' * self.WIDTH}\n")
             self.stream.flush()
