@@ -86,8 +86,8 @@ class RecordFacts:
     phantom: str | None
     christine: str | None
     stage: str | None
-    content: str | None
-    deals: tuple[str, ...]
+    content: bytes | None
+    deals: tuple[bytes, ...]
     winner: str | None
     notes: int | None
     finished: bool
@@ -126,7 +126,7 @@ def facts_of(
     """The facts of one record: where it is, its verdict, the parsed record, whether the
     replay got past the schema (so its deals can be read), its winner and notes."""
     phantom = christine = stage = content = None
-    deals: tuple[str, ...] = ()
+    deals: tuple[bytes, ...] = ()
     if isinstance(record, dict):
         players = record.get("players")
         if isinstance(players, dict):
@@ -138,7 +138,7 @@ def facts_of(
         body = {key: value for key, value in record.items() if key != "game_id"}
         content = hashlib.blake2b(
             orjson.dumps(body, option=orjson.OPT_SORT_KEYS), digest_size=16
-        ).hexdigest()
+        ).digest()
         if replayed:
             deals = tuple(_deal_key(data["deal"]) for data in record["rounds"])
     return RecordFacts(
@@ -157,9 +157,9 @@ def facts_of(
     )
 
 
-def _deal_key(deal: Mapping[str, Any]) -> str:
+def _deal_key(deal: Mapping[str, Any]) -> bytes:
     hands = "|".join(" ".join(sorted(deal[role])) for role in ("phantom", "christine"))
-    return hashlib.blake2b(hands.encode(), digest_size=12).hexdigest()
+    return hashlib.blake2b(hands.encode(), digest_size=12).digest()
 
 
 # -- the manifest -----------------------------------------------------------------------
@@ -274,8 +274,8 @@ def cross_record_problems(all_facts: list[RecordFacts]) -> list[TournamentProble
     (warning, on the later game), one player on both sides (error)."""
     problems: list[TournamentProblem] = []
     by_id: dict[str, list[RecordFacts]] = defaultdict(list)
-    first_content: dict[str, RecordFacts] = {}
-    first_deal: dict[str, tuple[RecordFacts, int]] = {}
+    first_content: dict[bytes, RecordFacts] = {}
+    first_deal: dict[bytes, tuple[RecordFacts, int]] = {}
     for facts in all_facts:
         if facts.game_id is not None:
             by_id[facts.game_id].append(facts)
