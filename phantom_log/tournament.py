@@ -8,6 +8,7 @@ be verified in worker processes and only their facts come back.
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -141,14 +142,15 @@ def facts_of(
         ).digest()
         if replayed:
             deals = tuple(_deal_key(data["deal"]) for data in record["rounds"])
+    # Names and stages repeat across the records of an event: keep one copy of each.
     return RecordFacts(
         source,
         index,
         game_id,
         valid,
-        phantom,
-        christine,
-        stage,
+        None if phantom is None else sys.intern(phantom),
+        None if christine is None else sys.intern(christine),
+        None if stage is None else sys.intern(stage),
         content,
         deals,
         winner,
