@@ -1,0 +1,24 @@
+"""docs/cli.md is the commands' own --help (scripts/cli_reference.py writes it)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+from cli_reference import REFERENCE, reference  # noqa: E402
+
+
+def test_cli_reference_is_up_to_date() -> None:
+    assert REFERENCE.read_text(encoding="utf-8") == reference(), (
+        "docs/cli.md is out of date: run python scripts/cli_reference.py"
+    )
+
+
+def test_every_command_is_in_the_reference() -> None:
+    text = reference()
+    for command in ["verify", "annotate", "show", "simulate", "export", "stats", "schema"]:
+        assert f"## `phantom-log {command}`" in text
+    assert "## `phantom-log tournament check`" in text
