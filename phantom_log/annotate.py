@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .cards import CARD_CODES, Role
+from .cards import CARD_CODES
 from .engine import Reason, Replay, SwapOutcome, TrickOutcome
 from .sheets import NOTES_PER_SHEET
 from .terminal import Style, table
@@ -99,10 +99,6 @@ def swaps_text(swaps: tuple[SwapOutcome, ...]) -> str:
     )
 
 
-def _the(role: Role) -> str:
-    return "the Phantom" if role is Role.PHANTOM else "Christine"
-
-
 def _title(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -139,7 +135,7 @@ def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
             f"{win} of the lead suit wins: {lose} is neither trump nor of the lead suit."
         )
     note = outcome.notes_before + 1
-    owner = f"note {note} was {_the(outcome.note_owner)}'s"
+    owner = f"note {note} was {outcome.note_owner.in_text}'s"
     before, after = outcome.notes_before, outcome.notes_after
     if outcome.in_order and not outcome.special:
         sentences.append(f"{_title(owner)}: in order, {before} -> {after}.")

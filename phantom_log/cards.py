@@ -38,11 +38,6 @@ class Suit(IntEnum):
         """The bit mask of the six cards of this suit."""
         return SUIT_MASKS[self]
 
-    @classmethod
-    def from_code(cls, code: str) -> Suit:
-        """The suit of a two-letter code; ``KeyError`` for an unknown code."""
-        return SUIT_BY_CODE[code]
-
 
 SUIT_CODES: Final = ("Mi", "Ch", "Ri", "Ma")
 SUIT_BY_CODE: Final = {code: Suit(index) for index, code in enumerate(SUIT_CODES)}
@@ -66,18 +61,19 @@ class Role(IntEnum):
         return ROLE_TITLES[self]
 
     @property
+    def in_text(self) -> str:
+        """The role inside a sentence: ``the Phantom`` or ``Christine``."""
+        return ROLES_IN_TEXT[self]
+
+    @property
     def other(self) -> Role:
         """The opponent."""
         return OPPONENTS[self]
 
-    @classmethod
-    def from_key(cls, key: str) -> Role:
-        """The role of ``phantom`` or ``christine``; ``KeyError`` otherwise."""
-        return ROLE_BY_KEY[key]
-
 
 ROLE_KEYS: Final = ("phantom", "christine")
 ROLE_TITLES: Final = ("Phantom", "Christine")
+ROLES_IN_TEXT: Final = ("the Phantom", "Christine")
 ROLE_BY_KEY: Final = {key: Role(index) for index, key in enumerate(ROLE_KEYS)}
 NOTE_OWNER_LETTERS: Final = {"P": Role.PHANTOM, "C": Role.CHRISTINE}
 OPPONENTS: Final = (Role.CHRISTINE, Role.PHANTOM)
@@ -114,11 +110,6 @@ def parse_card(code: str) -> int:
 def card_code(card: int) -> str:
     """The code of a compact card, such as ``"Ma5"``."""
     return CARD_CODES[card]
-
-
-def card_title(card: int) -> str:
-    """A card for people: ``Mask 5``."""
-    return f"{card_suit(card).title} {card_number(card)}"
 
 
 def hand_mask(cards: list[int] | tuple[int, ...]) -> int:

@@ -16,7 +16,7 @@ from .engine import Replay, Result, replay
 from .fastpath import wholly_valid
 from .fastschema import Check, compile_schema
 from .game import game_from_json
-from .problems import Code, Problem, Severity
+from .problems import Code, Problem, Severity, pointer
 from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
 from .sources import JsonError, SourceRecord, find_sources, parse_json, read_source
 
@@ -110,10 +110,6 @@ def _round_and_trick(path: list[str | int]) -> tuple[int | None, int | None]:
     return round_no, trick_no
 
 
-def _pointer(path: Iterable[str | int]) -> str:
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
-
-
 def schema_problems(
     data: Any, name: str = RECORD_SCHEMA, base: tuple[str | int, ...] = ()
 ) -> list[Problem]:
@@ -142,7 +138,7 @@ def schema_problems(
                             Code.SCHEMA,
                             f"additionalProperties: unknown key {_shown(key)} (allowed: "
                             f"{', '.join(allowed)}, and keys starting with x-)",
-                            _pointer(where),
+                            pointer(*where),
                             round_no,
                             trick_no,
                             hint,
@@ -154,7 +150,7 @@ def schema_problems(
         problems.append(
             (
                 _sort_key(path),
-                Problem.of(Code.SCHEMA, message, _pointer(path), round_no, trick_no, hint),
+                Problem.of(Code.SCHEMA, message, pointer(*path), round_no, trick_no, hint),
             )
         )
     problems.sort(key=lambda item: item[0])
@@ -343,8 +339,7 @@ def verdict_text(name: str, result: Result, ended_at: tuple[int, int] | None) ->
     if result.winner is None:
         outcome = f"unfinished, {notes} completed so far"
     else:
-        who = "the Phantom" if result.winner.key == "phantom" else "Christine"
-        outcome = f"{who} wins with {notes} completed"
+        outcome = f"{result.winner.in_text} wins with {notes} completed"
         if ended_at is not None:
             outcome += f" (round {ended_at[0]}, trick {ended_at[1]})"
     return f"{name}: valid: {outcome}"

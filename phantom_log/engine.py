@@ -250,12 +250,9 @@ def _possessive(role: Role) -> str:
     return "his" if role is Role.PHANTOM else "her"
 
 
-def _the(role: Role) -> str:
-    return "the Phantom" if role is Role.PHANTOM else "Christine"
-
-
 def _The(role: Role) -> str:
-    return "The Phantom" if role is Role.PHANTOM else "Christine"
+    """Role.in_text at the start of a sentence."""
+    return role.in_text[:1].upper() + role.in_text[1:]
 
 
 class _Replayer:
@@ -317,7 +314,7 @@ class _Replayer:
                     raise _IllegalMove(
                         Problem.of(
                             Code.BAD_EXCHANGE,
-                            f"{_the(role)} gives {CARD_CODES[card]} in the exchange of round "
+                            f"{role.in_text} gives {CARD_CODES[card]} in the exchange of round "
                             f"{round_no}, but {_pronoun(role)} was not dealt it",
                             f"{at}/exchange/{role.key}",
                             round_no,
@@ -415,8 +412,8 @@ class _Replayer:
             raise _IllegalMove(
                 Problem.of(
                     Code.WRONG_PLAYER,
-                    f"{_the(play.player)} played {CARD_CODES[play.card]}, but it is "
-                    f"{_the(expected)}'s turn to {turn}",
+                    f"{play.player.in_text} played {CARD_CODES[play.card]}, but it is "
+                    f"{expected.in_text}'s turn to {turn}",
                     at + "/player",
                     round_no,
                     trick_no,
@@ -433,7 +430,7 @@ class _Replayer:
             raise _IllegalMove(
                 Problem.of(
                     Code.CARD_NOT_HELD,
-                    f"{_the(role)} played {CARD_CODES[card]}, but {_pronoun(role)} does "
+                    f"{role.in_text} played {CARD_CODES[card]}, but {_pronoun(role)} does "
                     "not hold it",
                     at + "/card",
                     round_no,
@@ -448,7 +445,7 @@ class _Replayer:
             raise _IllegalMove(
                 Problem.of(
                     Code.REVOKE,
-                    f"{_the(role)} played {CARD_CODES[card]} but holds {_list(held)}; "
+                    f"{role.in_text} played {CARD_CODES[card]} but holds {_list(held)}; "
                     f"{_pronoun(role)} must follow {lead_suit.title}",
                     at + "/card",
                     round_no,
@@ -490,7 +487,7 @@ class _Replayer:
                     Problem.of(
                         Code.UNEXPECTED_SWAP,
                         f"{code} shows the special number, but no swap is possible: "
-                        f"{_the(empty)} has no card left",
+                        f"{empty.in_text} has no card left",
                         at + "/swap",
                         round_no,
                         trick_no,
@@ -518,7 +515,7 @@ class _Replayer:
                 raise _IllegalMove(
                     Problem.of(
                         Code.MISSING_SWAP,
-                        f"the swap after {code} is {size} {cards} each, but {_the(role)} "
+                        f"the swap after {code} is {size} {cards} each, but {role.in_text} "
                         f"gives {count}",
                         f"{at}/swap" if cards_given is None else f"{at}/swap/{role.key}",
                         round_no,
@@ -532,7 +529,7 @@ class _Replayer:
                 raise _IllegalMove(
                     Problem.of(
                         Code.UNEXPECTED_SWAP,
-                        f"the swap after {code} is {size} {cards} each, but {_the(role)} "
+                        f"the swap after {code} is {size} {cards} each, but {role.in_text} "
                         f"gives {len(cards_given)}",
                         f"{at}/swap/{role.key}",
                         round_no,
@@ -552,7 +549,7 @@ class _Replayer:
                     raise _IllegalMove(
                         Problem.of(
                             Code.CARD_NOT_HELD,
-                            f"{_the(role)} gives {CARD_CODES[card]} "
+                            f"{role.in_text} gives {CARD_CODES[card]} "
                             + ("twice in the swap" if again else "in the swap")
                             + f" after {code}, but {_pronoun(role)} "
                             + ("holds only one" if again else "does not hold it"),
@@ -602,7 +599,7 @@ class _Replayer:
                 self.out.problems.append(
                     Problem.of(
                         Code.WINNER_MISMATCH,
-                        f"the record claims {_the(trick.claimed_winner)} won round "
+                        f"the record claims {trick.claimed_winner.in_text} won round "
                         f"{round_no}, trick {trick_no}, but only one card of it was played",
                         at + "/winner",
                         round_no,
@@ -649,8 +646,8 @@ class _Replayer:
             self.out.problems.append(
                 Problem.of(
                     Code.WINNER_MISMATCH,
-                    f"the record claims {_the(trick.claimed_winner)} won round {round_no}, "
-                    f"trick {trick_no}, but {_the(winner)} did: {CARD_CODES[lead]} against "
+                    f"the record claims {trick.claimed_winner.in_text} won round {round_no}, "
+                    f"trick {trick_no}, but {winner.in_text} did: {CARD_CODES[lead]} against "
                     f"{CARD_CODES[follow]}, {reason.value.replace('-', ' ')}",
                     at + "/winner",
                     round_no,
@@ -751,11 +748,11 @@ class _Replayer:
         if claim is None:
             return
         if claim.winner != result.winner:
-            claimed = "no winner yet" if claim.winner is None else f"{_the(claim.winner)} won"
+            claimed = "no winner yet" if claim.winner is None else f"{claim.winner.in_text} won"
             actual = (
                 "the game is unfinished"
                 if result.winner is None
-                else (f"{_the(result.winner)} won")
+                else (f"{result.winner.in_text} won")
             )
             out.problems.append(
                 Problem.of(

@@ -36,10 +36,18 @@ ROLES: Final = (Role.PHANTOM, Role.CHRISTINE)
 def sheet_layouts(sheets: Mapping[str, Sheet] | None) -> dict[str, bytes]:
     """The known sheets as the C check reads them: per name, the owners of notes 1-12
     (0 Phantom, 1 Christine), then their suits (0-3)."""
-    known = BUILTIN_SHEETS if sheets is None else sheets
+    if sheets is None:
+        return _BUILTIN_LAYOUTS
+    return _layouts(sheets)
+
+
+def _layouts(sheets: Mapping[str, Sheet]) -> dict[str, bytes]:
     return {
-        name: bytes(sheet.note_owners) + bytes(sheet.note_suits) for name, sheet in known.items()
+        name: bytes(sheet.note_owners) + bytes(sheet.note_suits) for name, sheet in sheets.items()
     }
+
+
+_BUILTIN_LAYOUTS: Final = _layouts(BUILTIN_SHEETS)  # read for every record: made once
 
 
 @dataclass(slots=True)
