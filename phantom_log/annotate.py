@@ -64,7 +64,7 @@ class Annotation:
     @classmethod
     def of(cls, game_id: str | None, outcome: TrickOutcome, explanation: str) -> Annotation:
         """The annotation of one trick."""
-        return cls(game_id=game_id, **outcome.to_json(), explanation=explanation, outcome=outcome)
+        return cls(game_id=game_id, **trick_json(outcome), explanation=explanation, outcome=outcome)
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         """The row as FORMAT.md's ``annotate --format json`` writes it (plus the
@@ -85,6 +85,38 @@ class Annotation:
             elif value is None:
                 row[key] = ""
         return row
+
+
+def swap_json(swap: SwapOutcome) -> dict[str, Any]:
+    """A swap as FORMAT.md's annotations write it."""
+    return {
+        "after": swap.after,
+        "phantom": [CARD_CODES[card] for card in swap.phantom],
+        "christine": [CARD_CODES[card] for card in swap.christine],
+    }
+
+
+def trick_json(outcome: TrickOutcome) -> dict[str, Any]:
+    """A trick's annotation fields of FORMAT.md (without ``game_id``)."""
+    super_trump = outcome.super_trump
+    return {
+        "round": outcome.round,
+        "trick": outcome.trick,
+        "leader": outcome.leader.key,
+        "lead": CARD_CODES[outcome.lead],
+        "follower": outcome.follower.key,
+        "follow": CARD_CODES[outcome.follow],
+        "lead_suit": outcome.lead_suit.code,
+        "super_trump": None if super_trump is None else super_trump.code,
+        "winner": outcome.winner.key,
+        "reason": outcome.reason.value,
+        "note_owner": outcome.note_owner.key,
+        "in_order": outcome.in_order,
+        "special": outcome.special,
+        "swaps": [swap_json(swap) for swap in outcome.swaps],
+        "notes_before": outcome.notes_before,
+        "notes_after": outcome.notes_after,
+    }
 
 
 def swaps_text(swaps: tuple[SwapOutcome, ...]) -> str:

@@ -12,16 +12,15 @@ from functools import cache
 from importlib import resources
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from .engine import Replay, Result, replay
-from .fastpath import wholly_valid
-from .fastschema import Check, compile_schema
-from .game import game_from_json
+from .engine import Replay, Result, SheetProblems, replay
 from .problems import Code, Problem, Severity, pointer
 from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
 from .sources import JsonError, SourceRecord, find_sources, parse_json, read_source
+from .wording import word_all
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, ValidationError
+    from jsonschema_rs import Validator
 
 RECORD_SCHEMA: Final = "game-record-1.schema.json"
 SHEETS_SCHEMA: Final = "sheet-1.schema.json"
@@ -34,9 +33,21 @@ def schema_text(name: str = RECORD_SCHEMA) -> str:
 
 
 @cache
-def fast_schema_check(name: str = RECORD_SCHEMA) -> Check:
-    """The compiled yes/no check of one of the shipped schemas (see ``fastschema``)."""
-    return compile_schema(json.loads(schema_text(name)))
+def schema_gate(name: str = RECORD_SCHEMA) -> Validator:
+    """The fast yes/no check of one of the shipped schemas: ``jsonschema-rs`` compiles the
+    very file that ``jsonschema`` words errors from, with format checks (``date``) on."""
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(json.loads(schema_text(name)), validate_formats=True)
+
+
+def schema_valid(data: Any, name: str = RECORD_SCHEMA) -> bool:
+    """True when a parsed document passes the schema (the fast check; a value it cannot
+    take, such as a string with a lone surrogate, counts as not passing)."""
+    try:
+        return schema_gate(name).is_valid(data)
+    except (ValueError, TypeError, OverflowError):
+        return False
 
 
 @cache
@@ -117,7 +128,7 @@ def schema_problems(
 
     A document the fast check accepts has none; any other is worded by ``jsonschema``.
     """
-    if fast_schema_check(name)(data):
+    if schema_valid(data, name):
         return []
     problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
     for error in schema_validator(name).iter_errors(data):
@@ -206,10 +217,11 @@ def _game_id(data: Any) -> str | None:
 
 
 def check_record(
-    data: Any, sheets: Mapping[str, Sheet] | None = None
+    data: Any, sheets: Mapping[str, Sheet] | None = None, trace: bool = True
 ) -> tuple[list[Problem], Replay | None]:
     """The problems of one parsed record and its replay (``None`` when the record did not
-    get past the schema or the sheet checks)."""
+    get past the schema or the sheet checks). Without ``trace`` the replay keeps only the
+    problems and the result (see :func:`~phantom_log.engine.replay`)."""
     if not isinstance(data, dict):
         return [
             Problem.of(
@@ -219,26 +231,26 @@ def check_record(
                 "a JSON Lines file holds one record per line.",
             )
         ], None
-    # A record the fast path finds wholly valid needs no schema check (the replay is
-    # still made: the caller wants it).
-    if not wholly_valid(data, sheets):
-        problems = schema_problems(data)
-        if problems:
-            return problems, None
-    game = game_from_json(data, sheets)
-    if isinstance(game, list):
-        return game, None
-    outcome = replay(game)
-    return list(outcome.problems), outcome
+    problems = schema_problems(data)
+    if problems:
+        return problems, None
+    try:
+        outcome = replay(data, sheets, trace)
+    except SheetProblems as error:
+        return word_all(error.problems), None
+    return word_all(outcome.problems), outcome
 
 
 def verify_record(
-    record: SourceRecord, sheets: Mapping[str, Sheet] | None = None, strict: bool = False
+    record: SourceRecord,
+    sheets: Mapping[str, Sheet] | None = None,
+    strict: bool = False,
+    trace: bool = True,
 ) -> RecordReport:
     """The report on one record read from a source."""
     if record.problem is not None:
         return RecordReport(record.source, record.index, None, (record.problem,))
-    problems, outcome = check_record(record.data, sheets)
+    problems, outcome = check_record(record.data, sheets, trace)
     if strict:
         problems = [problem.as_error() for problem in problems]
     return RecordReport(
@@ -283,7 +295,7 @@ def read_sheets(data: bytes) -> dict[str, Sheet] | list[Problem]:
         at = f"/sheets/{index}"
         sheet = sheet_from_json(entry, at)
         if isinstance(sheet, list):
-            problems.extend(sheet)
+            problems.extend(word_all(sheet))
         elif sheet.name in known:
             problems.append(
                 Problem.of(

@@ -408,7 +408,7 @@ def simulate(
     requires, gives away its weakest cards). The games are for testing and study, not
     real play records.
     """
-    from .game import Rules
+    from .engine import Rules
     from .output import OutputExists, atomic_output
     from .sheets import BUILTIN_SHEETS
     from .simulate import Simulation, simulate_game

@@ -1,38 +1,61 @@
-"""The rules of RULES.md, as a pure replay of a :class:`~phantom_log.game.Game`.
+"""The rules of the game as one state machine, and the replay of a record as a fold over it.
 
-No I/O, no printing, no global state: :func:`replay` takes a game and returns what
-happened (each completed trick's outcome, the state at each round's start), the problems
-found, and the result. The replay stops at the first illegal move, since the state after
-it is undefined; claims that disagree with the replay (``winner-mismatch``,
-``notes-mismatch``) are reported and the replay goes on.
+:class:`GameState` is the one place where each rule lives: who deals, exchanges, picks the
+special number, leads and follows, when a swap is due and how large it is, who wins a
+trick, how the notes move, when a round and the game end. Everything else in phantom-log
+(verify, annotate, show, the tables, the tournament checks, the simulator, the examples
+builder, the solver) drives it and restates no rule.
+
+No I/O, no printing, no English, no global state. An illegal step is returned as an
+:class:`~phantom_log.problems.Illegal`: a code and the facts it is about (cards, players,
+the hand, the lead suit); :mod:`phantom_log.wording` turns it into a sentence.
+
+Cards are ints 0-23 and hands bit masks (:mod:`phantom_log.cards`); a sheet is read as two
+ints, the owner of each note and the suit of its bar. This module is compiled with Cython
+(``engine.pxd`` gives the C types) where a compiler is available; the very same source runs
+as plain Python elsewhere.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
 from typing import Any, Final
 
-from .cards import (
-    CARD_CODES,
-    DECK_SIZE,
-    Role,
-    Suit,
-    card_number,
-    card_suit,
-    hand_codes,
-    hand_size,
-)
-from .game import Exchange, Game, Play, Round, Rules, Trick
-from .problems import Code, Problem, pointer
-from .sheets import NOTES_PER_SHEET, Sheet
+from .cards import CARD_BY_CODE, Role, Suit
+from .problems import Code, Illegal
+from .sheets import BUILTIN_SHEETS, NOTES_PER_SHEET, Sheet, sheet_from_json
 
 TRICKS_PER_ROUND: Final = 10
 ROUNDS_PER_GAME: Final = 2
+TRICKS_PER_GAME: Final = TRICKS_PER_ROUND * ROUNDS_PER_GAME
 CARDS_PER_HAND: Final = 10
 CARDS_ASIDE: Final = 4
 SWAP_SIZE: Final = 2
+DIE_FACES: Final = 6
+#: Notes an out-of-order trick with a special card removes, and the same under the
+#: balance rule (RULES.md, "Notes" and "Optional rules").
+SPECIAL_PENALTY: Final = 2
+BALANCE_PENALTY: Final = 1
+
+_SUIT_MASK: Final = 0x3F  # the six cards of suit 0; shift by 6 * suit
+_NO_CARD: Final = -1
+_NOBODY: Final = -1
+ROLES: Final = (Role.PHANTOM, Role.CHRISTINE)
+SUITS: Final = (Suit.MIRROR, Suit.CHANDELIER, Suit.RING, Suit.MASK)
+ROLE_KEYS: Final = ("phantom", "christine")
+
+
+class Phase(IntEnum):
+    """What the game waits for."""
+
+    DEAL = 0
+    EXCHANGE = 1
+    SPECIAL_NUMBER = 2
+    PLAY = 3
+    SWAP = 4
+    OVER = 5
 
 
 class Reason(StrEnum):
@@ -44,57 +67,84 @@ class Reason(StrEnum):
     LEAD_SUIT = "lead-suit"
 
 
-# Card classes in a different-suit trick, strongest last; "other" can never win.
-_OTHER, _LEAD_SUIT, _TRUMP, _SUPER_TRUMP = range(4)
-_REASON_OF_CLASS: Final = {
-    _LEAD_SUIT: Reason.LEAD_SUIT,
-    _TRUMP: Reason.TRUMP,
-    _SUPER_TRUMP: Reason.SUPER_TRUMP,
-}
+REASONS: Final = tuple(Reason)
+_HIGHER_NUMBER, _SUPER_TRUMP_REASON, _TRUMP_REASON, _LEAD_SUIT_REASON = range(4)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The optional rules a game is played under."""
+
+    beginner: bool = False
+    balance: bool = False
+
+
+# -- the pure rules ------------------------------------------------------------------------
+
+
+def card_number_of(card: int) -> int:
+    """The number (1-6) of a compact card."""
+    return card % 6 + 1
+
+
+def suit_mask(suit: int) -> int:
+    """The bit mask of the six cards of a suit."""
+    return _SUIT_MASK << (6 * suit)
+
+
+def judge(lead: int, follow: int, super_trump: int) -> int:
+    """Who wins a trick, as ``reason * 2 + (1 if the leader wins else 0)``.
+
+    ``super_trump`` is a suit, or -1 for none. Same suit: the higher number wins.
+    Different suits: the stronger class wins (super trump, then Mask when Mask is not the
+    super trump, then the lead suit); the leader's card is always of the lead suit, so a
+    different-suit trick never ties.
+    """
+    lead_suit = lead // 6
+    follow_suit = follow // 6
+    if lead_suit == follow_suit:
+        return _HIGHER_NUMBER * 2 + (1 if lead > follow else 0)
+    lead_class = 3 if lead_suit == super_trump else (2 if lead_suit == 3 else 1)
+    follow_class = 3 if follow_suit == super_trump else (2 if follow_suit == 3 else 0)
+    if follow_class > lead_class:
+        return (_SUPER_TRUMP_REASON if follow_class == 3 else _TRUMP_REASON) * 2
+    if lead_class == 3:
+        return _SUPER_TRUMP_REASON * 2 + 1
+    return (_TRUMP_REASON if lead_class == 2 else _LEAD_SUIT_REASON) * 2 + 1
 
 
 def judge_trick(lead: int, follow: int, super_trump: Suit | None) -> tuple[bool, Reason]:
-    """Who wins a trick: ``(True, reason)`` when the leader's card wins.
-
-    Same suit: the higher number wins. Different suits: the stronger class wins (super
-    trump, then Mask when Mask is not the super trump, then the lead suit); the leader's
-    card is always of the lead suit, so a different-suit trick never ties.
-    """
-    lead_suit = card_suit(lead)
-    follow_suit = card_suit(follow)
-    if lead_suit == follow_suit:
-        return lead > follow, Reason.HIGHER_NUMBER
-
-    def card_class(suit: Suit) -> int:
-        if suit == super_trump:
-            return _SUPER_TRUMP
-        if suit == Suit.MASK:
-            return _TRUMP
-        return _LEAD_SUIT if suit == lead_suit else _OTHER
-
-    lead_class = card_class(lead_suit)
-    follow_class = card_class(follow_suit)
-    if follow_class > lead_class:
-        return False, _REASON_OF_CLASS[follow_class]
-    return True, _REASON_OF_CLASS[lead_class]
+    """Who wins a trick: ``(True, reason)`` when the leader's card wins."""
+    verdict = judge(lead, follow, -1 if super_trump is None else int(super_trump))
+    return bool(verdict & 1), REASONS[verdict >> 1]
 
 
-def notes_after_trick(notes_before: int, in_order: bool, special: bool, rules: Rules) -> int:
+def notes_after(notes_before: int, in_order: bool, special: bool, balance: bool) -> int:
     """The notes completed after a trick (RULES.md, "Notes")."""
     if not special:
         return notes_before + 1 if in_order else notes_before
     if in_order:
         return min(NOTES_PER_SHEET, notes_before + 2)
-    return max(0, notes_before - (1 if rules.balance else 2))
+    return max(0, notes_before - (BALANCE_PENALTY if balance else SPECIAL_PENALTY))
 
 
-def legal_cards(hand: int, lead_suit: Suit | None) -> int:
+def special_penalty(balance: bool) -> int:
+    """How many notes an out-of-order trick with a special card removes."""
+    return BALANCE_PENALTY if balance else SPECIAL_PENALTY
+
+
+def notes_after_trick(notes_before: int, in_order: bool, special: bool, rules: Rules) -> int:
+    """The notes completed after a trick, under a game's rules."""
+    return notes_after(notes_before, in_order, special, rules.balance)
+
+
+def legal_cards(hand: int, lead_suit: Suit | int | None) -> int:
     """The cards of a hand (bit mask) that may be played: any card to lead
     (``lead_suit`` ``None``); to follow, the cards of the lead suit if the hand holds any,
     otherwise any card."""
     if lead_suit is None:
         return hand
-    follow_suit_required = hand & lead_suit.mask
+    follow_suit_required = hand & suit_mask(int(lead_suit))
     return follow_suit_required or hand
 
 
@@ -106,77 +156,186 @@ def round_leader(round_index: int) -> Role:
 def swap_size(phantom_hand: int, christine_hand: int) -> int:
     """How many cards each player gives in a swap: 2, 1 when either holds only one card,
     0 when either holds none."""
-    return min(SWAP_SIZE, hand_size(phantom_hand), hand_size(christine_hand))
+    return min(SWAP_SIZE, phantom_hand.bit_count(), christine_hand.bit_count())
 
 
-@dataclass(frozen=True, slots=True)
+def owner_bits(sheet: Sheet) -> int:
+    """The sheet's note owners as bits: bit ``n - 1`` set when note ``n`` is Christine's."""
+    bits = 0
+    for index, owner in enumerate(sheet.note_owners):
+        if owner is Role.CHRISTINE:
+            bits |= 1 << index
+    return bits
+
+
+def suit_bits(sheet: Sheet) -> int:
+    """The suit of the bar of each note, two bits a note, note 1 lowest."""
+    bits = 0
+    for index, suit in enumerate(sheet.note_suits):
+        bits |= int(suit) << (2 * index)
+    return bits
+
+
+# -- what the state machine reports --------------------------------------------------------
+
+
 class SwapOutcome:
     """A swap that happened: after the ``lead`` or the ``follow`` card, who gave what."""
 
-    after: str
-    phantom: tuple[int, ...]
-    christine: tuple[int, ...]
+    def __init__(self, after: str, phantom: tuple[int, ...], christine: tuple[int, ...]) -> None:
+        self.after = after
+        self.phantom = phantom
+        self.christine = christine
 
-    def to_json(self) -> dict[str, object]:
-        """As FORMAT.md's annotations write it."""
-        return {
-            "after": self.after,
-            "phantom": [CARD_CODES[card] for card in self.phantom],
-            "christine": [CARD_CODES[card] for card in self.christine],
-        }
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SwapOutcome) and (
+            self.after,
+            self.phantom,
+            self.christine,
+        ) == (other.after, other.phantom, other.christine)
+
+    def __hash__(self) -> int:
+        return hash((self.after, self.phantom, self.christine))
+
+    def __repr__(self) -> str:
+        return f"SwapOutcome({self.after!r}, {self.phantom!r}, {self.christine!r})"
 
 
-@dataclass(frozen=True, slots=True)
 class TrickOutcome:
     """A completed trick: the cards, the judgement, and the notes before and after.
 
     ``hands_after`` are the two hands (bit masks, Phantom first) once the trick is over;
-    ``super_trump_after`` is the super trump the notes after it give.
+    ``super_trump_after`` is the super trump the notes after it give. Roles, suits and
+    reasons come back as enums; the compact ints are on the ``_``-less fields named
+    ``*_code``.
     """
 
-    round: int
-    trick: int
-    leader: Role
-    lead: int
-    follower: Role
-    follow: int
-    super_trump: Suit | None
-    winner: Role
-    reason: Reason
-    note_owner: Role
-    in_order: bool
-    special: bool
-    swaps: tuple[SwapOutcome, ...]
-    notes_before: int
-    notes_after: int
-    hands_after: tuple[int, int]
-    super_trump_after: Suit | None
+    def __init__(
+        self,
+        round_no: int,
+        trick_no: int,
+        leader: int,
+        lead: int,
+        follow: int,
+        super_trump: int,
+        verdict: int,
+        note_owner: int,
+        special: bool,
+        swaps: tuple[SwapOutcome, ...],
+        notes_before: int,
+        notes_after: int,
+        phantom_after: int,
+        christine_after: int,
+        super_trump_after: int,
+    ) -> None:
+        self.round = round_no
+        self.trick = trick_no
+        self.leader_code = leader
+        self.lead = lead
+        self.follow = follow
+        self.super_trump_code = super_trump
+        self.verdict = verdict
+        self.note_owner_code = note_owner
+        self.special = special
+        self.swaps = swaps
+        self.notes_before = notes_before
+        self.notes_after = notes_after
+        self.phantom_after = phantom_after
+        self.christine_after = christine_after
+        self.super_trump_after_code = super_trump_after
+
+    @property
+    def leader(self) -> Role:
+        """Who led the trick."""
+        return ROLES[self.leader_code]
+
+    @property
+    def follower(self) -> Role:
+        """Who followed."""
+        return ROLES[1 - self.leader_code]
+
+    @property
+    def winner_code(self) -> int:
+        """The winner as an int (0 the Phantom, 1 Christine)."""
+        return self.leader_code if self.verdict & 1 else 1 - self.leader_code
+
+    @property
+    def winner(self) -> Role:
+        """Who won the trick."""
+        return ROLES[self.winner_code]
+
+    @property
+    def reason(self) -> Reason:
+        """Why the winner won."""
+        return REASONS[self.verdict >> 1]
+
+    @property
+    def note_owner(self) -> Role:
+        """The owner of the next note: who had to win for the trick to be in order."""
+        return ROLES[self.note_owner_code]
+
+    @property
+    def in_order(self) -> bool:
+        """True when the winner owns the next note."""
+        return self.winner_code == self.note_owner_code
 
     @property
     def lead_suit(self) -> Suit:
         """The suit of the leader's card."""
-        return card_suit(self.lead)
+        return SUITS[self.lead // 6]
 
-    def to_json(self) -> dict[str, Any]:
-        """The trick's annotation fields of FORMAT.md (without ``game_id``)."""
-        return {
-            "round": self.round,
-            "trick": self.trick,
-            "leader": self.leader.key,
-            "lead": CARD_CODES[self.lead],
-            "follower": self.follower.key,
-            "follow": CARD_CODES[self.follow],
-            "lead_suit": self.lead_suit.code,
-            "super_trump": None if self.super_trump is None else self.super_trump.code,
-            "winner": self.winner.key,
-            "reason": self.reason.value,
-            "note_owner": self.note_owner.key,
-            "in_order": self.in_order,
-            "special": self.special,
-            "swaps": [swap.to_json() for swap in self.swaps],
-            "notes_before": self.notes_before,
-            "notes_after": self.notes_after,
-        }
+    @property
+    def super_trump(self) -> Suit | None:
+        """The super trump in force for the trick (read before it was judged)."""
+        return None if self.super_trump_code < 0 else SUITS[self.super_trump_code]
+
+    @property
+    def super_trump_after(self) -> Suit | None:
+        """The super trump the notes after the trick give."""
+        code = self.super_trump_after_code
+        return None if code < 0 else SUITS[code]
+
+    @property
+    def hands_after(self) -> tuple[int, int]:
+        """Both hands once the trick is over (bit masks, the Phantom's first)."""
+        return (self.phantom_after, self.christine_after)
+
+    def fields(self) -> tuple[Any, ...]:
+        """Every fact of the trick, compact, as one tuple (for comparisons)."""
+        return (
+            self.round,
+            self.trick,
+            self.leader_code,
+            self.lead,
+            self.follow,
+            self.super_trump_code,
+            self.verdict,
+            self.note_owner_code,
+            self.special,
+            self.swaps,
+            self.notes_before,
+            self.notes_after,
+            self.phantom_after,
+            self.christine_after,
+            self.super_trump_after_code,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TrickOutcome) and self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        return f"TrickOutcome(round={self.round}, trick={self.trick}, winner={self.winner.key})"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """The card each player gave at the start of a round."""
+
+    phantom: int
+    christine: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,597 +364,933 @@ class Result:
         return {"winner": None if self.winner is None else self.winner.key, "notes": self.notes}
 
 
-@dataclass(slots=True)
-class Replay:
-    """What the replay of one game found.
+# -- the actions ---------------------------------------------------------------------------
 
-    ``result`` is set when the replay got to the end of the record (an unfinished game
-    has a result whose winner is ``None``); it is ``None`` when an illegal move stopped
-    the replay. ``ended_at`` is the (round, trick) where the game was decided.
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance deals a round: each player's hand (bit masks)."""
+
+    phantom: int
+    christine: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeCards:
+    """Both players give one card at the same time at the start of a round."""
+
+    phantom: int
+    christine: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialNumber:
+    """The round's leader picks the special number (under the beginner rule: the die)."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """The player whose turn it is plays a card."""
+
+    player: Role
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class SwapCards:
+    """Both players give the cards of a swap at the same time."""
+
+    phantom: tuple[int, ...]
+    christine: tuple[int, ...]
+
+
+Action = Deal | ExchangeCards | SpecialNumber | PlayCard | SwapCards
+
+
+def _illegal(code: Code, **facts: Any) -> Illegal:
+    return Illegal(code, facts)
+
+
+# -- the state machine ---------------------------------------------------------------------
+
+
+class GameState:
+    """The whole state of a game between two actions, in compact form.
+
+    Build the start of a game with :meth:`start`; :meth:`apply` gives the next state (or
+    the :class:`~phantom_log.problems.Illegal` step), :meth:`legal_actions` and
+    :meth:`legal_cards` what may be done. The ``step_*`` methods change the state in place
+    (cheaper, for replays and searches) and return ``None`` or the illegal step, leaving
+    the state as it was on an illegal step.
     """
 
-    sheet: Sheet
-    rules: Rules
-    rounds: list[RoundStart] = field(default_factory=list)
-    tricks: list[TrickOutcome] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    result: Result | None = None
-    ended_at: tuple[int, int] | None = None
+    def __init__(self, owners: int, suits: int, beginner: bool, balance: bool) -> None:
+        self.owners = owners
+        self.suits = suits
+        self.beginner = beginner
+        self.balance = balance
+        self.phase_code = 0
+        self.round_index = 0
+        self.phantom_hand = 0
+        self.christine_hand = 0
+        self.notes = 0
+        self.leader_code = 0
+        self.turn_code = 0
+        self.lead_card = _NO_CARD
+        self.follow_card = _NO_CARD
+        self.special_number = 0
+        self.number_choices = 0
+        self.tricks_played = 0
+        self.pending_swap = 0
+        self.swap_after_follow = False
+        self.special_in_trick = False
+        self.winner_code = _NOBODY
+        self.ended_round = 0
+        self.ended_trick = 0
+        self.last_lead = _NO_CARD
+        self.last_follow = _NO_CARD
+        self.last_verdict = 0
+        self.tracking = False
+        self.swaps: list[SwapOutcome] = []
+        self.last_trick: TrickOutcome | None = None
+
+    @classmethod
+    def start(cls, sheet: Sheet, rules: Rules = Rules(), tracking: bool = True) -> GameState:
+        """A game about to be dealt, on ``sheet`` under ``rules``. With ``tracking``, each
+        completed trick's :class:`TrickOutcome` is kept in :attr:`last_trick`."""
+        state = cls(owner_bits(sheet), suit_bits(sheet), rules.beginner, rules.balance)
+        state.tracking = tracking
+        return state
+
+    def copy(self) -> GameState:
+        """An independent copy."""
+        other = GameState(self.owners, self.suits, self.beginner, self.balance)
+        other.phase_code = self.phase_code
+        other.round_index = self.round_index
+        other.phantom_hand = self.phantom_hand
+        other.christine_hand = self.christine_hand
+        other.notes = self.notes
+        other.leader_code = self.leader_code
+        other.turn_code = self.turn_code
+        other.lead_card = self.lead_card
+        other.follow_card = self.follow_card
+        other.special_number = self.special_number
+        other.number_choices = self.number_choices
+        other.tricks_played = self.tricks_played
+        other.pending_swap = self.pending_swap
+        other.swap_after_follow = self.swap_after_follow
+        other.special_in_trick = self.special_in_trick
+        other.winner_code = self.winner_code
+        other.ended_round = self.ended_round
+        other.ended_trick = self.ended_trick
+        other.last_lead = self.last_lead
+        other.last_follow = self.last_follow
+        other.last_verdict = self.last_verdict
+        other.tracking = self.tracking
+        other.swaps = list(self.swaps)
+        other.last_trick = self.last_trick
+        return other
+
+    # -- reading the state -----------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for."""
+        return Phase(self.phase_code)
+
+    @property
+    def rules(self) -> Rules:
+        """The optional rules in force."""
+        return Rules(self.beginner, self.balance)
+
+    @property
+    def round(self) -> int:
+        """The round being played or about to be dealt (1 or 2)."""
+        return self.round_index + 1
+
+    @property
+    def trick(self) -> int:
+        """The trick being played (1-10), counted in the round."""
+        return self.tricks_played + 1
+
+    @property
+    def hands(self) -> tuple[int, int]:
+        """Both hands as bit masks, the Phantom's first."""
+        return (self.phantom_hand, self.christine_hand)
+
+    def hand(self, role: Role) -> int:
+        """One player's hand, as a bit mask."""
+        return self.christine_hand if role else self.phantom_hand
+
+    @property
+    def leader(self) -> Role:
+        """Who leads (or led) the current trick."""
+        return ROLES[self.leader_code]
+
+    @property
+    def turn(self) -> Role | None:
+        """Who is to play a card, or ``None`` when no card is due."""
+        return ROLES[self.turn_code] if self.phase_code == Phase.PLAY else None
+
+    @property
+    def lead(self) -> int | None:
+        """The card led in the current trick, if any."""
+        return None if self.lead_card < 0 else self.lead_card
+
+    @property
+    def winner(self) -> Role | None:
+        """Who won the game, once it is over."""
+        return None if self.winner_code < 0 else ROLES[self.winner_code]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game is decided."""
+        return self.phase_code == Phase.OVER
+
+    @property
+    def super_trump(self) -> Suit | None:
+        """The super trump suit in force (``None`` with no note completed)."""
+        code = self.super_trump_code()
+        return None if code < 0 else SUITS[code]
+
+    def super_trump_code(self) -> int:
+        """The super trump as a suit int, -1 for none."""
+        notes = self.notes
+        if notes == 0:
+            return -1
+        return (self.suits >> (2 * (notes - 1))) & 3
+
+    def note_owner_code(self, note: int) -> int:
+        """The owner (0 the Phantom, 1 Christine) of note ``note`` (1-12)."""
+        return (self.owners >> (note - 1)) & 1
+
+    def swap_due(self) -> int:
+        """The size of the swap the game waits for (0 outside the swap phase)."""
+        return self.pending_swap if self.phase_code == Phase.SWAP else 0
+
+    def legal_cards(self) -> int:
+        """The cards (bit mask) the player to move may play; 0 when no card is due."""
+        if self.phase_code != Phase.PLAY:
+            return 0
+        hand = self.christine_hand if self.turn_code else self.phantom_hand
+        if self.lead_card < 0:
+            return hand
+        follow_suit_required = hand & (_SUIT_MASK << (6 * (self.lead_card // 6)))
+        return follow_suit_required or hand
+
+    def number_options(self) -> tuple[int, ...]:
+        """The special numbers that may be picked now."""
+        if self.phase_code != Phase.SPECIAL_NUMBER:
+            return ()
+        return tuple(
+            number for number in range(1, DIE_FACES + 1) if self.number_choices >> number & 1
+        )
+
+    def legal_actions(self) -> list[Action]:
+        """Every action that may be taken now (deals are chance's: not listed)."""
+        phase = self.phase_code
+        if phase == Phase.EXCHANGE:
+            return [
+                ExchangeCards(mine, theirs)
+                for mine in _cards_of(self.phantom_hand)
+                for theirs in _cards_of(self.christine_hand)
+            ]
+        if phase == Phase.SPECIAL_NUMBER:
+            return [SpecialNumber(number) for number in self.number_options()]
+        if phase == Phase.PLAY:
+            player = ROLES[self.turn_code]
+            return [PlayCard(player, card) for card in _cards_of(self.legal_cards())]
+        if phase == Phase.SWAP:
+            size = self.pending_swap
+            return [
+                SwapCards(mine, theirs)
+                for mine in _subsets(self.phantom_hand, size)
+                for theirs in _subsets(self.christine_hand, size)
+            ]
+        return []
+
+    def apply(self, action: Action) -> GameState | Illegal:
+        """The state after ``action``, or the illegal step (this state is unchanged)."""
+        state = self.copy()
+        if isinstance(action, PlayCard):
+            problem = state.step_play(int(action.player), action.card)
+        elif isinstance(action, SwapCards):
+            problem = state.step_swap(action.phantom, action.christine)
+        elif isinstance(action, SpecialNumber):
+            problem = state.step_special_number(action.number)
+        elif isinstance(action, ExchangeCards):
+            problem = state.step_exchange(action.phantom, action.christine)
+        elif isinstance(action, Deal):
+            problem = state.step_deal(action.phantom, action.christine)
+        else:
+            raise TypeError(f"not an action: {action!r}")
+        return state if problem is None else problem
+
+    # -- the steps -------------------------------------------------------------------------
+
+    def _out_of_phase(self) -> Illegal:
+        """The problem of a deal or a card played when the game waits for something else."""
+        if self.phase_code == Phase.OVER:
+            return _illegal(
+                Code.AFTER_GAME_END, end_round=self.ended_round, end_trick=self.ended_trick
+            )
+        if self.phase_code == Phase.SWAP:
+            return _illegal(
+                Code.MISSING_SWAP,
+                card=self.follow_card if self.swap_after_follow else self.lead_card,
+                special_number=self.special_number,
+                size=self.pending_swap,
+            )
+        if self.phase_code == Phase.PLAY and self.lead_card >= 0:
+            return _illegal(Code.INCOMPLETE_TRICK)
+        if self.phase_code == Phase.PLAY:
+            return _illegal(
+                Code.INCOMPLETE_ROUND, round=self.round_index + 1, played=self.tricks_played
+            )
+        if self.phase_code == Phase.EXCHANGE:
+            return _illegal(Code.BAD_EXCHANGE, missing=True, round=self.round_index + 1)
+        return _illegal(Code.BAD_DEAL, phase=int(self.phase_code))
+
+    def step_deal(self, phantom: int, christine: int) -> Illegal | None:
+        """Deal the next round: 10 distinct cards to each player."""
+        if self.phase_code != Phase.DEAL:
+            return self._out_of_phase()
+        if phantom & christine:
+            return _illegal(Code.BAD_DEAL, overlap=phantom & christine)
+        for role, hand in ((0, phantom), (1, christine)):
+            if hand.bit_count() != CARDS_PER_HAND or hand >> 24:
+                return _illegal(
+                    Code.BAD_DEAL, part=ROLE_KEYS[role], count=hand.bit_count(), expected=10
+                )
+        self.phantom_hand = phantom
+        self.christine_hand = christine
+        self.leader_code = 0 if self.round_index == 0 else 1
+        self.turn_code = self.leader_code
+        self.tricks_played = 0
+        if self.beginner:
+            self.number_choices = ((1 << DIE_FACES) - 1) << 1
+            self.phase_code = Phase.SPECIAL_NUMBER
+        else:
+            self.phase_code = Phase.EXCHANGE
+        return None
+
+    def step_exchange(self, phantom_card: int, christine_card: int) -> Illegal | None:
+        """Both players give one card of their hand at the same time."""
+        if self.phase_code != Phase.EXCHANGE:
+            if self.phase_code == Phase.SPECIAL_NUMBER and self.beginner:
+                return _illegal(Code.BAD_EXCHANGE, beginner=True, round=self.round_index + 1)
+            return self._out_of_phase()
+        for role, card, hand in (
+            (0, phantom_card, self.phantom_hand),
+            (1, christine_card, self.christine_hand),
+        ):
+            if not hand >> card & 1:
+                return _illegal(
+                    Code.BAD_EXCHANGE,
+                    player=ROLES[role],
+                    card=card,
+                    hand=hand,
+                    round=self.round_index + 1,
+                )
+        self.phantom_hand = self.phantom_hand & ~(1 << phantom_card) | 1 << christine_card
+        self.christine_hand = self.christine_hand & ~(1 << christine_card) | 1 << phantom_card
+        self.number_choices = (1 << (phantom_card % 6 + 1)) | (1 << (christine_card % 6 + 1))
+        self.phase_code = Phase.SPECIAL_NUMBER
+        return None
+
+    def step_special_number(self, number: int) -> Illegal | None:
+        """The round's leader picks the special number (or the die shows it)."""
+        if self.phase_code != Phase.SPECIAL_NUMBER:
+            return self._out_of_phase()
+        if not 1 <= number <= DIE_FACES or not self.number_choices >> number & 1:
+            return _illegal(
+                Code.BAD_SPECIAL_NUMBER,
+                number=number,
+                round=self.round_index + 1,
+                beginner=self.beginner,
+                leader=ROLES[self.leader_code],
+            )
+        self.special_number = number
+        self.number_choices = 0
+        self.phase_code = Phase.PLAY
+        self.lead_card = _NO_CARD
+        self.follow_card = _NO_CARD
+        self.special_in_trick = False
+        return None
+
+    def step_play(self, player: int, card: int) -> Illegal | None:
+        """The player whose turn it is plays ``card``; checks, in order: right player,
+        card held, follow suit."""
+        if self.phase_code != Phase.PLAY:
+            return self._out_of_phase()
+        leading = self.lead_card < 0
+        if player != self.turn_code:
+            return _illegal(
+                Code.WRONG_PLAYER,
+                player=ROLES[player],
+                card=card,
+                expected=ROLES[self.turn_code],
+                leading=leading,
+            )
+        hand = self.christine_hand if player else self.phantom_hand
+        if not hand >> card & 1:
+            return _illegal(Code.CARD_NOT_HELD, player=ROLES[player], card=card, hand=hand)
+        if not leading:
+            lead_suit = self.lead_card // 6
+            same_suit = hand & (_SUIT_MASK << (6 * lead_suit))
+            if same_suit and not same_suit >> card & 1:
+                return _illegal(
+                    Code.REVOKE,
+                    player=ROLES[player],
+                    card=card,
+                    held=same_suit,
+                    lead_suit=SUITS[lead_suit],
+                )
+        hand &= ~(1 << card)
+        if player:
+            self.christine_hand = hand
+        else:
+            self.phantom_hand = hand
+        if leading:
+            self.lead_card = card
+            if self.tracking:
+                self.swaps = []
+        else:
+            self.follow_card = card
+        if card % 6 + 1 == self.special_number:
+            self.special_in_trick = True
+            size = min(SWAP_SIZE, self.phantom_hand.bit_count(), self.christine_hand.bit_count())
+            if size > 0:
+                self.pending_swap = size
+                self.swap_after_follow = not leading
+                self.phase_code = Phase.SWAP
+                return None
+        self._after_card(leading)
+        return None
+
+    def _after_card(self, leading: bool) -> None:
+        if leading:
+            self.turn_code = 1 - self.leader_code
+        else:
+            self._finish_trick()
+
+    def step_swap(self, phantom: Sequence[int], christine: Sequence[int]) -> Illegal | None:
+        """Both players give the cards of the swap that is due; checks, in order: a side
+        with too few cards, a side with too many, then every card held (the Phantom's side
+        first), a card given twice being not held the second time."""
+        if self.phase_code != Phase.SWAP:
+            if self.phase_code == Phase.PLAY:
+                card = self.follow_card if self.lead_card >= 0 else self.lead_card
+                return _illegal(Code.UNEXPECTED_SWAP, card=card, special_number=self.special_number)
+            return self._out_of_phase()
+        size = self.pending_swap
+        given = (phantom, christine)
+        for role in (0, 1):
+            if len(given[role]) < size:
+                return _illegal(
+                    Code.MISSING_SWAP,
+                    player=ROLES[role],
+                    count=len(given[role]),
+                    size=size,
+                    card=self._swap_card(),
+                )
+        for role in (0, 1):
+            if len(given[role]) > size:
+                return _illegal(
+                    Code.UNEXPECTED_SWAP,
+                    player=ROLES[role],
+                    count=len(given[role]),
+                    size=size,
+                    card=self._swap_card(),
+                )
+        masks = [0, 0]
+        for role in (0, 1):
+            hand = self.christine_hand if role else self.phantom_hand
+            for position, card in enumerate(given[role]):
+                if not (0 <= card < 24 and hand >> card & 1):
+                    return _illegal(
+                        Code.CARD_NOT_HELD,
+                        player=ROLES[role],
+                        card=card,
+                        position=position,
+                        twice=bool(masks[role] >> card & 1) if 0 <= card < 24 else False,
+                        after=self._swap_card(),
+                        hand=self.christine_hand if role else self.phantom_hand,
+                        swap=True,
+                    )
+                hand &= ~(1 << card)
+                masks[role] |= 1 << card
+        self.phantom_hand = self.phantom_hand & ~masks[0] | masks[1]
+        self.christine_hand = self.christine_hand & ~masks[1] | masks[0]
+        if self.tracking:
+            self.swaps.append(
+                SwapOutcome(
+                    "follow" if self.swap_after_follow else "lead", tuple(phantom), tuple(christine)
+                )
+            )
+        self.pending_swap = 0
+        self.phase_code = Phase.PLAY
+        self._after_card(not self.swap_after_follow)
+        return None
+
+    def _swap_card(self) -> int:
+        return self.follow_card if self.swap_after_follow else self.lead_card
+
+    def _finish_trick(self) -> None:
+        lead = self.lead_card
+        follow = self.follow_card
+        leader = self.leader_code
+        notes = self.notes
+        super_trump = -1 if notes == 0 else (self.suits >> (2 * (notes - 1))) & 3
+        verdict = judge(lead, follow, super_trump)
+        winner = leader if verdict & 1 else 1 - leader
+        note_owner = (self.owners >> notes) & 1 if notes < NOTES_PER_SHEET else 0
+        in_order = winner == note_owner
+        special = self.special_in_trick
+        after = notes_after(notes, in_order, special, self.balance)
+        self.notes = after
+        self.tricks_played += 1
+        if self.tracking:
+            self.last_trick = TrickOutcome(
+                self.round_index + 1,
+                self.tricks_played,
+                leader,
+                lead,
+                follow,
+                super_trump,
+                verdict,
+                note_owner,
+                special,
+                tuple(self.swaps),
+                notes,
+                after,
+                self.phantom_hand,
+                self.christine_hand,
+                -1 if after == 0 else (self.suits >> (2 * (after - 1))) & 3,
+            )
+        self.last_lead = lead
+        self.last_follow = follow
+        self.last_verdict = verdict
+        self.lead_card = _NO_CARD
+        self.follow_card = _NO_CARD
+        self.special_in_trick = False
+        self.leader_code = winner
+        self.turn_code = winner
+        if after == NOTES_PER_SHEET:
+            self._end(0)
+        elif self.tricks_played == TRICKS_PER_ROUND:
+            if self.round_index == ROUNDS_PER_GAME - 1:
+                self._end(1)
+            else:
+                self.round_index += 1
+                self.phase_code = Phase.DEAL
+
+    def _end(self, winner: int) -> None:
+        self.winner_code = winner
+        self.ended_round = self.round_index + 1
+        self.ended_trick = self.tricks_played
+        self.phase_code = Phase.OVER
+
+
+def _cards_of(mask: int) -> list[int]:
+    return [card for card in range(24) if mask >> card & 1]
+
+
+def _subsets(mask: int, size: int) -> list[tuple[int, ...]]:
+    cards = _cards_of(mask)
+    if size == 1:
+        return [(card,) for card in cards]
+    return [(a, b) for index, a in enumerate(cards) for b in cards[index + 1 :]]
+
+
+# -- the replay of a record -----------------------------------------------------------------
+
+
+class Replay:
+    """What the replay of one record found.
+
+    ``problems`` are the engine's findings as data (:class:`~phantom_log.problems.Illegal`,
+    with pointer, round and trick). ``result`` is set when the replay got to the end of the
+    record (an unfinished game has a result whose winner is ``None``); it is ``None`` when
+    an illegal step stopped the replay. ``ended_at`` is the (round, trick) where the game
+    was decided; ``final`` the state where the replay stopped.
+    """
+
+    def __init__(self, sheet: Sheet, rules: Rules) -> None:
+        self.sheet = sheet
+        self.rules = rules
+        self.rounds: list[RoundStart] = []
+        self.tricks: list[TrickOutcome] = []
+        self.problems: list[Illegal] = []
+        self.result: Result | None = None
+        self.ended_at: tuple[int, int] | None = None
+        self.final: GameState | None = None
 
     @property
     def valid(self) -> bool:
         """True when no problem is an error."""
-        return all(problem.severity != "error" for problem in self.problems)
+        return all(problem.is_warning for problem in self.problems)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Replay) and (
+            self.sheet,
+            self.rules,
+            self.rounds,
+            self.tricks,
+            self.problems,
+            self.result,
+            self.ended_at,
+        ) == (
+            other.sheet,
+            other.rules,
+            other.rounds,
+            other.tricks,
+            other.problems,
+            other.result,
+            other.ended_at,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
 
-class _IllegalMove(Exception):
-    """Stops the replay at the first illegal move."""
+class SheetProblems(ValueError):
+    """A record whose sheet is unknown or breaks the sheet rules: nothing to replay."""
 
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.message)
+    def __init__(self, problems: list[Illegal]) -> None:
+        super().__init__(", ".join(problem.code for problem in problems))
+        self.problems = problems
+
+
+class _Stop(Exception):
+    """Ends a replay at its first illegal step."""
+
+    def __init__(self, problem: Illegal) -> None:
+        super().__init__(problem.code)
         self.problem = problem
 
 
-def _list(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def _cards(codes: list[Any]) -> list[int]:
+    return [CARD_BY_CODE[code] for code in codes]
 
 
-def _pronoun(role: Role) -> str:
-    return "he" if role is Role.PHANTOM else "she"
+def _mask(cards: list[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
 
 
-def _possessive(role: Role) -> str:
-    return "his" if role is Role.PHANTOM else "her"
+def record_sheet(value: Any, sheets: Mapping[str, Sheet] | None = None) -> Sheet | list[Illegal]:
+    """The sheet a record's ``sheet`` value names or carries, or its problems."""
+    if isinstance(value, str):
+        known = BUILTIN_SHEETS if sheets is None else sheets
+        sheet = known.get(value)
+        if sheet is None:
+            return [
+                Illegal(
+                    Code.UNKNOWN_SHEET, {"name": value, "known": tuple(sorted(known))}, "/sheet"
+                )
+            ]
+        return sheet
+    return sheet_from_json(value)
 
 
-def _The(role: Role) -> str:
-    """Role.in_text at the start of a sentence."""
-    return role.in_text[:1].upper() + role.in_text[1:]
+def replay(
+    record: Mapping[str, Any], sheets: Mapping[str, Sheet] | None = None, trace: bool = True
+) -> Replay:
+    """Replay a record that passed the schema check, by the rules.
+
+    Raises :class:`SheetProblems` when the record's sheet is unknown or broken (there is
+    nothing to replay); never raises for anything else such a record can hold. With
+    ``trace``, the replay keeps
+    each round's start and each completed trick (for annotations, pictures and tables);
+    without, only the problems and the result (for verify).
+    """
+    rules_value = record.get("rules")
+    rules = (
+        Rules(bool(rules_value.get("beginner", False)), bool(rules_value.get("balance", False)))
+        if rules_value
+        else Rules()
+    )
+    sheet = record_sheet(record["sheet"], sheets)
+    if isinstance(sheet, list):
+        raise SheetProblems(sheet)
+    out = Replay(sheet, rules)
+    state = GameState.start(sheet, rules, trace)
+    try:
+        _fold(record, state, out, trace)
+    except _Stop as stop:
+        out.problems.append(stop.problem)
+    out.final = state
+    return out
 
 
-class _Replayer:
-    """The mutable state of one replay; used only by :func:`replay`."""
+def _at(problem: Illegal, pointer: str, round_no: int | None, trick_no: int | None) -> _Stop:
+    return _Stop(problem.located(pointer, round_no, trick_no))
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.out = Replay(game.sheet, game.rules)
-        self.notes = 0
-        self.hands = [0, 0]
-        self.winner: Role | None = None
-        self.special_number = 0
 
-    # -- the round's start -------------------------------------------------------------
-
-    def start_round(self, index: int, data: Round) -> None:
+def _fold(record: Mapping[str, Any], state: GameState, out: Replay, trace: bool) -> None:
+    rounds = record["rounds"]
+    last_round = len(rounds) - 1
+    for index, data in enumerate(rounds):
         round_no = index + 1
-        at = pointer("rounds", index)
-        self.check_deal(round_no, at, data)
-        phantom = 0
-        for card in data.phantom_deal:
-            phantom |= 1 << card
-        christine = 0
-        for card in data.christine_deal:
-            christine |= 1 << card
-        leader = round_leader(index)
-        beginner = self.game.rules.beginner
-        exchange = data.exchange
-        number = data.special_number
-        if beginner and exchange is not None:
-            raise _IllegalMove(
-                Problem.of(
-                    Code.BAD_EXCHANGE,
-                    f"round {round_no} records an exchange, but under the beginner rule "
-                    "there is none",
-                    at + "/exchange",
-                    round_no,
-                    hint="Remove the exchange, or set rules.beginner to false.",
-                )
+        at = f"/rounds/{index}"
+        if state.phase_code == Phase.OVER:
+            raise _at(
+                state._out_of_phase().with_facts(what="round", round=round_no), at, round_no, None
             )
-        if not beginner:
-            if exchange is None:
-                raise _IllegalMove(
-                    Problem.of(
-                        Code.BAD_EXCHANGE,
-                        f"round {round_no} has no exchange; without the beginner rule "
-                        "each player gives one card at the start of a round",
-                        at,
-                        round_no,
-                        hint='Add "exchange": {"phantom": CARD, "christine": CARD}, '
-                        "or set rules.beginner to true.",
-                    )
-                )
-            for role, card, hand in (
-                (Role.PHANTOM, exchange.phantom, phantom),
-                (Role.CHRISTINE, exchange.christine, christine),
-            ):
-                if not hand >> card & 1:
-                    raise _IllegalMove(
-                        Problem.of(
-                            Code.BAD_EXCHANGE,
-                            f"{role.in_text} gives {CARD_CODES[card]} in the exchange of round "
-                            f"{round_no}, but {_pronoun(role)} was not dealt it",
-                            f"{at}/exchange/{role.key}",
-                            round_no,
-                            hint=f"{_possessive(role).capitalize()} hand: "
-                            f"{', '.join(hand_codes(hand))}.",
-                        )
-                    )
-            phantom = phantom & ~(1 << exchange.phantom) | 1 << exchange.christine
-            christine = christine & ~(1 << exchange.christine) | 1 << exchange.phantom
-            allowed = sorted({card_number(exchange.phantom), card_number(exchange.christine)})
-            if number not in allowed:
-                shown = " or ".join(str(value) for value in allowed)
-                raise _IllegalMove(
-                    Problem.of(
-                        Code.BAD_SPECIAL_NUMBER,
-                        f"special number {number} of round {round_no} is not allowed: the "
-                        f"exchanged cards {CARD_CODES[exchange.phantom]} and "
-                        f"{CARD_CODES[exchange.christine]} allow only {shown}",
-                        at + "/special_number",
-                        round_no,
-                        hint=f"{_The(leader)}, who leads round {round_no}, picks the number "
-                        "of one of the two exchanged cards.",
-                    )
-                )
-        elif not 1 <= number <= 6:
-            raise _IllegalMove(
-                Problem.of(
-                    Code.BAD_SPECIAL_NUMBER,
-                    f"special number {number} of round {round_no} is not a die roll (1-6)",
-                    at + "/special_number",
+        if index >= ROUNDS_PER_GAME:  # the schema allows no third round
+            raise _at(Illegal(Code.SCHEMA, {"rounds": len(rounds)}), at, round_no, None)
+        _deal(state, data, index, at)
+        _round_start(state, data, out, round_no, at, trace)
+        tricks = data["tricks"]
+        last_trick = len(tricks) - 1
+        for trick_index, trick in enumerate(tricks):
+            trick_no = trick_index + 1
+            trick_at = f"{at}/tricks/{trick_index}"
+            if state.phase_code == Phase.OVER:
+                raise _at(
+                    state._out_of_phase().with_facts(what="trick", round=round_no, trick=trick_no),
+                    trick_at,
                     round_no,
+                    trick_no,
                 )
-            )
-        self.hands = [phantom, christine]
-        self.special_number = number
-        self.out.rounds.append(
-            RoundStart(round_no, leader, number, (phantom, christine), self.notes, exchange)
-        )
+            if trick_index >= TRICKS_PER_ROUND:  # the schema allows no eleventh trick
+                raise _at(
+                    Illegal(Code.SCHEMA, {"tricks": len(tricks)}), trick_at, round_no, trick_no
+                )
+            is_last = index == last_round and trick_index == last_trick
+            _trick(state, trick, out, trick_at, round_no, trick_no, is_last, trace)
+    _finish(record, state, out)
 
-    def check_deal(self, round_no: int, at: str, data: Round) -> None:
-        seen: dict[int, str] = {}
-        parts: list[tuple[str, str, tuple[int, ...], int]] = [
-            ("phantom", "the Phantom", data.phantom_deal, CARDS_PER_HAND),
-            ("christine", "Christine", data.christine_deal, CARDS_PER_HAND),
-        ]
-        if data.aside is not None:
-            parts.append(("aside", "the cards aside", data.aside, CARDS_ASIDE))
-        for key, title, cards, expected in parts:
-            if len(cards) != expected:
-                raise _IllegalMove(
-                    Problem.of(
+
+def _deal(state: GameState, data: Mapping[str, Any], index: int, at: str) -> None:
+    round_no = index + 1
+    if state.phase_code != Phase.DEAL:
+        # A round before this one stopped short of its tenth trick.
+        previous = f"/rounds/{index - 1}/tricks"
+        raise _at(
+            Illegal(
+                Code.INCOMPLETE_ROUND,
+                {"round": index, "played": state.tricks_played, "next": round_no},
+            ),
+            previous,
+            index,
+            None,
+        )
+    deal = data["deal"]
+    seen: dict[int, str] = {}
+    parts = [("phantom", CARDS_PER_HAND), ("christine", CARDS_PER_HAND)]
+    if "aside" in deal:
+        parts.append(("aside", CARDS_ASIDE))
+    hands = [0, 0]
+    for part_index, (key, expected) in enumerate(parts):
+        codes = deal[key]
+        if len(codes) != expected:
+            raise _at(
+                Illegal(
+                    Code.BAD_DEAL,
+                    {"part": key, "count": len(codes), "expected": expected, "round": round_no},
+                ),
+                f"{at}/deal/{key}",
+                round_no,
+                None,
+            )
+        for position, code in enumerate(codes):
+            card = CARD_BY_CODE[code]
+            if card in seen:
+                raise _at(
+                    Illegal(
                         Code.BAD_DEAL,
-                        f"the deal of round {round_no} gives {title} {len(cards)} cards, "
-                        f"not {expected}",
-                        f"{at}/deal/{key}",
-                        round_no,
-                    )
+                        {"card": card, "first": seen[card], "part": key, "round": round_no},
+                    ),
+                    f"{at}/deal/{key}/{position}",
+                    round_no,
+                    None,
                 )
-            for position, card in enumerate(cards):
-                if not 0 <= card < DECK_SIZE:  # only reachable through a hand-built Game
-                    raise _IllegalMove(
-                        Problem.of(
-                            Code.BAD_DEAL,
-                            f"the deal of round {round_no} holds a card outside the deck",
-                            f"{at}/deal/{key}/{position}",
-                            round_no,
-                        )
-                    )
-                if card in seen:
-                    raise _IllegalMove(
-                        Problem.of(
-                            Code.BAD_DEAL,
-                            f"the deal of round {round_no} holds {CARD_CODES[card]} twice "
-                            f"({seen[card]} and {title}); the deck has one of each card",
-                            f"{at}/deal/{key}/{position}",
-                            round_no,
-                        )
-                    )
-                seen[card] = title
+            seen[card] = key
+            if part_index < 2:
+                hands[part_index] |= 1 << card
+    problem = state.step_deal(hands[0], hands[1])
+    if problem is not None:  # only reachable through a state built by hand
+        raise _at(problem, f"{at}/deal", round_no, None)
 
-    # -- plays and swaps ---------------------------------------------------------------
 
-    def play(
-        self,
-        play: Play,
-        expected: Role,
-        lead_suit: Suit | None,
-        at: str,
-        where: tuple[int, int],
-        swaps: list[SwapOutcome],
-    ) -> None:
-        round_no, trick_no = where
-        if play.player != expected:
-            turn = "lead" if lead_suit is None else "follow"
-            raise _IllegalMove(
-                Problem.of(
-                    Code.WRONG_PLAYER,
-                    f"{play.player.in_text} played {CARD_CODES[play.card]}, but it is "
-                    f"{expected.in_text}'s turn to {turn}",
-                    at + "/player",
-                    round_no,
-                    trick_no,
-                    hint=None
-                    if lead_suit is not None
-                    else "The winner of a trick leads the next one; the Phantom leads "
-                    "round 1 and Christine round 2.",
-                )
+def _round_start(
+    state: GameState, data: Mapping[str, Any], out: Replay, round_no: int, at: str, trace: bool
+) -> None:
+    exchange = data.get("exchange")
+    number = data["special_number"]
+    recorded: Exchange | None = None
+    if exchange is not None:
+        recorded = Exchange(CARD_BY_CODE[exchange["phantom"]], CARD_BY_CODE[exchange["christine"]])
+        problem = state.step_exchange(recorded.phantom, recorded.christine)
+        if problem is not None:
+            player = problem.facts.get("player")
+            pointer = f"{at}/exchange" if player is None else f"{at}/exchange/{player.key}"
+            raise _at(problem, pointer, round_no, None)
+    problem = state.step_special_number(int(number))
+    if problem is not None:
+        if problem.code is Code.BAD_SPECIAL_NUMBER and recorded is not None:
+            problem = problem.with_facts(exchange=recorded)
+        pointer = at if problem.code is Code.BAD_EXCHANGE else f"{at}/special_number"
+        raise _at(problem, pointer, round_no, None)
+    if trace:
+        out.rounds.append(
+            RoundStart(
+                round_no,
+                ROLES[state.leader_code],
+                state.special_number,
+                (state.phantom_hand, state.christine_hand),
+                state.notes,
+                recorded,
             )
-        role = expected
-        hand = self.hands[role]
-        card = play.card
-        if not hand >> card & 1:
-            raise _IllegalMove(
-                Problem.of(
-                    Code.CARD_NOT_HELD,
-                    f"{role.in_text} played {CARD_CODES[card]}, but {_pronoun(role)} does "
-                    "not hold it",
-                    at + "/card",
-                    round_no,
-                    trick_no,
-                    hint=f"{_possessive(role).capitalize()} hand: "
-                    f"{', '.join(hand_codes(hand)) or 'empty'}.",
-                )
-            )
-        if not legal_cards(hand, lead_suit) >> card & 1:
-            assert lead_suit is not None  # a lead may be any card held
-            held = hand_codes(hand & lead_suit.mask)
-            raise _IllegalMove(
-                Problem.of(
-                    Code.REVOKE,
-                    f"{role.in_text} played {CARD_CODES[card]} but holds {_list(held)}; "
-                    f"{_pronoun(role)} must follow {lead_suit.title}",
-                    at + "/card",
-                    round_no,
-                    trick_no,
-                    hint="A player who holds a card of the lead suit (after any swap) "
-                    "must play one.",
-                )
-            )
-        self.hands[role] = hand & ~(1 << card)
-        after = "lead" if lead_suit is None else "follow"
-        if card_number(card) == self.special_number:
-            swapped = self.swap(play, after, at, where)
-            if swapped is not None:
-                swaps.append(swapped)
-        elif play.swap is not None and not play.swap.is_empty:
-            raise _IllegalMove(
-                Problem.of(
-                    Code.UNEXPECTED_SWAP,
-                    f"a swap is recorded after {CARD_CODES[card]}, but only a card of the "
-                    f"special number {self.special_number} calls for one",
-                    at + "/swap",
-                    round_no,
-                    trick_no,
-                )
-            )
-
-    def swap(self, play: Play, after: str, at: str, where: tuple[int, int]) -> SwapOutcome | None:
-        """Checks and makes the swap after a special card; ``None`` when a hand is empty
-        and no swap is possible."""
-        round_no, trick_no = where
-        phantom, christine = self.hands
-        size = swap_size(phantom, christine)
-        given = play.swap
-        code = CARD_CODES[play.card]
-        if size == 0:
-            if given is not None and not given.is_empty:
-                empty = Role.PHANTOM if not phantom else Role.CHRISTINE
-                raise _IllegalMove(
-                    Problem.of(
-                        Code.UNEXPECTED_SWAP,
-                        f"{code} shows the special number, but no swap is possible: "
-                        f"{empty.in_text} has no card left",
-                        at + "/swap",
-                        round_no,
-                        trick_no,
-                        hint='Record no swap here, or "swap": {}.',
-                    )
-                )
-            return None
-        cards = "card" if size == 1 else "cards"
-        if given is None:
-            raise _IllegalMove(
-                Problem.of(
-                    Code.MISSING_SWAP,
-                    f"{code} shows the special number {self.special_number}: a swap of "
-                    f"{size} {cards} each must follow, and none is recorded",
-                    at,
-                    round_no,
-                    trick_no,
-                    hint='Add "swap": {"phantom": [...], "christine": [...]} to this play.',
-                )
-            )
-        for role in Role:
-            cards_given = given.given_by(role)
-            if cards_given is None or len(cards_given) < size:
-                count = 0 if cards_given is None else len(cards_given)
-                raise _IllegalMove(
-                    Problem.of(
-                        Code.MISSING_SWAP,
-                        f"the swap after {code} is {size} {cards} each, but {role.in_text} "
-                        f"gives {count}",
-                        f"{at}/swap" if cards_given is None else f"{at}/swap/{role.key}",
-                        round_no,
-                        trick_no,
-                    )
-                )
-        for role in Role:
-            cards_given = given.given_by(role)
-            assert cards_given is not None
-            if len(cards_given) > size:
-                raise _IllegalMove(
-                    Problem.of(
-                        Code.UNEXPECTED_SWAP,
-                        f"the swap after {code} is {size} {cards} each, but {role.in_text} "
-                        f"gives {len(cards_given)}",
-                        f"{at}/swap/{role.key}",
-                        round_no,
-                        trick_no,
-                        hint="Each player gives 2 cards, or 1 when either player holds "
-                        "only one card.",
-                    )
-                )
-        masks = [0, 0]
-        for role in Role:
-            hand = self.hands[role]
-            cards_given = given.given_by(role)
-            assert cards_given is not None
-            for position, card in enumerate(cards_given):
-                if not hand >> card & 1:
-                    again = masks[role] >> card & 1
-                    raise _IllegalMove(
-                        Problem.of(
-                            Code.CARD_NOT_HELD,
-                            f"{role.in_text} gives {CARD_CODES[card]} "
-                            + ("twice in the swap" if again else "in the swap")
-                            + f" after {code}, but {_pronoun(role)} "
-                            + ("holds only one" if again else "does not hold it"),
-                            f"{at}/swap/{role.key}/{position}",
-                            round_no,
-                            trick_no,
-                            hint=f"{_possessive(role).capitalize()} hand before the swap: "
-                            f"{', '.join(hand_codes(self.hands[role]))}.",
-                        )
-                    )
-                hand &= ~(1 << card)
-                masks[role] |= 1 << card
-        self.hands = [
-            phantom & ~masks[Role.PHANTOM] | masks[Role.CHRISTINE],
-            christine & ~masks[Role.CHRISTINE] | masks[Role.PHANTOM],
-        ]
-        return SwapOutcome(
-            after,
-            tuple(given.phantom or ()),
-            tuple(given.christine or ()),
         )
 
-    # -- tricks ------------------------------------------------------------------------
 
-    def trick(
-        self, trick: Trick, leader: Role, at: str, where: tuple[int, int], is_last: bool
-    ) -> Role | None:
-        """Plays one trick; returns its winner, or ``None`` for a trick of one play (legal
-        only as the last trick of the record)."""
-        round_no, trick_no = where
-        swaps: list[SwapOutcome] = []
-        lead_play = trick.plays[0]
-        self.play(lead_play, leader, None, at + "/plays/0", where, swaps)
-        if len(trick.plays) < 2:
-            if not is_last:
-                raise _IllegalMove(
-                    Problem.of(
-                        Code.INCOMPLETE_TRICK,
-                        f"trick {trick_no} of round {round_no} has one play, but the "
-                        "record goes on; only the last trick of a record may be incomplete",
-                        at + "/plays",
-                        round_no,
-                        trick_no,
-                    )
-                )
-            if trick.claimed_winner is not None:
-                self.out.problems.append(
-                    Problem.of(
-                        Code.WINNER_MISMATCH,
-                        f"the record claims {trick.claimed_winner.in_text} won round "
-                        f"{round_no}, trick {trick_no}, but only one card of it was played",
-                        at + "/winner",
-                        round_no,
-                        trick_no,
-                    )
-                )
-            return None
-        follower = leader.other
-        lead = lead_play.card
-        follow_play = trick.plays[1]
-        self.play(follow_play, follower, card_suit(lead), at + "/plays/1", where, swaps)
-        follow = follow_play.card
-        super_trump = self.game.sheet.super_trump(self.notes)
-        leader_wins, reason = judge_trick(lead, follow, super_trump)
-        winner = leader if leader_wins else follower
-        note_owner = self.game.sheet.owner_of(self.notes + 1)
-        in_order = winner == note_owner
-        number = self.special_number
-        special = card_number(lead) == number or card_number(follow) == number
-        notes_before = self.notes
-        self.notes = notes_after_trick(notes_before, in_order, special, self.game.rules)
-        self.out.tricks.append(
-            TrickOutcome(
+def _trick(
+    state: GameState,
+    trick: Mapping[str, Any],
+    out: Replay,
+    at: str,
+    round_no: int,
+    trick_no: int,
+    is_last: bool,
+    trace: bool,
+) -> None:
+    plays = trick["plays"]
+    _play(state, plays[0], f"{at}/plays/0", round_no, trick_no)
+    claimed = trick.get("winner")
+    if len(plays) < 2:
+        if not is_last:
+            raise _at(
+                Illegal(Code.INCOMPLETE_TRICK, {"round": round_no, "trick": trick_no}),
+                f"{at}/plays",
                 round_no,
                 trick_no,
-                leader,
-                lead,
-                follower,
-                follow,
-                super_trump,
-                winner,
-                reason,
-                note_owner,
-                in_order,
-                special,
-                tuple(swaps),
-                notes_before,
-                self.notes,
-                (self.hands[0], self.hands[1]),
-                self.game.sheet.super_trump(self.notes),
             )
-        )
-        if trick.claimed_winner is not None and trick.claimed_winner != winner:
-            self.out.problems.append(
-                Problem.of(
+        if claimed is not None:
+            out.problems.append(
+                Illegal(
                     Code.WINNER_MISMATCH,
-                    f"the record claims {trick.claimed_winner.in_text} won round {round_no}, "
-                    f"trick {trick_no}, but {winner.in_text} did: {CARD_CODES[lead]} against "
-                    f"{CARD_CODES[follow]}, {reason.value.replace('-', ' ')}",
-                    at + "/winner",
+                    {
+                        "claimed": _role(claimed),
+                        "one_card": True,
+                        "round": round_no,
+                        "trick": trick_no,
+                    },
+                    f"{at}/winner",
                     round_no,
                     trick_no,
                 )
             )
-        if self.notes == NOTES_PER_SHEET:
-            self.winner = Role.PHANTOM
-            self.out.ended_at = where
-        return winner
-
-    # -- the game ----------------------------------------------------------------------
-
-    def after_end(self, at: str, what: str, where: tuple[int | None, int | None]) -> None:
-        assert self.out.ended_at is not None
-        end_round, end_trick = self.out.ended_at
-        raise _IllegalMove(
-            Problem.of(
-                Code.AFTER_GAME_END,
-                f"{what} is recorded after the Phantom completed the sheet in round "
-                f"{end_round}, trick {end_trick}; the game was over",
-                at,
-                where[0],
-                where[1],
-                hint="Remove everything after the trick that completed the 12th note.",
-            )
-        )
-
-    def run(self) -> None:
-        rounds = self.game.rounds
-        last_round = len(rounds) - 1
-        for index, data in enumerate(rounds):
-            round_no = index + 1
-            at = pointer("rounds", index)
-            if self.winner is not None:
-                self.after_end(at, f"round {round_no}", (round_no, None))
-            if index > 0 and len(rounds[index - 1].tricks) < TRICKS_PER_ROUND:
-                played = len(rounds[index - 1].tricks)
-                raise _IllegalMove(
-                    Problem.of(
-                        Code.INCOMPLETE_ROUND,
-                        f"round {index} has {played} tricks, but round {round_no} follows; "
-                        f"a round lasts {TRICKS_PER_ROUND} tricks",
-                        pointer("rounds", index - 1, "tricks"),
-                        index,
-                    )
-                )
-            if index >= ROUNDS_PER_GAME:  # only reachable through a hand-built Game
-                raise _IllegalMove(
-                    Problem.of(
-                        Code.SCHEMA,
-                        f"round {round_no} is recorded; a game has at most 2 rounds",
-                        at,
-                        round_no,
-                    )
-                )
-            self.start_round(index, data)
-            leader = round_leader(index)
-            last_trick = len(data.tricks) - 1
-            for trick_index, trick in enumerate(data.tricks):
-                trick_no = trick_index + 1
-                trick_at = f"{at}/tricks/{trick_index}"
-                if self.winner is not None:
-                    self.after_end(
-                        trick_at, f"trick {trick_no} of round {round_no}", (round_no, trick_no)
-                    )
-                if trick_index >= TRICKS_PER_ROUND:  # only reachable through a hand-built Game
-                    raise _IllegalMove(
-                        Problem.of(
-                            Code.SCHEMA,
-                            f"round {round_no} has more than {TRICKS_PER_ROUND} tricks",
-                            trick_at,
-                            round_no,
-                            trick_no,
-                        )
-                    )
-                is_last = index == last_round and trick_index == last_trick
-                winner = self.trick(trick, leader, trick_at, (round_no, trick_no), is_last)
-                if winner is None:
-                    break
-                leader = winner
-            if (
-                self.winner is None
-                and index == ROUNDS_PER_GAME - 1
-                and len(data.tricks) == TRICKS_PER_ROUND
-                and len(data.tricks[-1].plays) == 2
-            ):
-                self.winner = Role.CHRISTINE
-                self.out.ended_at = (round_no, TRICKS_PER_ROUND)
-        self.finish()
-
-    def finish(self) -> None:
-        out = self.out
-        out.result = result = Result(self.winner, self.notes)
-        if self.winner is None:
-            out.problems.append(self.unfinished_problem())
-        claim = self.game.claimed_result
-        if claim is None:
-            return
-        if claim.winner != result.winner:
-            claimed = "no winner yet" if claim.winner is None else f"{claim.winner.in_text} won"
-            actual = (
-                "the game is unfinished"
-                if result.winner is None
-                else (f"{result.winner.in_text} won")
-            )
+        return
+    _play(state, plays[1], f"{at}/plays/1", round_no, trick_no)
+    outcome = state.last_trick
+    if trace and outcome is not None:
+        out.tricks.append(outcome)
+    if claimed is not None:
+        winner = state.leader_code  # the winner leads the next trick
+        if _role(claimed) != ROLES[winner]:
             out.problems.append(
-                Problem.of(
+                Illegal(
                     Code.WINNER_MISMATCH,
-                    f"the result claims {claimed}, but {actual} in the replay",
-                    "/result/winner",
+                    {
+                        "claimed": _role(claimed),
+                        "winner": ROLES[winner],
+                        "lead": state.last_lead,
+                        "follow": state.last_follow,
+                        "reason": REASONS[state.last_verdict >> 1],
+                        "round": round_no,
+                        "trick": trick_no,
+                    },
+                    f"{at}/winner",
+                    round_no,
+                    trick_no,
                 )
             )
-        if claim.notes != result.notes:
-            out.problems.append(
-                Problem.of(
-                    Code.NOTES_MISMATCH,
-                    f"the result claims {claim.notes} notes completed, but the replay "
-                    f"ends with {result.notes}",
-                    "/result/notes",
-                )
+
+
+def _role(key: str) -> Role:
+    return ROLES[0] if key == "phantom" else ROLES[1]
+
+
+def _play(state: GameState, play: Mapping[str, Any], at: str, round_no: int, trick_no: int) -> None:
+    player = 0 if play["player"] == "phantom" else 1
+    card = CARD_BY_CODE[play["card"]]
+    problem = state.step_play(player, card)
+    if problem is not None:
+        field = "player" if problem.code is Code.WRONG_PLAYER else "card"
+        if problem.code is Code.AFTER_GAME_END or problem.code is Code.INCOMPLETE_ROUND:
+            field = "card"
+        raise _at(problem, f"{at}/{field}", round_no, trick_no)
+    swap = play.get("swap")
+    if state.phase_code == Phase.SWAP:
+        if swap is None:
+            raise _at(state._out_of_phase(), at, round_no, trick_no)
+        phantom = swap.get("phantom")
+        christine = swap.get("christine")
+        problem = state.step_swap(
+            () if phantom is None else _cards(phantom),
+            () if christine is None else _cards(christine),
+        )
+        if problem is not None:
+            key = problem.facts["player"].key
+            if problem.code is Code.CARD_NOT_HELD:
+                pointer = f"{at}/swap/{key}/{problem.facts['position']}"
+            elif swap.get(key) is None:
+                pointer = f"{at}/swap"
+            else:
+                pointer = f"{at}/swap/{key}"
+            raise _at(problem, pointer, round_no, trick_no)
+    elif swap and (swap.get("phantom") or swap.get("christine")):
+        problem = _illegal(
+            Code.UNEXPECTED_SWAP,
+            card=card,
+            special_number=state.special_number,
+            no_swap_possible=card % 6 + 1 == state.special_number,
+            empty=ROLES[0] if not state.phantom_hand else ROLES[1],
+        )
+        raise _at(problem, f"{at}/swap", round_no, trick_no)
+
+
+def _finish(record: Mapping[str, Any], state: GameState, out: Replay) -> None:
+    winner = state.winner if state.phase_code == Phase.OVER else None
+    if winner is not None:
+        out.ended_at = (state.ended_round, state.ended_trick)
+    out.result = result = Result(winner, state.notes)
+    rounds = record["rounds"]
+    if winner is None:
+        tricks = len(rounds[-1]["tricks"])
+        out.problems.append(
+            Illegal(
+                Code.UNFINISHED,
+                {"rounds": len(rounds), "tricks": tricks, "notes": state.notes},
+                "/rounds",
+                len(rounds),
+                tricks or None,
             )
-
-    def unfinished_problem(self) -> Problem:
-        rounds = self.game.rounds
-        last = rounds[-1]
-        where = (
-            f"round {len(rounds)}, trick {len(last.tricks)}"
-            if last.tricks
-            else (f"the start of round {len(rounds)}")
         )
-        return Problem.of(
-            Code.UNFINISHED,
-            f"the record stops at {where} with {self.notes} notes completed; the game is "
-            "not over, so it has no winner",
-            "/rounds",
-            len(rounds),
-            len(last.tricks) or None,
-            hint="A finished game ends when the Phantom completes the 12th note or when "
-            "round 2's 10th trick is played.",
+    claim = record.get("result")
+    if claim is None:
+        return
+    claimed_winner = claim["winner"]
+    claimed = None if claimed_winner is None else _role(claimed_winner)
+    if claimed != result.winner:
+        out.problems.append(
+            Illegal(
+                Code.WINNER_MISMATCH,
+                {"claimed": claimed, "winner": result.winner, "result": True},
+                "/result/winner",
+            )
         )
-
-
-def replay(game: Game) -> Replay:
-    """Replay a game by the rules; never raises for anything a record can hold."""
-    replayer = _Replayer(game)
-    try:
-        replayer.run()
-    except _IllegalMove as stop:
-        replayer.out.problems.append(stop.problem)
-    return replayer.out
+    if int(claim["notes"]) != result.notes:
+        out.problems.append(
+            Illegal(
+                Code.NOTES_MISMATCH,
+                {"claimed": int(claim["notes"]), "notes": result.notes},
+                "/result/notes",
+            )
+        )

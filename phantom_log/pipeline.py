@@ -21,12 +21,10 @@ from typing import IO, TYPE_CHECKING, Protocol, TypeVar
 
 import orjson
 
-from .check import RecordReport, problem_lines, verdict_line, verdict_text, verify_record
-from .engine import Result
-from .fastpath import FastVerdict, fast_verdict, sheet_layouts
+from .check import RecordReport, problem_lines, verdict_line, verify_record
 from .sheets import Sheet
 from .sources import Chunk, chunk_records, find_sources, read_chunks
-from .tournament import RecordFacts, TournamentProblem, facts_of, record_facts
+from .tournament import RecordFacts, TournamentProblem, record_facts
 
 if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
     from .tables import RecordRows
@@ -123,65 +121,11 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
 
 
 def verify_chunk(chunk: Chunk, options: Options) -> list[Outcome]:
-    """Parse and verify the records of one chunk (in a worker, or in the main process).
-
-    Each JSON Lines record, and a document of one record, first tries the fast path
-    (:mod:`phantom_log.fastpath`); what it does not decide takes the full check."""
-    layouts = sheet_layouts(options.sheets)
-    if chunk.lines is not None:
-        source = chunk.source
-        outcomes: list[Outcome] = []
-        add = outcomes.append
-        for index, number, line in chunk.lines:
-            verdict = fast_verdict(line, layouts)
-            if verdict is not None:
-                add(fast_outcome(source, index, verdict, options))
-            else:
-                outcomes.extend(
-                    full_outcomes(Chunk(source, lines=((index, number, line),)), options)
-                )
-        return outcomes
-    if chunk.document is not None:
-        verdict = fast_verdict(chunk.document, layouts)
-        if verdict is not None:
-            return [fast_outcome(chunk.source, 0, verdict, options)]
-    return full_outcomes(chunk, options)
-
-
-def full_outcomes(chunk: Chunk, options: Options) -> list[Outcome]:
-    """The outcomes of a chunk's records by the full check."""
+    """Parse and verify the records of one chunk (in a worker, or in the main process)."""
     return [
-        report_outcome(verify_record(record, options.sheets, options.strict), options)
+        report_outcome(verify_record(record, options.sheets, options.strict, False), options)
         for record in chunk_records(chunk)
     ]
-
-
-def fast_outcome(source: str, index: int, verdict: FastVerdict, options: Options) -> Outcome:
-    """The outcome of a record the fast path found wholly valid: the same text the full
-    check gives it."""
-    game_id = verdict.record["game_id"]
-    result = Result(verdict.winner, verdict.notes)
-    if options.output == "json":
-        report = {
-            "source": source,
-            "index": index,
-            "game_id": game_id,
-            "valid": True,
-            "problems": [],
-            "result": {"winner": verdict.winner.key, "notes": verdict.notes},
-        }
-        return Outcome(True, 0, orjson.dumps(report).decode() + "\n")
-    text = (
-        ""
-        if options.quiet
-        else (verdict_text(f"{source}#{index} ({game_id})", result, verdict.ended_at) + "\n")
-    )
-    if options.output == "facts":
-        facts = facts_of(
-            source, index, game_id, True, verdict.record, True, verdict.winner.key, verdict.notes
-        )
-        return Outcome(True, 0, text, facts)
-    return Outcome(True, 0, text)
 
 
 class ProgressHook(Protocol):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -40,6 +41,36 @@ class Severity(StrEnum):
 
 
 WARNING_CODES = frozenset({Code.UNFINISHED, Code.DUPLICATE_DEAL})
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """A problem as data: its code and the facts it is about, no words.
+
+    The engine and the sheet checks return these; :mod:`phantom_log.wording` turns one
+    into a :class:`Problem` with a sentence a person can act on. ``facts`` hold compact
+    values (cards as ints 0-23, hands as bit masks, roles and suits as enums, counts);
+    ``pointer``, ``round`` and ``trick`` say where in the record, once known.
+    """
+
+    code: Code
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    pointer: str = ""
+    round: int | None = None
+    trick: int | None = None
+
+    @property
+    def is_warning(self) -> bool:
+        """True for a code that is a warning by default (``unfinished``)."""
+        return self.code in WARNING_CODES
+
+    def located(self, pointer: str, round: int | None, trick: int | None) -> Illegal:
+        """The same problem, placed in the record."""
+        return replace(self, pointer=pointer, round=round, trick=trick)
+
+    def with_facts(self, **facts: Any) -> Illegal:
+        """The same problem with more facts."""
+        return replace(self, facts={**self.facts, **facts})
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,13 +43,10 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError, PydanticKnownError
 
-from .game import game_from_json
-
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from .game import Game
-    from .problems import Problem
+    from .engine import Replay
     from .sheets import Sheet
 
 __all__ = [
@@ -408,9 +405,9 @@ class GameRecord(RecordModel):
         document the schema rejects."""
         return cls.model_validate(data)
 
-    def to_game(self, sheets: Mapping[str, Sheet] | None = None) -> Game | list[Problem]:
-        """The engine's game of this record, or the problems of its sheet.
+    def replay(self, sheets: Mapping[str, Sheet] | None = None) -> Replay:
+        """The engine's replay of this record (``sheets``: the named sheets known, by
+        default the built-in ones)."""
+        from .engine import replay
 
-        ``sheets`` are the named sheets known (default: the built-in ones).
-        """
-        return game_from_json(self.to_json(), sheets)
+        return replay(self.to_json(), sheets)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .cards import NOTE_OWNER_LETTERS, SUIT_BY_CODE, Role, Suit
-from .problems import Code, Problem, pointer
+from .problems import Code, Illegal, pointer
 
 NOTES_PER_SHEET: Final = 12
 BARS_PER_SHEET: Final = 4
@@ -80,32 +80,28 @@ RULEBOOK_SHEET: Final = Sheet(
 BUILTIN_SHEETS: Final[Mapping[str, Sheet]] = {RULEBOOK_SHEET.name: RULEBOOK_SHEET}
 
 
-def sheet_from_json(data: Mapping[str, Any], at: str = "/sheet") -> Sheet | list[Problem]:
+def sheet_from_json(data: Mapping[str, Any], at: str = "/sheet") -> Sheet | list[Illegal]:
     """Check a sheet object of the schema's shape against the sheet rules.
 
-    Returns the sheet, or the ``bad-sheet`` problems found, with pointers below ``at``:
-    four bars, the four suits once each, every bar at least one note, 12 notes in all.
+    Returns the sheet, or the ``bad-sheet`` problems found (as data), with pointers below
+    ``at``: four bars, the four suits once each, every bar at least one note, 12 notes in
+    all.
     """
     bars: Sequence[Mapping[str, Any]] = data["bars"]
-    problems: list[Problem] = []
+    name = data["name"]
+    problems: list[Illegal] = []
     if len(bars) != BARS_PER_SHEET:
         problems.append(
-            Problem.of(
-                Code.BAD_SHEET,
-                f"sheet {data['name']!r} has {len(bars)} bars; a sheet has {BARS_PER_SHEET}",
-                pointer_join(at, "bars"),
-                hint="Give four bars, one per suit: Mi, Ch, Ri and Ma.",
-            )
+            Illegal(Code.BAD_SHEET, {"name": name, "bars": len(bars)}, pointer_join(at, "bars"))
         )
     seen: dict[str, int] = {}
     for index, bar in enumerate(bars):
         code = bar["suit"]
         if code in seen:
             problems.append(
-                Problem.of(
+                Illegal(
                     Code.BAD_SHEET,
-                    f"sheet {data['name']!r}: bar {index + 1} repeats the suit {code} "
-                    f"of bar {seen[code] + 1}; each suit has exactly one bar",
+                    {"name": name, "bar": index + 1, "suit": code, "first": seen[code] + 1},
                     pointer_join(at, "bars", index, "suit"),
                 )
             )
@@ -113,22 +109,16 @@ def sheet_from_json(data: Mapping[str, Any], at: str = "/sheet") -> Sheet | list
             seen[code] = index
         if not bar["notes"]:
             problems.append(
-                Problem.of(
+                Illegal(
                     Code.BAD_SHEET,
-                    f"sheet {data['name']!r}: bar {index + 1} has no note; "
-                    "each bar holds at least one",
+                    {"name": name, "bar": index + 1, "empty": True},
                     pointer_join(at, "bars", index, "notes"),
                 )
             )
     total = sum(len(bar["notes"]) for bar in bars)
     if total != NOTES_PER_SHEET:
         problems.append(
-            Problem.of(
-                Code.BAD_SHEET,
-                f"sheet {data['name']!r} has {total} notes; a sheet has {NOTES_PER_SHEET}",
-                pointer_join(at, "bars"),
-                hint="Count the letters P and C of all four bars together: they must be 12.",
-            )
+            Illegal(Code.BAD_SHEET, {"name": name, "notes": total}, pointer_join(at, "bars"))
         )
     if problems:
         return problems

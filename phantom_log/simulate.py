@@ -17,13 +17,13 @@ from typing import Any, Final, Protocol
 from .cards import CARD_CODES, Role, Suit, card_number, card_suit, hand_cards
 from .engine import (
     TRICKS_PER_ROUND,
+    Rules,
     judge_trick,
     legal_cards,
     notes_after_trick,
     round_leader,
     swap_size,
 )
-from .game import Rules
 from .sheets import NOTES_PER_SHEET, Sheet
 
 POLICIES: Final = ("random", "greedy")

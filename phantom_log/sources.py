@@ -88,10 +88,7 @@ def _python_count_keys(value: Any) -> int:
     return count
 
 
-try:  # the C version, where the optional extension is built
-    from ._fastpath import key_count as _count_keys
-except ImportError:
-    _count_keys = _python_count_keys
+_count_keys = _python_count_keys
 
 
 def _reject_constant(name: str) -> Any:

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import polars as pl
 
-from .annotate import ANNOTATION_FIELDS, swaps_text
+from .annotate import ANNOTATION_FIELDS, swaps_text, trick_json
 from .check import RecordReport
 from .engine import TRICKS_PER_ROUND, Reason
 from .problems import Severity
@@ -161,7 +161,7 @@ def trick_rows(report: RecordReport) -> list[dict[str, Any]]:
         return []
     rows = []
     for outcome in replayed.tricks:
-        row = outcome.to_json()
+        row = trick_json(outcome)
         row["swaps"] = swaps_text(outcome.swaps)
         rows.append({"game_id": report.game_id, **row})
     return rows

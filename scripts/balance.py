@@ -13,7 +13,7 @@ import argparse
 import math
 import time
 
-from phantom_log.game import Rules
+from phantom_log.engine import Rules
 from phantom_log.sheets import RULEBOOK_SHEET
 from phantom_log.simulate import Simulation, simulate_game
 

@@ -58,11 +58,11 @@ from phantom_log.engine import (
     ROUNDS_PER_GAME,
     TRICKS_PER_ROUND,
     Reason,
+    Rules,
     judge_trick,
     notes_after_trick,
     swap_size,
 )
-from phantom_log.game import Rules
 from phantom_log.problems import Severity
 from phantom_log.sheets import NOTES_PER_SHEET, RULEBOOK_SHEET, Sheet, sheet_from_json
 

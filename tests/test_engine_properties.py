@@ -24,8 +24,7 @@ from hypothesis import strategies as st
 
 from phantom_log.cards import CARD_CODES, Role, Suit, hand_cards, hand_codes, hand_mask
 from phantom_log.check import check_record
-from phantom_log.engine import Reason, Replay, judge_trick, notes_after_trick, replay
-from phantom_log.game import Game, Rules, game_from_json
+from phantom_log.engine import Reason, Replay, Rules, judge_trick, notes_after_trick, replay
 from phantom_log.problems import Code
 
 SUPER_TRUMPS = st.sampled_from([None, *Suit])
@@ -140,12 +139,6 @@ def legal_games(draw: st.DrawFn) -> RefGame:
     return game
 
 
-def compact(data: JsonDict) -> Game:
-    game = game_from_json(data)
-    assert not isinstance(game, list)
-    return game
-
-
 @GAMES
 @given(game=legal_games(), claim=st.booleans())
 def test_legal_game_replays_without_error(game: RefGame, claim: bool) -> None:
@@ -192,7 +185,7 @@ def test_legal_game_replays_without_error(game: RefGame, claim: bool) -> None:
 @GAMES
 @given(game=legal_games())
 def test_notes_chain_from_trick_to_trick(game: RefGame) -> None:
-    outcome = replay(compact(game.record()))
+    outcome = replay(game.record())
     notes = 0
     for start in outcome.rounds:
         assert start.notes == notes
@@ -210,7 +203,7 @@ def test_notes_chain_from_trick_to_trick(game: RefGame) -> None:
 @given(game=legal_games())
 def test_hands_stay_disjoint_and_sized(game: RefGame) -> None:
     data = game.record()
-    outcome = replay(compact(data))
+    outcome = replay(data)
     for start, round_data in zip(outcome.rounds, data["rounds"], strict=True):
         phantom, christine = start.hands
         assert phantom & christine == 0
@@ -235,8 +228,8 @@ def test_hands_stay_disjoint_and_sized(game: RefGame) -> None:
 @given(game=legal_games())
 def test_replay_is_deterministic(game: RefGame) -> None:
     data = game.record(claim_result=True)
-    first: Replay = replay(compact(data))
-    second: Replay = replay(compact(data))
+    first: Replay = replay(data)
+    second: Replay = replay(data)
     assert first == second
     assert check_record(data) == check_record(data)
 

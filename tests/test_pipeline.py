@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from phantom_log.check import problem_lines, verdict_line, verify_record
-from phantom_log.game import Rules
+from phantom_log.engine import Rules
 from phantom_log.pipeline import Options, Outcome, ordered_map, verify_sources
 from phantom_log.sheets import RULEBOOK_SHEET
 from phantom_log.simulate import Simulation, simulate_game

@@ -30,8 +30,14 @@ from gamebuild import (
 )
 
 from phantom_log.cards import Role, Suit, hand_mask, make_card, parse_card
-from phantom_log.engine import Reason, judge_trick, notes_after_trick, replay, swap_size
-from phantom_log.game import Rules, game_from_json
+from phantom_log.engine import (
+    Reason,
+    Rules,
+    judge_trick,
+    notes_after_trick,
+    replay,
+    swap_size,
+)
 from phantom_log.problems import Code, Severity
 from phantom_log.sheets import RULEBOOK_SHEET, sheet_from_json
 
@@ -1025,14 +1031,12 @@ def test_whole_game_by_simple_policy(seed: int) -> None:
 
 
 def test_notes_carry_over_by_simple_policy() -> None:
-    """The plain deal, then a round 2 played by the simple policy, through the compact
-    game: round 2 starts from round 1's notes, and the engine agrees with the reference."""
+    """The plain deal, then a round 2 played by the simple policy, through the engine:
+    round 2 starts from round 1's notes, and the engine agrees with the reference."""
     ref = RefGame(beginner=True)
     ref.play_round(cards(PLAIN_PHANTOM), cards(PLAIN_CHRISTINE), first, special=5)
     ref.play_round(cards("Mi1-5 Ri1-5"), cards("Ch1-5 Ma1-5"), first, special=6)
-    game = game_from_json(ref.record())
-    assert not isinstance(game, list)
-    outcome = replay(game)
+    outcome = replay(ref.record())
     assert outcome.rounds[1].notes == ref.tricks[9].notes_after > 0
     assert outcome.rounds[1].leader is Role.CHRISTINE
     assert [t.notes_after for t in outcome.tricks] == [t.notes_after for t in ref.tricks]

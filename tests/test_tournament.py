@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 import phantom_log
 from phantom_log.cli import main
-from phantom_log.game import Rules
+from phantom_log.engine import Rules
 from phantom_log.sheets import RULEBOOK_SHEET
 from phantom_log.simulate import Simulation, simulate_game
 
