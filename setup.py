@@ -1,18 +1,39 @@
-"""The optional C extension; everything else is in pyproject.toml.
+"""The compiled build of the rules engine; everything else is in pyproject.toml.
 
-phantom_log._fastpath speeds up verifying valid records. It is optional: where it cannot
-be compiled (no C compiler), phantom-log installs and works without it, only slower.
+``phantom_log/engine.py`` is plain Python. Where Cython and a C compiler are available, it
+is also compiled (with the C types of ``engine.pxd``, Cython's "pure Python mode") into an
+extension module that Python imports in its place. Where either is missing, or the build
+fails, phantom-log installs without it and runs the very same source as Python, only more
+slowly. ``phantom-log --version`` says which build is in use.
 """
 
-from setuptools import Extension, setup
+from __future__ import annotations
 
-setup(
-    ext_modules=[
-        Extension(
-            "phantom_log._fastpath",
-            ["phantom_log/_fastpath.c"],
-            optional=True,
-            extra_compile_args=["-O2"],
-        )
-    ]
-)
+import os
+
+from setuptools import setup
+
+COMPILED = ["phantom_log/engine.py", "phantom_log/strictjson.py"]
+
+
+def extensions() -> list[object]:
+    if os.environ.get("PHANTOM_LOG_NO_COMPILE") == "1":
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        return []
+    modules = cythonize(
+        COMPILED,
+        compiler_directives={"language_level": "3", "binding": True, "annotation_typing": False},
+        quiet=True,
+    )
+    for module in modules:
+        # cythonize() drops Extension(optional=True); without it a failed C build would
+        # fail the install instead of falling back to the Python source.
+        module.optional = True
+        module.extra_compile_args = ["-O2"]
+    return list(modules)
+
+
+setup(ext_modules=extensions())

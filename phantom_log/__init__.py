@@ -13,7 +13,12 @@ The names are imported on first use, so that the command line starts fast.
 
 from __future__ import annotations
 
+import os
+import sys
 from importlib import import_module
+from importlib.abc import MetaPathFinder
+from importlib.machinery import ModuleSpec, SourceFileLoader
+from importlib.util import spec_from_file_location
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -23,6 +28,32 @@ if TYPE_CHECKING:
     from .engine import Result
     from .problems import Code, Problem, Severity
     from .record import GameRecord
+
+#: The modules that may be compiled (see setup.py); each is also plain Python.
+COMPILED_MODULES = ("phantom_log.engine", "phantom_log.strictjson")
+
+
+class _PythonSource(MetaPathFinder):
+    """Imports the compiled modules from their Python source (``PHANTOM_LOG_PURE_PYTHON=1``),
+    so that the pure-Python build can be run and tested beside the compiled one."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        if fullname not in COMPILED_MODULES:
+            return None
+        source = os.path.join(os.path.dirname(__file__), fullname.rpartition(".")[2] + ".py")
+        return spec_from_file_location(fullname, source, loader=SourceFileLoader(fullname, source))
+
+
+if os.environ.get("PHANTOM_LOG_PURE_PYTHON") == "1":
+    sys.meta_path.insert(0, _PythonSource())
+
+
+def engine_build() -> str:
+    """Which build of the rules engine is in use: ``"compiled (Cython)"`` or ``"pure Python"``."""
+    from . import engine
+
+    return "pure Python" if engine.__file__.endswith(".py") else "compiled (Cython)"
+
 
 _HOMES = {
     "Annotation": "annotate",

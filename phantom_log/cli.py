@@ -93,8 +93,27 @@ def _usage_error(message: str) -> click.exceptions.Exit:
     return click.exceptions.Exit(EXIT_USAGE)
 
 
+def _print_version(context: click.Context, _option: click.Parameter, value: bool) -> None:
+    if not value or context.resilient_parsing:
+        return
+    import phantom_log
+
+    click.echo(
+        f"phantom-log {phantom_log.__version__} (rules engine: {phantom_log.engine_build()})"
+    )
+    context.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(None, "--version", "-V", package_name="phantom-log", prog_name="phantom-log")
+@click.option(
+    "--version",
+    "-V",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and which build of the rules engine is in use, and exit.",
+)
 def main() -> None:
     """Verify, annotate and analyse records of The Phantom of the Opera card game."""
 

@@ -39,6 +39,14 @@ DIE_FACES: Final = 6
 SPECIAL_PENALTY: Final = 2
 BALANCE_PENALTY: Final = 1
 
+# C copies of the numbers above for the compiled build (engine.pxd types them); the
+# values are the ones above, not written again.
+_NOTES = NOTES_PER_SHEET
+_TRICKS = TRICKS_PER_ROUND
+_ROUNDS = ROUNDS_PER_GAME
+_SWAP_SIZE = SWAP_SIZE
+_SPECIAL_PENALTY = SPECIAL_PENALTY
+_BALANCE_PENALTY = BALANCE_PENALTY
 _SUIT_MASK: Final = 0x3F  # the six cards of suit 0; shift by 6 * suit
 _NO_CARD: Final = -1
 _NOBODY: Final = -1
@@ -47,15 +55,24 @@ SUITS: Final = (Suit.MIRROR, Suit.CHANDELIER, Suit.RING, Suit.MASK)
 ROLE_KEYS: Final = ("phantom", "christine")
 
 
+# The phases as plain ints, for the compiled build (engine.pxd makes them C ints).
+_DEAL = 0
+_EXCHANGE = 1
+_SPECIAL_NUMBER = 2
+_PLAY = 3
+_SWAP = 4
+_OVER = 5
+
+
 class Phase(IntEnum):
     """What the game waits for."""
 
-    DEAL = 0
-    EXCHANGE = 1
-    SPECIAL_NUMBER = 2
-    PLAY = 3
-    SWAP = 4
-    OVER = 5
+    DEAL = _DEAL
+    EXCHANGE = _EXCHANGE
+    SPECIAL_NUMBER = _SPECIAL_NUMBER
+    PLAY = _PLAY
+    SWAP = _SWAP
+    OVER = _OVER
 
 
 class Reason(StrEnum):
@@ -124,8 +141,8 @@ def notes_after(notes_before: int, in_order: bool, special: bool, balance: bool)
     if not special:
         return notes_before + 1 if in_order else notes_before
     if in_order:
-        return min(NOTES_PER_SHEET, notes_before + 2)
-    return max(0, notes_before - (BALANCE_PENALTY if balance else SPECIAL_PENALTY))
+        return min(_NOTES, notes_before + 2)
+    return max(0, notes_before - (_BALANCE_PENALTY if balance else _SPECIAL_PENALTY))
 
 
 def special_penalty(balance: bool) -> int:
@@ -156,24 +173,16 @@ def round_leader(round_index: int) -> Role:
 def swap_size(phantom_hand: int, christine_hand: int) -> int:
     """How many cards each player gives in a swap: 2, 1 when either holds only one card,
     0 when either holds none."""
-    return min(SWAP_SIZE, phantom_hand.bit_count(), christine_hand.bit_count())
+    return min(SWAP_SIZE, popcount(phantom_hand), popcount(christine_hand))
 
 
-def owner_bits(sheet: Sheet) -> int:
-    """The sheet's note owners as bits: bit ``n - 1`` set when note ``n`` is Christine's."""
-    bits = 0
-    for index, owner in enumerate(sheet.note_owners):
-        if owner is Role.CHRISTINE:
-            bits |= 1 << index
-    return bits
-
-
-def suit_bits(sheet: Sheet) -> int:
-    """The suit of the bar of each note, two bits a note, note 1 lowest."""
-    bits = 0
-    for index, suit in enumerate(sheet.note_suits):
-        bits |= int(suit) << (2 * index)
-    return bits
+def popcount(mask: int) -> int:
+    """How many cards a hand (bit mask of up to 24 cards) holds."""
+    # Bit arithmetic rather than int.bit_count(), so that the compiled build stays in C.
+    mask = mask - ((mask >> 1) & 0x555555)
+    mask = (mask & 0x333333) + ((mask >> 2) & 0x333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F
+    return (mask & 0xFF) + ((mask >> 8) & 0xFF) + ((mask >> 16) & 0xFF)
 
 
 # -- what the state machine reports --------------------------------------------------------
@@ -460,7 +469,7 @@ class GameState:
     def start(cls, sheet: Sheet, rules: Rules = Rules(), tracking: bool = True) -> GameState:
         """A game about to be dealt, on ``sheet`` under ``rules``. With ``tracking``, each
         completed trick's :class:`TrickOutcome` is kept in :attr:`last_trick`."""
-        state = cls(owner_bits(sheet), suit_bits(sheet), rules.beginner, rules.balance)
+        state = cls(sheet.owner_bits, sheet.suit_bits, rules.beginner, rules.balance)
         state.tracking = tracking
         return state
 
@@ -532,7 +541,7 @@ class GameState:
     @property
     def turn(self) -> Role | None:
         """Who is to play a card, or ``None`` when no card is due."""
-        return ROLES[self.turn_code] if self.phase_code == Phase.PLAY else None
+        return ROLES[self.turn_code] if self.phase_code == _PLAY else None
 
     @property
     def lead(self) -> int | None:
@@ -547,7 +556,7 @@ class GameState:
     @property
     def is_over(self) -> bool:
         """True once the game is decided."""
-        return self.phase_code == Phase.OVER
+        return self.phase_code == _OVER
 
     @property
     def super_trump(self) -> Suit | None:
@@ -568,11 +577,11 @@ class GameState:
 
     def swap_due(self) -> int:
         """The size of the swap the game waits for (0 outside the swap phase)."""
-        return self.pending_swap if self.phase_code == Phase.SWAP else 0
+        return self.pending_swap if self.phase_code == _SWAP else 0
 
     def legal_cards(self) -> int:
         """The cards (bit mask) the player to move may play; 0 when no card is due."""
-        if self.phase_code != Phase.PLAY:
+        if self.phase_code != _PLAY:
             return 0
         hand = self.christine_hand if self.turn_code else self.phantom_hand
         if self.lead_card < 0:
@@ -582,7 +591,7 @@ class GameState:
 
     def number_options(self) -> tuple[int, ...]:
         """The special numbers that may be picked now."""
-        if self.phase_code != Phase.SPECIAL_NUMBER:
+        if self.phase_code != _SPECIAL_NUMBER:
             return ()
         return tuple(
             number for number in range(1, DIE_FACES + 1) if self.number_choices >> number & 1
@@ -591,18 +600,18 @@ class GameState:
     def legal_actions(self) -> list[Action]:
         """Every action that may be taken now (deals are chance's: not listed)."""
         phase = self.phase_code
-        if phase == Phase.EXCHANGE:
+        if phase == _EXCHANGE:
             return [
                 ExchangeCards(mine, theirs)
                 for mine in _cards_of(self.phantom_hand)
                 for theirs in _cards_of(self.christine_hand)
             ]
-        if phase == Phase.SPECIAL_NUMBER:
+        if phase == _SPECIAL_NUMBER:
             return [SpecialNumber(number) for number in self.number_options()]
-        if phase == Phase.PLAY:
+        if phase == _PLAY:
             player = ROLES[self.turn_code]
             return [PlayCard(player, card) for card in _cards_of(self.legal_cards())]
-        if phase == Phase.SWAP:
+        if phase == _SWAP:
             size = self.pending_swap
             return [
                 SwapCards(mine, theirs)
@@ -632,37 +641,37 @@ class GameState:
 
     def _out_of_phase(self) -> Illegal:
         """The problem of a deal or a card played when the game waits for something else."""
-        if self.phase_code == Phase.OVER:
+        if self.phase_code == _OVER:
             return _illegal(
                 Code.AFTER_GAME_END, end_round=self.ended_round, end_trick=self.ended_trick
             )
-        if self.phase_code == Phase.SWAP:
+        if self.phase_code == _SWAP:
             return _illegal(
                 Code.MISSING_SWAP,
                 card=self.follow_card if self.swap_after_follow else self.lead_card,
                 special_number=self.special_number,
                 size=self.pending_swap,
             )
-        if self.phase_code == Phase.PLAY and self.lead_card >= 0:
+        if self.phase_code == _PLAY and self.lead_card >= 0:
             return _illegal(Code.INCOMPLETE_TRICK)
-        if self.phase_code == Phase.PLAY:
+        if self.phase_code == _PLAY:
             return _illegal(
                 Code.INCOMPLETE_ROUND, round=self.round_index + 1, played=self.tricks_played
             )
-        if self.phase_code == Phase.EXCHANGE:
+        if self.phase_code == _EXCHANGE:
             return _illegal(Code.BAD_EXCHANGE, missing=True, round=self.round_index + 1)
         return _illegal(Code.BAD_DEAL, phase=int(self.phase_code))
 
     def step_deal(self, phantom: int, christine: int) -> Illegal | None:
         """Deal the next round: 10 distinct cards to each player."""
-        if self.phase_code != Phase.DEAL:
+        if self.phase_code != _DEAL:
             return self._out_of_phase()
         if phantom & christine:
             return _illegal(Code.BAD_DEAL, overlap=phantom & christine)
         for role, hand in ((0, phantom), (1, christine)):
-            if hand.bit_count() != CARDS_PER_HAND or hand >> 24:
+            if popcount(hand) != CARDS_PER_HAND or hand >> 24:
                 return _illegal(
-                    Code.BAD_DEAL, part=ROLE_KEYS[role], count=hand.bit_count(), expected=10
+                    Code.BAD_DEAL, part=ROLE_KEYS[role], count=popcount(hand), expected=10
                 )
         self.phantom_hand = phantom
         self.christine_hand = christine
@@ -671,15 +680,15 @@ class GameState:
         self.tricks_played = 0
         if self.beginner:
             self.number_choices = ((1 << DIE_FACES) - 1) << 1
-            self.phase_code = Phase.SPECIAL_NUMBER
+            self.phase_code = _SPECIAL_NUMBER
         else:
-            self.phase_code = Phase.EXCHANGE
+            self.phase_code = _EXCHANGE
         return None
 
     def step_exchange(self, phantom_card: int, christine_card: int) -> Illegal | None:
         """Both players give one card of their hand at the same time."""
-        if self.phase_code != Phase.EXCHANGE:
-            if self.phase_code == Phase.SPECIAL_NUMBER and self.beginner:
+        if self.phase_code != _EXCHANGE:
+            if self.phase_code == _SPECIAL_NUMBER and self.beginner:
                 return _illegal(Code.BAD_EXCHANGE, beginner=True, round=self.round_index + 1)
             return self._out_of_phase()
         for role, card, hand in (
@@ -697,12 +706,12 @@ class GameState:
         self.phantom_hand = self.phantom_hand & ~(1 << phantom_card) | 1 << christine_card
         self.christine_hand = self.christine_hand & ~(1 << christine_card) | 1 << phantom_card
         self.number_choices = (1 << (phantom_card % 6 + 1)) | (1 << (christine_card % 6 + 1))
-        self.phase_code = Phase.SPECIAL_NUMBER
+        self.phase_code = _SPECIAL_NUMBER
         return None
 
     def step_special_number(self, number: int) -> Illegal | None:
         """The round's leader picks the special number (or the die shows it)."""
-        if self.phase_code != Phase.SPECIAL_NUMBER:
+        if self.phase_code != _SPECIAL_NUMBER:
             return self._out_of_phase()
         if not 1 <= number <= DIE_FACES or not self.number_choices >> number & 1:
             return _illegal(
@@ -714,7 +723,7 @@ class GameState:
             )
         self.special_number = number
         self.number_choices = 0
-        self.phase_code = Phase.PLAY
+        self.phase_code = _PLAY
         self.lead_card = _NO_CARD
         self.follow_card = _NO_CARD
         self.special_in_trick = False
@@ -723,7 +732,7 @@ class GameState:
     def step_play(self, player: int, card: int) -> Illegal | None:
         """The player whose turn it is plays ``card``; checks, in order: right player,
         card held, follow suit."""
-        if self.phase_code != Phase.PLAY:
+        if self.phase_code != _PLAY:
             return self._out_of_phase()
         leading = self.lead_card < 0
         if player != self.turn_code:
@@ -761,11 +770,11 @@ class GameState:
             self.follow_card = card
         if card % 6 + 1 == self.special_number:
             self.special_in_trick = True
-            size = min(SWAP_SIZE, self.phantom_hand.bit_count(), self.christine_hand.bit_count())
+            size = min(_SWAP_SIZE, popcount(self.phantom_hand), popcount(self.christine_hand))
             if size > 0:
                 self.pending_swap = size
                 self.swap_after_follow = not leading
-                self.phase_code = Phase.SWAP
+                self.phase_code = _SWAP
                 return None
         self._after_card(leading)
         return None
@@ -780,8 +789,8 @@ class GameState:
         """Both players give the cards of the swap that is due; checks, in order: a side
         with too few cards, a side with too many, then every card held (the Phantom's side
         first), a card given twice being not held the second time."""
-        if self.phase_code != Phase.SWAP:
-            if self.phase_code == Phase.PLAY:
+        if self.phase_code != _SWAP:
+            if self.phase_code == _PLAY:
                 card = self.follow_card if self.lead_card >= 0 else self.lead_card
                 return _illegal(Code.UNEXPECTED_SWAP, card=card, special_number=self.special_number)
             return self._out_of_phase()
@@ -805,9 +814,11 @@ class GameState:
                     size=size,
                     card=self._swap_card(),
                 )
-        masks = [0, 0]
+        mask0 = 0
+        mask1 = 0
         for role in (0, 1):
             hand = self.christine_hand if role else self.phantom_hand
+            mask = 0
             for position, card in enumerate(given[role]):
                 if not (0 <= card < 24 and hand >> card & 1):
                     return _illegal(
@@ -815,15 +826,19 @@ class GameState:
                         player=ROLES[role],
                         card=card,
                         position=position,
-                        twice=bool(masks[role] >> card & 1) if 0 <= card < 24 else False,
+                        twice=bool(0 <= card < 24 and mask >> card & 1),
                         after=self._swap_card(),
                         hand=self.christine_hand if role else self.phantom_hand,
                         swap=True,
                     )
                 hand &= ~(1 << card)
-                masks[role] |= 1 << card
-        self.phantom_hand = self.phantom_hand & ~masks[0] | masks[1]
-        self.christine_hand = self.christine_hand & ~masks[1] | masks[0]
+                mask |= 1 << card
+            if role:
+                mask1 = mask
+            else:
+                mask0 = mask
+        self.phantom_hand = self.phantom_hand & ~mask0 | mask1
+        self.christine_hand = self.christine_hand & ~mask1 | mask0
         if self.tracking:
             self.swaps.append(
                 SwapOutcome(
@@ -831,7 +846,7 @@ class GameState:
                 )
             )
         self.pending_swap = 0
-        self.phase_code = Phase.PLAY
+        self.phase_code = _PLAY
         self._after_card(not self.swap_after_follow)
         return None
 
@@ -846,30 +861,32 @@ class GameState:
         super_trump = -1 if notes == 0 else (self.suits >> (2 * (notes - 1))) & 3
         verdict = judge(lead, follow, super_trump)
         winner = leader if verdict & 1 else 1 - leader
-        note_owner = (self.owners >> notes) & 1 if notes < NOTES_PER_SHEET else 0
+        note_owner = (self.owners >> notes) & 1 if notes < _NOTES else 0
         in_order = winner == note_owner
         special = self.special_in_trick
         after = notes_after(notes, in_order, special, self.balance)
         self.notes = after
         self.tricks_played += 1
         if self.tracking:
-            self.last_trick = TrickOutcome(
-                self.round_index + 1,
-                self.tricks_played,
-                leader,
-                lead,
-                follow,
-                super_trump,
-                verdict,
-                note_owner,
-                special,
-                tuple(self.swaps),
-                notes,
-                after,
-                self.phantom_hand,
-                self.christine_hand,
-                -1 if after == 0 else (self.suits >> (2 * (after - 1))) & 3,
+            outcome = TrickOutcome.__new__(TrickOutcome)
+            outcome.round = self.round_index + 1
+            outcome.trick = self.tricks_played
+            outcome.leader_code = leader
+            outcome.lead = lead
+            outcome.follow = follow
+            outcome.super_trump_code = super_trump
+            outcome.verdict = verdict
+            outcome.note_owner_code = note_owner
+            outcome.special = special
+            outcome.swaps = tuple(self.swaps)
+            outcome.notes_before = notes
+            outcome.notes_after = after
+            outcome.phantom_after = self.phantom_hand
+            outcome.christine_after = self.christine_hand
+            outcome.super_trump_after_code = (
+                -1 if after == 0 else (self.suits >> (2 * (after - 1))) & 3
             )
+            self.last_trick = outcome
         self.last_lead = lead
         self.last_follow = follow
         self.last_verdict = verdict
@@ -878,20 +895,20 @@ class GameState:
         self.special_in_trick = False
         self.leader_code = winner
         self.turn_code = winner
-        if after == NOTES_PER_SHEET:
+        if after == _NOTES:
             self._end(0)
-        elif self.tricks_played == TRICKS_PER_ROUND:
-            if self.round_index == ROUNDS_PER_GAME - 1:
+        elif self.tricks_played == _TRICKS:
+            if self.round_index == _ROUNDS - 1:
                 self._end(1)
             else:
                 self.round_index += 1
-                self.phase_code = Phase.DEAL
+                self.phase_code = _DEAL
 
     def _end(self, winner: int) -> None:
         self.winner_code = winner
         self.ended_round = self.round_index + 1
         self.ended_trick = self.tricks_played
-        self.phase_code = Phase.OVER
+        self.phase_code = _OVER
 
 
 def _cards_of(mask: int) -> list[int]:
@@ -952,7 +969,16 @@ class Replay:
             other.ended_at,
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        raise TypeError("a Replay is not hashable")
+
+
+# The four combinations of the optional rules, made once (records name them by flags).
+_RULES: Final = {
+    (beginner, balance): Rules(beginner, balance)
+    for beginner in (False, True)
+    for balance in (False, True)
+}
 
 
 class SheetProblems(ValueError):
@@ -1009,18 +1035,18 @@ def replay(
     without, only the problems and the result (for verify).
     """
     rules_value = record.get("rules")
-    rules = (
-        Rules(bool(rules_value.get("beginner", False)), bool(rules_value.get("balance", False)))
+    rules = _RULES[
+        (bool(rules_value.get("beginner", False)), bool(rules_value.get("balance", False)))
         if rules_value
-        else Rules()
-    )
+        else (False, False)
+    ]
     sheet = record_sheet(record["sheet"], sheets)
     if isinstance(sheet, list):
         raise SheetProblems(sheet)
     out = Replay(sheet, rules)
     state = GameState.start(sheet, rules, trace)
     try:
-        _fold(record, state, out, trace)
+        _fold(record if type(record) is dict else dict(record), state, out, trace)
     except _Stop as stop:
         out.problems.append(stop.problem)
     out.final = state
@@ -1032,60 +1058,67 @@ def _at(problem: Illegal, pointer: str, round_no: int | None, trick_no: int | No
 
 
 def _fold(record: Mapping[str, Any], state: GameState, out: Replay, trace: bool) -> None:
+    # Pointers are written only for a problem: the replay of a valid record makes none.
     rounds = record["rounds"]
     last_round = len(rounds) - 1
     for index, data in enumerate(rounds):
         round_no = index + 1
-        at = f"/rounds/{index}"
-        if state.phase_code == Phase.OVER:
-            raise _at(
-                state._out_of_phase().with_facts(what="round", round=round_no), at, round_no, None
-            )
+        if state.phase_code == _OVER:
+            problem = state._out_of_phase().with_facts(what="round", round=round_no)
+            raise _at(problem, f"/rounds/{index}", round_no, None)
         if index >= ROUNDS_PER_GAME:  # the schema allows no third round
-            raise _at(Illegal(Code.SCHEMA, {"rounds": len(rounds)}), at, round_no, None)
-        _deal(state, data, index, at)
-        _round_start(state, data, out, round_no, at, trace)
+            raise _at(
+                Illegal(Code.SCHEMA, {"rounds": len(rounds)}), f"/rounds/{index}", round_no, None
+            )
+        _deal(state, data, index)
+        _round_start(state, data, out, index, trace)
         tricks = data["tricks"]
         last_trick = len(tricks) - 1
         for trick_index, trick in enumerate(tricks):
             trick_no = trick_index + 1
-            trick_at = f"{at}/tricks/{trick_index}"
-            if state.phase_code == Phase.OVER:
+            if state.phase_code == _OVER:
+                problem = state._out_of_phase().with_facts(
+                    what="trick", round=round_no, trick=trick_no
+                )
+                raise _at(problem, _trick_pointer(index, trick_index), round_no, trick_no)
+            if trick_index >= TRICKS_PER_ROUND:  # the schema allows no eleventh trick
                 raise _at(
-                    state._out_of_phase().with_facts(what="trick", round=round_no, trick=trick_no),
-                    trick_at,
+                    Illegal(Code.SCHEMA, {"tricks": len(tricks)}),
+                    _trick_pointer(index, trick_index),
                     round_no,
                     trick_no,
                 )
-            if trick_index >= TRICKS_PER_ROUND:  # the schema allows no eleventh trick
-                raise _at(
-                    Illegal(Code.SCHEMA, {"tricks": len(tricks)}), trick_at, round_no, trick_no
-                )
             is_last = index == last_round and trick_index == last_trick
-            _trick(state, trick, out, trick_at, round_no, trick_no, is_last, trace)
+            _trick(state, trick, out, index, trick_index, is_last, trace)
     _finish(record, state, out)
 
 
-def _deal(state: GameState, data: Mapping[str, Any], index: int, at: str) -> None:
+def _trick_pointer(index: int, trick_index: int) -> str:
+    return f"/rounds/{index}/tricks/{trick_index}"
+
+
+_DEAL_PARTS: Final = (("phantom", CARDS_PER_HAND), ("christine", CARDS_PER_HAND))
+_DEAL_PARTS_ASIDE: Final = (*_DEAL_PARTS, ("aside", CARDS_ASIDE))
+
+
+def _deal(state: GameState, data: Mapping[str, Any], index: int) -> None:
     round_no = index + 1
-    if state.phase_code != Phase.DEAL:
+    at = f"/rounds/{index}"
+    if state.phase_code != _DEAL:
         # A round before this one stopped short of its tenth trick.
-        previous = f"/rounds/{index - 1}/tricks"
         raise _at(
             Illegal(
                 Code.INCOMPLETE_ROUND,
                 {"round": index, "played": state.tricks_played, "next": round_no},
             ),
-            previous,
+            f"/rounds/{index - 1}/tricks",
             index,
             None,
         )
     deal = data["deal"]
-    seen: dict[int, str] = {}
-    parts = [("phantom", CARDS_PER_HAND), ("christine", CARDS_PER_HAND)]
-    if "aside" in deal:
-        parts.append(("aside", CARDS_ASIDE))
-    hands = [0, 0]
+    seen = 0
+    hands = [0, 0, 0]
+    parts = _DEAL_PARTS_ASIDE if "aside" in deal else _DEAL_PARTS
     for part_index, (key, expected) in enumerate(parts):
         codes = deal[key]
         if len(codes) != expected:
@@ -1094,48 +1127,66 @@ def _deal(state: GameState, data: Mapping[str, Any], index: int, at: str) -> Non
                     Code.BAD_DEAL,
                     {"part": key, "count": len(codes), "expected": expected, "round": round_no},
                 ),
-                f"{at}/deal/{key}",
+                f"/rounds/{index}/deal/{key}",
                 round_no,
                 None,
             )
+        hand = 0
         for position, code in enumerate(codes):
             card = CARD_BY_CODE[code]
-            if card in seen:
+            if seen >> card & 1:
+                first = key if hand >> card & 1 else _holder(hands, card)
                 raise _at(
                     Illegal(
                         Code.BAD_DEAL,
-                        {"card": card, "first": seen[card], "part": key, "round": round_no},
+                        {"card": card, "first": first, "part": key, "round": round_no},
                     ),
-                    f"{at}/deal/{key}/{position}",
+                    f"/rounds/{index}/deal/{key}/{position}",
                     round_no,
                     None,
                 )
-            seen[card] = key
-            if part_index < 2:
-                hands[part_index] |= 1 << card
+            seen |= 1 << card
+            hand |= 1 << card
+        hands[part_index] = hand
     problem = state.step_deal(hands[0], hands[1])
     if problem is not None:  # only reachable through a state built by hand
         raise _at(problem, f"{at}/deal", round_no, None)
 
 
+def _holder(hands: list[int], card: int) -> str:
+    """Which part of a deal (read so far) holds a card."""
+    for key, hand in zip(("phantom", "christine", "aside"), hands, strict=True):
+        if hand >> card & 1:
+            return key
+    return "aside"
+
+
 def _round_start(
-    state: GameState, data: Mapping[str, Any], out: Replay, round_no: int, at: str, trace: bool
+    state: GameState, data: Mapping[str, Any], out: Replay, index: int, trace: bool
 ) -> None:
+    round_no = index + 1
     exchange = data.get("exchange")
-    number = data["special_number"]
-    recorded: Exchange | None = None
     if exchange is not None:
-        recorded = Exchange(CARD_BY_CODE[exchange["phantom"]], CARD_BY_CODE[exchange["christine"]])
-        problem = state.step_exchange(recorded.phantom, recorded.christine)
+        phantom_card = CARD_BY_CODE[exchange["phantom"]]
+        christine_card = CARD_BY_CODE[exchange["christine"]]
+        problem = state.step_exchange(phantom_card, christine_card)
         if problem is not None:
             player = problem.facts.get("player")
-            pointer = f"{at}/exchange" if player is None else f"{at}/exchange/{player.key}"
+            pointer = (
+                f"/rounds/{index}/exchange"
+                if player is None
+                else f"/rounds/{index}/exchange/{player.key}"
+            )
             raise _at(problem, pointer, round_no, None)
-    problem = state.step_special_number(int(number))
+    problem = state.step_special_number(int(data["special_number"]))
     if problem is not None:
-        if problem.code is Code.BAD_SPECIAL_NUMBER and recorded is not None:
-            problem = problem.with_facts(exchange=recorded)
-        pointer = at if problem.code is Code.BAD_EXCHANGE else f"{at}/special_number"
+        if problem.code is Code.BAD_SPECIAL_NUMBER and exchange is not None:
+            problem = problem.with_facts(exchange=Exchange(phantom_card, christine_card))
+        pointer = (
+            f"/rounds/{index}"
+            if problem.code is Code.BAD_EXCHANGE
+            else f"/rounds/{index}/special_number"
+        )
         raise _at(problem, pointer, round_no, None)
     if trace:
         out.rounds.append(
@@ -1145,7 +1196,7 @@ def _round_start(
                 state.special_number,
                 (state.phantom_hand, state.christine_hand),
                 state.notes,
-                recorded,
+                None if exchange is None else Exchange(phantom_card, christine_card),
             )
         )
 
@@ -1154,20 +1205,21 @@ def _trick(
     state: GameState,
     trick: Mapping[str, Any],
     out: Replay,
-    at: str,
-    round_no: int,
-    trick_no: int,
+    index: int,
+    trick_index: int,
     is_last: bool,
     trace: bool,
 ) -> None:
     plays = trick["plays"]
-    _play(state, plays[0], f"{at}/plays/0", round_no, trick_no)
+    round_no = index + 1
+    trick_no = trick_index + 1
+    _play(state, plays[0], index, trick_index, 0)
     claimed = trick.get("winner")
     if len(plays) < 2:
         if not is_last:
             raise _at(
                 Illegal(Code.INCOMPLETE_TRICK, {"round": round_no, "trick": trick_no}),
-                f"{at}/plays",
+                _trick_pointer(index, trick_index) + "/plays",
                 round_no,
                 trick_no,
             )
@@ -1181,19 +1233,18 @@ def _trick(
                         "round": round_no,
                         "trick": trick_no,
                     },
-                    f"{at}/winner",
+                    _trick_pointer(index, trick_index) + "/winner",
                     round_no,
                     trick_no,
                 )
             )
         return
-    _play(state, plays[1], f"{at}/plays/1", round_no, trick_no)
-    outcome = state.last_trick
-    if trace and outcome is not None:
-        out.tricks.append(outcome)
+    _play(state, plays[1], index, trick_index, 1)
+    if trace and state.last_trick is not None:
+        out.tricks.append(state.last_trick)
     if claimed is not None:
         winner = state.leader_code  # the winner leads the next trick
-        if _role(claimed) != ROLES[winner]:
+        if _role(claimed) is not ROLES[winner]:
             out.problems.append(
                 Illegal(
                     Code.WINNER_MISMATCH,
@@ -1206,7 +1257,7 @@ def _trick(
                         "round": round_no,
                         "trick": trick_no,
                     },
-                    f"{at}/winner",
+                    _trick_pointer(index, trick_index) + "/winner",
                     round_no,
                     trick_no,
                 )
@@ -1217,19 +1268,25 @@ def _role(key: str) -> Role:
     return ROLES[0] if key == "phantom" else ROLES[1]
 
 
-def _play(state: GameState, play: Mapping[str, Any], at: str, round_no: int, trick_no: int) -> None:
+def _play(
+    state: GameState, play: Mapping[str, Any], index: int, trick_index: int, position: int
+) -> None:
     player = 0 if play["player"] == "phantom" else 1
     card = CARD_BY_CODE[play["card"]]
     problem = state.step_play(player, card)
     if problem is not None:
         field = "player" if problem.code is Code.WRONG_PLAYER else "card"
-        if problem.code is Code.AFTER_GAME_END or problem.code is Code.INCOMPLETE_ROUND:
-            field = "card"
-        raise _at(problem, f"{at}/{field}", round_no, trick_no)
+        raise _at(
+            problem,
+            f"{_trick_pointer(index, trick_index)}/plays/{position}/{field}",
+            index + 1,
+            trick_index + 1,
+        )
     swap = play.get("swap")
-    if state.phase_code == Phase.SWAP:
+    if state.phase_code == _SWAP:
+        at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
         if swap is None:
-            raise _at(state._out_of_phase(), at, round_no, trick_no)
+            raise _at(state._out_of_phase(), at, index + 1, trick_index + 1)
         phantom = swap.get("phantom")
         christine = swap.get("christine")
         problem = state.step_swap(
@@ -1244,7 +1301,7 @@ def _play(state: GameState, play: Mapping[str, Any], at: str, round_no: int, tri
                 pointer = f"{at}/swap"
             else:
                 pointer = f"{at}/swap/{key}"
-            raise _at(problem, pointer, round_no, trick_no)
+            raise _at(problem, pointer, index + 1, trick_index + 1)
     elif swap and (swap.get("phantom") or swap.get("christine")):
         problem = _illegal(
             Code.UNEXPECTED_SWAP,
@@ -1253,11 +1310,16 @@ def _play(state: GameState, play: Mapping[str, Any], at: str, round_no: int, tri
             no_swap_possible=card % 6 + 1 == state.special_number,
             empty=ROLES[0] if not state.phantom_hand else ROLES[1],
         )
-        raise _at(problem, f"{at}/swap", round_no, trick_no)
+        raise _at(
+            problem,
+            f"{_trick_pointer(index, trick_index)}/plays/{position}/swap",
+            index + 1,
+            trick_index + 1,
+        )
 
 
 def _finish(record: Mapping[str, Any], state: GameState, out: Replay) -> None:
-    winner = state.winner if state.phase_code == Phase.OVER else None
+    winner = state.winner if state.phase_code == _OVER else None
     if winner is not None:
         out.ended_at = (state.ended_round, state.ended_trick)
     out.result = result = Result(winner, state.notes)
@@ -1278,7 +1340,7 @@ def _finish(record: Mapping[str, Any], state: GameState, out: Replay) -> None:
         return
     claimed_winner = claim["winner"]
     claimed = None if claimed_winner is None else _role(claimed_winner)
-    if claimed != result.winner:
+    if claimed is not result.winner:
         out.problems.append(
             Illegal(
                 Code.WINNER_MISMATCH,

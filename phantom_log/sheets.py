@@ -36,6 +36,11 @@ class Sheet:
     note_owners: tuple[Role, ...] = field(init=False, compare=False, repr=False)
     #: The suit of the bar of each note, notes 1-12 at indexes 0-11 (derived).
     note_suits: tuple[Suit, ...] = field(init=False, compare=False, repr=False)
+    #: The owners as the engine reads them: bit ``n - 1`` set when note ``n`` is
+    #: Christine's (derived).
+    owner_bits: int = field(init=False, compare=False, repr=False)
+    #: The suits as the engine reads them: two bits a note, note 1 lowest (derived).
+    suit_bits: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Read at every trick of every replay: worked out once here.
@@ -43,6 +48,12 @@ class Sheet:
         suits = tuple(bar.suit for bar in self.bars for _ in bar.owners)
         object.__setattr__(self, "note_owners", owners)
         object.__setattr__(self, "note_suits", suits)
+        object.__setattr__(
+            self, "owner_bits", sum(int(owner) << index for index, owner in enumerate(owners))
+        )
+        object.__setattr__(
+            self, "suit_bits", sum(int(suit) << (2 * index) for index, suit in enumerate(suits))
+        )
 
     def owner_of(self, note: int) -> Role:
         """The owner of a note (1-12)."""

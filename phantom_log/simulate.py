@@ -1,10 +1,11 @@
 """A seeded simulator of whole games, for tests, benchmarks and study (not real play).
 
-Every rule comes from the engine (:func:`~phantom_log.engine.legal_cards`,
-:func:`~phantom_log.engine.swap_size`, :func:`~phantom_log.engine.judge_trick`,
-:func:`~phantom_log.engine.notes_after_trick`, the sheet's super trump and note owners);
-the simulator only chooses among the legal moves. Game ``i`` of seed ``s`` draws from its
-own generator, seeded with ``"s:i"``, so a game does not depend on the games before it.
+A :class:`~phantom_log.engine.GameState` plays each game: it says whose turn it is, which
+cards are legal, when a swap is due and of what size, who won each trick and when the
+game is over; the simulator only chooses among the moves it allows (the greedy policy
+also predicts tricks with :func:`~phantom_log.engine.judge_trick` to choose its card).
+Game ``i`` of seed ``s`` draws from its own generator, seeded with ``"s:i"``, so a game
+does not depend on the games before it.
 """
 
 from __future__ import annotations
@@ -14,17 +15,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from .cards import CARD_CODES, Role, Suit, card_number, card_suit, hand_cards
-from .engine import (
-    TRICKS_PER_ROUND,
-    Rules,
-    judge_trick,
-    legal_cards,
-    notes_after_trick,
-    round_leader,
-    swap_size,
+from .cards import (
+    CARD_CODES,
+    DECK_SIZE,
+    Role,
+    Suit,
+    card_number,
+    card_suit,
+    hand_cards,
+    hand_mask,
 )
-from .sheets import NOTES_PER_SHEET, Sheet
+from .engine import CARDS_PER_HAND, GameState, Phase, Rules, judge_trick
+from .problems import Illegal
+from .sheets import Sheet
 
 POLICIES: Final = ("random", "greedy")
 FORMAT_VERSION: Final = "phantom-log/1"
@@ -164,41 +167,30 @@ def _codes(cards: list[int]) -> list[str]:
 
 
 class _Game:
-    """The state of one simulated game while it is played."""
+    """One simulated game while it is played: a :class:`~phantom_log.engine.GameState`
+    carries it, and the policies choose among the moves it allows."""
 
     def __init__(self, simulation: Simulation, rng: random.Random) -> None:
         self.simulation = simulation
         self.rng = rng
         self.policies = (make_policy(simulation.phantom), make_policy(simulation.christine))
-        self.notes = 0
-        self.hands = [0, 0]
-        self.special_number = 0
+        self.state = GameState.start(simulation.sheet, simulation.rules)
 
     def view(self, role: Role) -> View:
-        return View(role, self.notes, self.simulation.sheet, self.special_number)
+        state = self.state
+        return View(role, state.notes, self.simulation.sheet, state.special_number)
 
-    def swap(self, play: dict[str, Any]) -> None:
-        size = swap_size(self.hands[0], self.hands[1])
-        if size == 0:
-            return
-        given = [
-            self.policies[role].give_in_swap(self.rng, self.hands[role], size, self.view(role))
-            for role in Role
-        ]
-        masks = [sum(1 << card for card in cards) for cards in given]
-        self.hands = [
-            self.hands[0] & ~masks[0] | masks[1],
-            self.hands[1] & ~masks[1] | masks[0],
-        ]
-        play["swap"] = {"phantom": _codes(given[0]), "christine": _codes(given[1])}
-
-    def play_round(self, index: int) -> dict[str, Any]:
+    def play_round(self) -> dict[str, Any]:
         rng = self.rng
-        deck = list(range(24))
+        state = self.state
+        deck = list(range(DECK_SIZE))
         rng.shuffle(deck)
-        deal = [sorted(deck[:10]), sorted(deck[10:20]), sorted(deck[20:])]
-        self.hands = [sum(1 << card for card in deal[0]), sum(1 << card for card in deal[1])]
-        leader = round_leader(index)
+        deal = [
+            sorted(deck[:CARDS_PER_HAND]),
+            sorted(deck[CARDS_PER_HAND : 2 * CARDS_PER_HAND]),
+            sorted(deck[2 * CARDS_PER_HAND :]),
+        ]
+        _legal(state.step_deal(hand_mask(deal[0]), hand_mask(deal[1])))
         data: dict[str, Any] = {
             "deal": {
                 "phantom": _codes(deal[0]),
@@ -206,56 +198,71 @@ class _Game:
                 "aside": _codes(deal[2]),
             }
         }
-        if self.simulation.rules.beginner:
-            self.special_number = rng.randint(1, 6)
-        else:
+        if state.phase == Phase.EXCHANGE:
             given = [
-                self.policies[role].give_in_exchange(rng, self.hands[role], self.view(role))
+                self.policies[role].give_in_exchange(rng, state.hand(role), self.view(role))
                 for role in Role
             ]
-            self.hands = [
-                self.hands[0] & ~(1 << given[0]) | 1 << given[1],
-                self.hands[1] & ~(1 << given[1]) | 1 << given[0],
-            ]
-            numbers = sorted({card_number(given[0]), card_number(given[1])})
-            self.special_number = self.policies[leader].choose_special_number(
-                rng, numbers, self.hands[leader], self.view(leader)
-            )
+            _legal(state.step_exchange(given[0], given[1]))
             data["exchange"] = {"phantom": CARD_CODES[given[0]], "christine": CARD_CODES[given[1]]}
-        data["special_number"] = self.special_number
+        options = state.number_options()
+        if self.simulation.rules.beginner:
+            # The die shows the number: a roll over the faces the state offers.
+            number = rng.randint(options[0], options[-1])
+        else:
+            leader = state.leader
+            number = self.policies[leader].choose_special_number(
+                rng, list(options), state.hand(leader), self.view(leader)
+            )
+        _legal(state.step_special_number(number))
+        data["special_number"] = number
         tricks: list[dict[str, Any]] = []
         data["tricks"] = tricks
-        for _ in range(TRICKS_PER_ROUND):
-            leader = self.play_trick(leader, tricks)
-            if self.notes == NOTES_PER_SHEET:
-                break
+        while state.phase == Phase.PLAY:
+            tricks.append(self.play_trick())
         return data
 
-    def play_trick(self, leader: Role, tricks: list[dict[str, Any]]) -> Role:
-        rng = self.rng
-        follower = leader.other
-        lead = self.policies[leader].lead(rng, self.hands[leader], self.view(leader))
-        self.hands[leader] &= ~(1 << lead)
-        lead_play: dict[str, Any] = {"player": leader.key, "card": CARD_CODES[lead]}
-        if card_number(lead) == self.special_number:
-            self.swap(lead_play)
-        legal = legal_cards(self.hands[follower], card_suit(lead))
-        follow = self.policies[follower].follow(rng, legal, lead, self.view(follower))
-        self.hands[follower] &= ~(1 << follow)
-        follow_play: dict[str, Any] = {"player": follower.key, "card": CARD_CODES[follow]}
-        if card_number(follow) == self.special_number:
-            self.swap(follow_play)
-        sheet = self.simulation.sheet
-        leader_wins, _ = judge_trick(lead, follow, sheet.super_trump(self.notes))
-        winner = leader if leader_wins else follower
-        in_order = winner is sheet.owner_of(self.notes + 1)
-        special = self.special_number in (card_number(lead), card_number(follow))
-        self.notes = notes_after_trick(self.notes, in_order, special, self.simulation.rules)
-        trick: dict[str, Any] = {"plays": [lead_play, follow_play]}
-        if rng.random() < CLAIM_SHARE:
-            trick["winner"] = winner.key
-        tricks.append(trick)
-        return winner
+    def play_trick(self) -> dict[str, Any]:
+        state = self.state
+        plays = [self.play_card()]
+        while state.lead is not None:
+            plays.append(self.play_card())
+        outcome = state.last_trick
+        assert outcome is not None
+        trick: dict[str, Any] = {"plays": plays}
+        if self.rng.random() < CLAIM_SHARE:
+            trick["winner"] = outcome.winner.key
+        return trick
+
+    def play_card(self) -> dict[str, Any]:
+        """The card of the player to move, and the swap it calls, if any."""
+        state = self.state
+        role = state.turn
+        assert role is not None
+        policy = self.policies[role]
+        legal = state.legal_cards()
+        lead = state.lead
+        if lead is None:
+            card = policy.lead(self.rng, legal, self.view(role))
+        else:
+            card = policy.follow(self.rng, legal, lead, self.view(role))
+        _legal(state.step_play(role, card))
+        play: dict[str, Any] = {"player": role.key, "card": CARD_CODES[card]}
+        if state.phase == Phase.SWAP:
+            size = state.swap_due()
+            given = [
+                self.policies[side].give_in_swap(self.rng, state.hand(side), size, self.view(side))
+                for side in Role
+            ]
+            _legal(state.step_swap(given[0], given[1]))
+            play["swap"] = {"phantom": _codes(given[0]), "christine": _codes(given[1])}
+        return play
+
+
+def _legal(problem: Illegal | None) -> None:
+    """A step the simulator took must be legal: its choices come from the state."""
+    if problem is not None:
+        raise AssertionError(f"the simulator took an illegal step: {problem!r}")
 
 
 def simulate_game(simulation: Simulation, number: int) -> dict[str, Any]:
@@ -264,12 +271,12 @@ def simulate_game(simulation: Simulation, number: int) -> dict[str, Any]:
     phantom, christine = rng.sample(_NAMES, 2)
     game = _Game(simulation, rng)
     rounds = []
-    for index in range(2):
-        rounds.append(game.play_round(index))
-        if game.notes == NOTES_PER_SHEET:
-            break
+    while game.state.phase == Phase.DEAL:
+        rounds.append(game.play_round())
+    state = game.state
+    winner = state.winner
+    assert winner is not None
     rules = simulation.rules
-    winner = Role.PHANTOM if game.notes == NOTES_PER_SHEET else Role.CHRISTINE
     return {
         "format": FORMAT_VERSION,
         "game_id": f"sim-{simulation.seed}-{number:06d}",
@@ -280,7 +287,7 @@ def simulate_game(simulation: Simulation, number: int) -> dict[str, Any]:
         else simulation.sheet.to_json(),
         "rules": {"beginner": rules.beginner, "balance": rules.balance},
         "rounds": rounds,
-        "result": {"winner": winner.key, "notes": game.notes},
+        "result": {"winner": winner.key, "notes": state.notes},
         "x-simulator": {
             "seed": simulation.seed,
             "game": number,

@@ -1,164 +1,26 @@
 """Reading records from every input form: files, directories, JSON Lines and stdin.
 
-Parsing is strict JSON (RFC 8259) and then some, as FORMAT.md asks: bytes that are not
-UTF-8, duplicate keys, ``NaN``/``Infinity``, integers outside the signed 64-bit range,
-lone surrogates, NUL and other raw control characters, and nesting deeper than 1,000 are
-all ``json`` problems with a line and column where known. A leading UTF-8 byte-order mark
-is accepted. Nothing here raises for a bad input: a source that cannot be parsed yields a
+Each text is parsed by :func:`phantom_log.strictjson.parse_json` (strict JSON as FORMAT.md
+reads it). Nothing here raises for a bad input: a source that cannot be parsed yields a
 :class:`SourceRecord` carrying its problem, and the other records go on.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final
 
-import orjson
-
 from .problems import Code, Problem
+from .strictjson import JsonError, parse_json
+
+__all__ = ["JsonError", "parse_json"]  # re-exported: where records are read
 
 RECORD_SUFFIXES: Final = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 STDIN: Final = "-"
 _BOM: Final = b"\xef\xbb\xbf"
-_INT64_MIN: Final = -(2**63)
-_INT64_MAX: Final = 2**63 - 1
-# A key is a string followed by a colon; in a string value a quote is escaped, so this
-# pattern counts every key of a text at least once (and a few odd strings too).
-_KEY_PATTERN: Final = re.compile(rb'"\s*:')
-# Nineteen digits or more may be an integer outside the 64-bit range; orjson would read
-# it as a float, so such texts take the slow path, which checks each integer.
-_LONG_DIGITS: Final = re.compile(rb"[0-9]{19}")
-
-
-class JsonError(Exception):
-    """A text that is not JSON as FORMAT.md accepts it."""
-
-    def __init__(self, message: str, line: int | None = None, column: int | None = None):
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.column = column
-
-    def problem(self, line_offset: int = 0) -> Problem:
-        """The ``json`` problem, its line counted in the whole source."""
-        line = None if self.line is None else self.line + line_offset
-        where = ""
-        if line is not None:
-            where = f"line {line}" + ("" if self.column is None else f", column {self.column}")
-            where += ": "
-        return Problem(
-            Code.JSON,
-            f"{where}{self.message}",
-            hint=_JSON_HINT,
-            line=line,
-            column=self.column,
-        )
-
-
-_JSON_HINT: Final = (
-    "The record must be strict JSON in UTF-8: no comments, no trailing commas, "
-    "no NaN or Infinity, each key once per object."
-)
-
-
-def _position(data: bytes, offset: int) -> tuple[int, int]:
-    """Line and column (both from 1, column in characters) of a byte offset."""
-    line_start = data.rfind(b"\n", 0, offset) + 1
-    line = data.count(b"\n", 0, offset) + 1
-    column = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
-    return line, column
-
-
-def _python_count_keys(value: Any) -> int:
-    """How many keys the objects of a parsed value hold, all levels together."""
-    count = 0
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            count += len(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return count
-
-
-_count_keys = _python_count_keys
-
-
-def _reject_constant(name: str) -> Any:
-    raise JsonError(f"{name} is not a JSON number")
-
-
-def _checked_int(text: str) -> int:
-    value = int(text)
-    if not _INT64_MIN <= value <= _INT64_MAX:
-        raise JsonError(f"the number {text[:30]} is outside the 64-bit integer range")
-    return value
-
-
-def _checked_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise JsonError(f"the number {text[:30]} is too large for a 64-bit float")
-    return value
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise JsonError(f"duplicate key {key!r} in one object")
-        result[key] = value
-    return result
-
-
-def _slow_parse(data: bytes) -> Any:
-    """The standard library's parser, with every check of FORMAT.md hooked in."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line, column = _position(data, error.start)
-        raise JsonError(
-            f"the bytes are not UTF-8 (byte 0x{data[error.start]:02x})", line, column
-        ) from None
-    try:
-        return json.loads(
-            text,
-            object_pairs_hook=_unique_keys,
-            parse_constant=_reject_constant,
-            parse_int=_checked_int,
-            parse_float=_checked_float,
-        )
-    except json.JSONDecodeError as error:
-        raise JsonError(error.msg, error.lineno, error.colno) from None
-    except RecursionError:
-        raise JsonError("the JSON is nested too deeply") from None
-
-
-def parse_json(data: bytes) -> Any:
-    """Parse one JSON text; raises :class:`JsonError` for anything FORMAT.md rejects."""
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
-    try:
-        value = orjson.loads(data)
-    except orjson.JSONDecodeError as error:
-        # orjson is right to refuse; the standard library words most errors better.
-        _slow_parse(data)
-        line, column = _position(data, error.pos)
-        message = str(error.args[0]) if error.args else "invalid JSON"
-        message = message.split(": line ")[0]
-        raise JsonError(message, line, column) from None
-    if _LONG_DIGITS.search(data) or (
-        isinstance(value, dict | list) and _count_keys(value) != len(_KEY_PATTERN.findall(data))
-    ):
-        return _slow_parse(data)
-    return value
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,11 @@ out-of-order special trick under the balance rule, a Phantom win before round 2 
 ...) is thrown away for the next one. The random generator is seeded, so every run
 writes the same files.
 
-The rules are not written again here: the trick judge, the notes and the size of a swap
-come from :mod:`phantom_log.engine`, and every record written is checked with
+The rules are not written again here: every game is played on a
+:class:`phantom_log.engine.GameState`, which says whose turn it is, which cards are legal,
+which special numbers may be picked, when a swap is due and of what size, who won each
+trick, how the notes moved and when the round and the game end; the search only chooses
+among the moves it allows. Every record written is checked with
 :func:`phantom_log.check.check_record` (the valid ones) or
 :func:`phantom_log.check.verify_paths` (the invalid ones). Each record of
 ``examples/invalid/`` is a legal game with one thing broken, said in its ``x-broken``
@@ -30,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import itertools
 import json
 import random
 import sys
@@ -42,6 +44,7 @@ from typing import Any, Final, TypeVar
 from phantom_log.cards import (
     DECK_SIZE,
     FULL_DECK,
+    NUMBERS_PER_SUIT,
     Role,
     Suit,
     card_code,
@@ -57,13 +60,16 @@ from phantom_log.engine import (
     CARDS_PER_HAND,
     ROUNDS_PER_GAME,
     TRICKS_PER_ROUND,
+    ExchangeCards,
+    GameState,
+    Phase,
     Reason,
     Rules,
-    judge_trick,
+    SwapCards,
+    TrickOutcome,
     notes_after_trick,
-    swap_size,
 )
-from phantom_log.problems import Severity
+from phantom_log.problems import Illegal, Severity
 from phantom_log.sheets import NOTES_PER_SHEET, RULEBOOK_SHEET, Sheet, sheet_from_json
 
 SEED: Final = 20261129
@@ -97,13 +103,10 @@ def liked_or_all(options: Sequence[T], liked: Callable[[T], bool]) -> list[T]:
     return [option for option in options if liked(option)] or list(options)
 
 
-def after_swap(hands: Hands, gift: Gift) -> Hands:
-    """The two hands once the cards of a swap have changed hands."""
-    phantom_gives, christine_gives = hand_mask(gift[0]), hand_mask(gift[1])
-    return (
-        hands[0] & ~phantom_gives | christine_gives,
-        hands[1] & ~christine_gives | phantom_gives,
-    )
+def legal_step(problem: Illegal | None) -> None:
+    """A step the search took must be legal: its choices come from the state."""
+    if problem is not None:
+        raise AssertionError(f"the search took an illegal step: {problem!r}")
 
 
 # -- a game played out ------------------------------------------------------------------
@@ -111,17 +114,19 @@ def after_swap(hands: Hands, gift: Gift) -> Hands:
 
 @dataclass(frozen=True, slots=True)
 class PlayDone:
-    """A card played: who, which, both hands just before it, and the swap it called."""
+    """A card played: who, which, both hands just before it, the cards the state allowed
+    then, and the swap it called."""
 
     player: Role
     card: int
     hands_before: Hands
+    legal: int
     swap: Gift | None
 
 
 @dataclass(frozen=True, slots=True)
 class TrickDone:
-    """A trick played out and judged by the engine's rules."""
+    """A trick played out, as the state judged it."""
 
     plays: tuple[PlayDone, PlayDone]
     winner: Role
@@ -138,44 +143,40 @@ class TrickDone:
         """Who led the trick."""
         return self.plays[0].player
 
+    @classmethod
+    def of(cls, plays: Sequence[PlayDone], outcome: TrickOutcome, comment: str | None) -> TrickDone:
+        """The trick of these plays, as the state's outcome tells it."""
+        return cls(
+            (plays[0], plays[1]),
+            outcome.winner,
+            outcome.reason,
+            outcome.super_trump,
+            outcome.in_order,
+            outcome.special,
+            outcome.notes_before,
+            outcome.notes_after,
+            comment,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class RoundDone:
-    """A round played out: the deal (Phantom, Christine, aside), the exchange, the tricks."""
+    """A round played out: the deal (Phantom, Christine, aside), the exchange, the special
+    numbers the state offered and the one picked, the tricks."""
 
     deal: tuple[int, int, int]
     exchange: tuple[int, int] | None
+    numbers: tuple[int, ...]
     special_number: int
     tricks: tuple[TrickDone, ...]
 
 
-@dataclass(slots=True)
-class Table:
-    """The state of a game being played out."""
-
-    sheet: Sheet
-    rules: Rules
-    notes: int = 0
-    hands: list[int] = field(default_factory=lambda: [0, 0])
-    special_number: int = 0
-    winner: Role | None = None
-
-    def copy(self) -> Table:
-        """An independent copy, to try a round on."""
-        return replace(self, hands=list(self.hands))
-
-    @property
-    def both_hands(self) -> Hands:
-        """The two hands, the Phantom's first."""
-        return self.hands[0], self.hands[1]
-
-
 @dataclass(frozen=True, slots=True)
 class Played:
-    """A whole game played out, and the table as it was left."""
+    """A whole game played out, and the state it was left in."""
 
     rounds: tuple[RoundDone, ...]
-    table: Table
+    state: GameState
 
     def trick(self, round_no: int, trick_no: int) -> TrickDone:
         """One trick, both counted from 1."""
@@ -247,35 +248,28 @@ class GamePlan:
 # -- playing at random -----------------------------------------------------------------
 
 
-def choose_card(
-    rng: random.Random,
-    table: Table,
-    role: Role,
-    lead_suit: Suit | None,
-    wanted: str | None,
-    kept: Hands,
-) -> int:
-    """A legal card for ``role``: the wanted one (a miss if it is not legal) or one at
-    random, sparing the cards kept for later."""
-    hand = table.hands[role]
-    legal = hand & lead_suit.mask if lead_suit is not None and hand & lead_suit.mask else hand
+def choose_card(rng: random.Random, state: GameState, wanted: str | None, kept: Hands) -> int:
+    """A card the state allows the player to move: the wanted one (a miss if it is not
+    allowed) or one at random, sparing the cards kept for later."""
+    role = state.turn
+    assert role is not None
+    allowed = state.legal_cards()
     if wanted is not None:
         card = parse_card(wanted)
-        if not holds(legal, card):
+        if not holds(allowed, card):
             raise Miss
         return card
-    return rng.choice(liked_or_all(hand_cards(legal), lambda card: not holds(kept[role], card)))
+    return rng.choice(liked_or_all(hand_cards(allowed), lambda card: not holds(kept[role], card)))
 
 
 def choose_swap(
-    rng: random.Random, table: Table, check: HandsCheck | None, kept: Hands
-) -> Gift | None:
-    """A swap of the size the engine says (``None`` when no swap is possible), at random
-    among those whose result passes ``check``, sparing the cards kept for later."""
-    size = swap_size(*table.both_hands)
-    if size == 0:
-        return None
-    hands = table.both_hands
+    rng: random.Random, state: GameState, check: HandsCheck | None, kept: Hands
+) -> Gift:
+    """A swap of the size the state waits for, at random among those whose result passes
+    ``check`` (the state tells the hands each would leave), sparing the cards kept for
+    later."""
+    size = state.swap_due()
+    hands = state.hands
 
     def spares(gift: Gift) -> bool:
         return not any(holds(kept[role], card) for role in Role for card in gift[role])
@@ -289,65 +283,44 @@ def choose_swap(
             gives.append(tuple(sorted(rng.sample(pool, size))))
         return gives[0], gives[1]
     gifts = [
-        (phantom, christine)
-        for phantom in itertools.combinations(hand_cards(hands[0]), size)
-        for christine in itertools.combinations(hand_cards(hands[1]), size)
-        if check(after_swap(hands, (phantom, christine)))
+        (action.phantom, action.christine)
+        for action in state.legal_actions()
+        if isinstance(action, SwapCards) and check(hands_after(state, action))
     ]
     if not gifts:
         raise Miss
     return rng.choice(liked_or_all(gifts, spares))
 
 
+def hands_after(state: GameState, action: SwapCards) -> Hands:
+    """Both hands once a swap is done, as the state does it."""
+    after = state.apply(action)
+    assert isinstance(after, GameState), after
+    return after.hands
+
+
 def play_cards(
-    rng: random.Random, table: Table, leader: Role, plan: TrickPlan, kept: Hands = (0, 0)
+    rng: random.Random, state: GameState, plan: TrickPlan, kept: Hands = (0, 0)
 ) -> list[PlayDone]:
-    """The two plays of a trick and their swaps, changing the hands on the table; random
-    choices spare the cards ``kept`` for later while they can."""
+    """The two plays of a trick and their swaps, stepped on the state; random choices
+    spare the cards ``kept`` for later while they can."""
     plays: list[PlayDone] = []
-    lead_suit: Suit | None = None
-    steps = (
-        (leader, plan.lead, plan.after_lead_swap),
-        (leader.other, plan.follow, plan.after_follow_swap),
-    )
-    for role, wanted, check in steps:
-        before = table.both_hands
-        card = choose_card(rng, table, role, lead_suit, wanted, kept)
-        table.hands[role] &= ~(1 << card)
+    steps = ((plan.lead, plan.after_lead_swap), (plan.follow, plan.after_follow_swap))
+    for wanted, check in steps:
+        role = state.turn
+        assert role is not None
+        before = state.hands
+        allowed = state.legal_cards()
+        card = choose_card(rng, state, wanted, kept)
+        legal_step(state.step_play(role, card))
         gift = None
-        if card_number(card) == table.special_number:
-            gift = choose_swap(rng, table, check, kept)
-            if gift is not None:
-                table.hands = list(after_swap(table.both_hands, gift))
-        if check is not None and not check(table.both_hands):
+        if state.phase == Phase.SWAP:
+            gift = choose_swap(rng, state, check, kept)
+            legal_step(state.step_swap(*gift))
+        if check is not None and not check(state.hands):
             raise Miss
-        plays.append(PlayDone(role, card, before, gift))
-        if lead_suit is None:
-            lead_suit = card_suit(card)
+        plays.append(PlayDone(role, card, before, allowed, gift))
     return plays
-
-
-def judge(table: Table, plays: list[PlayDone], comment: str | None) -> TrickDone:
-    """The trick judged by the engine's rules; the notes on the table move."""
-    lead, follow = plays[0], plays[1]
-    super_trump = table.sheet.super_trump(table.notes)
-    leader_wins, reason = judge_trick(lead.card, follow.card, super_trump)
-    winner = lead.player if leader_wins else follow.player
-    in_order = winner == table.sheet.owner_of(table.notes + 1)
-    special = table.special_number in (card_number(lead.card), card_number(follow.card))
-    before = table.notes
-    table.notes = notes_after_trick(before, in_order, special, table.rules)
-    return TrickDone(
-        (lead, follow),
-        winner,
-        reason,
-        super_trump,
-        in_order,
-        special,
-        before,
-        table.notes,
-        comment,
-    )
 
 
 def deal_cards(rng: random.Random, plan: RoundPlan) -> tuple[int, int, int]:
@@ -368,74 +341,82 @@ def deal_cards(rng: random.Random, plan: RoundPlan) -> tuple[int, int, int]:
     return phantom, christine, FULL_DECK & ~phantom & ~christine
 
 
-def play_round(rng: random.Random, table: Table, index: int, plan: RoundPlan) -> RoundDone:
-    """One round played out on the table by the plan; a :class:`Miss` if it cannot be."""
+def play_round(rng: random.Random, state: GameState, plan: RoundPlan) -> RoundDone:
+    """The next round stepped on the state by the plan; a :class:`Miss` if it cannot be."""
     deal = deal_cards(rng, plan)
-    phantom, christine = deal[0], deal[1]
+    legal_step(state.step_deal(deal[0], deal[1]))
     exchange = None
-    if table.rules.beginner:
-        number = plan.special_number or rng.randint(1, 6)
-    else:
+    if state.phase == Phase.EXCHANGE:
+        kept_phantom, kept_christine = plan.keep
         pairs = [
-            (mine, hers)
-            for mine in hand_cards(phantom & ~plan.keep[0])
-            for hers in hand_cards(christine & ~plan.keep[1])
-            if plan.exchange is None or plan.exchange(mine, hers)
+            (action.phantom, action.christine)
+            for action in state.legal_actions()
+            if isinstance(action, ExchangeCards)
+            and not (kept_phantom >> action.phantom | kept_christine >> action.christine) & 1
+            and (plan.exchange is None or plan.exchange(action.phantom, action.christine))
         ]
         if not pairs:
             raise Miss
         exchange = rng.choice(pairs)
-        phantom, christine = after_swap((phantom, christine), ((exchange[0],), (exchange[1],)))
-        numbers = sorted({card_number(card) for card in exchange})
+        legal_step(state.step_exchange(*exchange))
+    numbers = state.number_options()
+    if state.rules.beginner:
+        # The die shows the number: a roll over the faces the state offers.
+        number = plan.special_number or rng.randint(numbers[0], numbers[-1])
+    else:
         number = plan.special_number or rng.choice(numbers)
-        if number not in numbers:
-            raise Miss
-    table.hands = [phantom, christine]
-    table.special_number = number
-    leader = Role.PHANTOM if index == 0 else Role.CHRISTINE
+    if state.step_special_number(number) is not None:
+        raise Miss
     tricks: list[TrickDone] = []
-    for trick_no in range(1, TRICKS_PER_ROUND + 1):
-        trick_plan = plan.tricks.get(trick_no, FREE_TRICK)
-        plays = play_cards(rng, table, leader, trick_plan, plan.keep)
-        done = judge(table, plays, trick_plan.comment)
+    while state.phase == Phase.PLAY:
+        trick_plan = plan.tricks.get(len(tricks) + 1, FREE_TRICK)
+        plays = play_cards(rng, state, trick_plan, plan.keep)
+        outcome = state.last_trick
+        assert outcome is not None
+        done = TrickDone.of(plays, outcome, trick_plan.comment)
         if trick_plan.outcome is not None and not trick_plan.outcome(done):
             raise Miss
         tricks.append(done)
-        if table.notes == NOTES_PER_SHEET:
-            table.winner = Role.PHANTOM
-            break
-        leader = done.winner
-    else:
-        if index == ROUNDS_PER_GAME - 1:
-            table.winner = Role.CHRISTINE
     if plan.tricks and max(plan.tricks) > len(tricks):
         raise Miss
-    return RoundDone(deal, exchange, number, tuple(tricks))
+    return RoundDone(deal, exchange, numbers, number, tuple(tricks))
 
 
 def play_game(rng: random.Random, plan: GamePlan) -> Played:
-    """The first game found that follows the plan."""
+    """The first game found that follows the plan (a game over before its last round is
+    thrown away)."""
     for _ in range(plan.attempts):
-        table = Table(plan.sheet, plan.rules)
+        state = GameState.start(plan.sheet, plan.rules)
         rounds: list[RoundDone] = []
-        for index, round_plan in enumerate(plan.rounds):
-            if table.winner is not None:
+        for round_plan in plan.rounds:
+            if state.phase != Phase.DEAL:
                 break
             for _ in range(round_plan.attempts):
-                trial = table.copy()
+                trial = state.copy()
                 try:
-                    rounds.append(play_round(rng, trial, index, round_plan))
+                    rounds.append(play_round(rng, trial, round_plan))
                 except Miss:
                     continue
-                table = trial
+                state = trial
                 break
             else:
                 break
         else:
-            played = Played(tuple(rounds), table)
+            played = Played(tuple(rounds), state)
             if plan.check is None or plan.check(played):
                 return played
     raise RuntimeError("no game found: raise the attempts or loosen the plan")
+
+
+def going_on(state: GameState) -> GameState:
+    """A copy of a finished game's state as if the game went on, waiting for the next
+    card: the same hands, the same leader (the last trick's winner), the same special
+    number. Only for the after-game-end example: the engine has no step for it (there is
+    no legal one), so the copy's phase is set back by hand; the cards are then chosen and
+    checked by the state as any others."""
+    more = state.copy()
+    more.phase_code = Phase.PLAY
+    return more
 
 
 # -- records ------------------------------------------------------------------------
@@ -477,7 +458,7 @@ def record_json(
     """The game as a record: the header (``game_id``, ``event``, ``players``, ...), then
     the sheet, the rules, the rounds and the result."""
     record: dict[str, Any] = {"format": "phantom-log/1", **header, "sheet": sheet}
-    rules = played.table.rules
+    rules = played.state.rules
     record["rules"] = {"beginner": rules.beginner, "balance": rules.balance}
     rounds: list[dict[str, Any]] = []
     for round_no, done in enumerate(played.rounds, start=1):
@@ -501,10 +482,10 @@ def record_json(
         ]
         rounds.append(data)
     record["rounds"] = rounds
-    winner = played.table.winner
+    winner = played.state.winner
     record["result"] = {
         "winner": None if winner is None else winner.key,
-        "notes": played.table.notes,
+        "notes": played.state.notes,
     }
     return record
 
@@ -648,7 +629,7 @@ def rulebook_walkthrough(rng: random.Random) -> tuple[Played, dict[str, Any]]:
             RULEBOOK_SHEET,
             STANDARD,
             (WALKTHROUGH_ROUND_1, WALKTHROUGH_ROUND_2),
-            check=lambda played: played.table.winner is not None,
+            check=lambda played: played.state.winner is not None,
             attempts=2000,
         ),
     )
@@ -661,9 +642,15 @@ def rulebook_walkthrough(rng: random.Random) -> tuple[Played, dict[str, Any]]:
     return played, record_json(played, header, "rulebook", walkthrough_winners)
 
 
+def without_balance(trick: TrickDone) -> int:
+    """The notes the trick would have left without the balance rule, as the engine counts
+    them."""
+    return notes_after_trick(trick.notes_before, trick.in_order, trick.special, STANDARD)
+
+
 def balance_trick(trick: TrickDone) -> bool:
-    """An out-of-order special trick that the balance rule changes (2 notes or more before)."""
-    return trick.special and not trick.in_order and trick.notes_before >= 2
+    """A trick that the balance rule changes (an out-of-order special one)."""
+    return trick.notes_after != without_balance(trick)
 
 
 def optional_rules(rng: random.Random) -> tuple[Played, dict[str, Any]]:
@@ -674,7 +661,7 @@ def optional_rules(rng: random.Random) -> tuple[Played, dict[str, Any]]:
             RULEBOOK_SHEET,
             Rules(beginner=True, balance=True),
             check=lambda played: (
-                played.table.winner == PHANTOM
+                played.state.winner == PHANTOM
                 and any(balance_trick(trick) for _, _, trick in played.tricks())
             ),
         ),
@@ -684,7 +671,7 @@ def optional_rules(rng: random.Random) -> tuple[Played, dict[str, Any]]:
     comment = (
         f"Balance rule: out of order with a special card (a {number}), but only the last note "
         f"is removed: notes {trick.notes_before} -> {trick.notes_after} (without the rule, "
-        f"{trick.notes_before} -> {trick.notes_before - 2})."
+        f"{trick.notes_before} -> {without_balance(trick)})."
     )
     played = with_comment(played, round_no, trick_no, comment)
     header = {
@@ -725,7 +712,7 @@ def custom_sheet(rng: random.Random) -> tuple[Played, dict[str, Any]]:
             sheet,
             STANDARD,
             check=lambda played: (
-                played.table.winner == CHRISTINE
+                played.state.winner == CHRISTINE
                 and any(masked_trick(trick) for _, _, trick in played.tricks())
             ),
         ),
@@ -839,14 +826,11 @@ def pronoun(role: Role) -> str:
 
 
 def revoke_card(trick: TrickDone, special_number: int) -> int | None:
-    """A card of another suit that the follower held while following the lead suit, and
-    that shows no special number; ``None`` when there is none."""
+    """A card that the follower held but the state did not allow (so following the lead
+    suit was required), and that shows no special number; ``None`` when there is none."""
     follow = trick.plays[1]
-    lead_suit = card_suit(trick.plays[0].card)
-    if card_suit(follow.card) != lead_suit:
-        return None
-    others = hand_cards(follow.hands_before[follow.player] & ~lead_suit.mask)
-    return next((card for card in others if card_number(card) != special_number), None)
+    refused = hand_cards(follow.hands_before[follow.player] & ~follow.legal)
+    return next((card for card in refused if card_number(card) != special_number), None)
 
 
 def swap_of_two(trick: TrickDone) -> int | None:
@@ -861,8 +845,8 @@ def swap_of_two(trick: TrickDone) -> int | None:
 class Base:
     """The legal game most invalid examples break, and where in round 2 each kind of
     break goes: a trick whose follower could have revoked, one with a swap of 2, one with
-    no special card, one won by a trump or the super trump; and the round whose trick 9
-    opens with a special card (a swap of 1 card each)."""
+    no special card, one won by a trump or the super trump; and the first trick (round and
+    trick) opened by a special card that calls a swap of 1 card each."""
 
     played: Played
     record: dict[str, Any]
@@ -870,7 +854,7 @@ class Base:
     swap: int
     plain: int
     trumped: int
-    swap_of_one: int
+    swap_of_one: tuple[int, int]
 
     @classmethod
     def find(cls, played: Played, record: dict[str, Any]) -> Base | None:
@@ -884,9 +868,9 @@ class Base:
         trumped = mid_game(played, lambda trick: trick.reason in (Reason.TRUMP, Reason.SUPER_TRUMP))
         swap_of_one = next(
             (
-                round_no
-                for round_no, done in enumerate(played.rounds, start=1)
-                if len(done.tricks) >= 9 and done.tricks[8].plays[0].swap is not None
+                (round_no, trick_no)
+                for round_no, trick_no, trick in played.tricks()
+                if (gift := trick.plays[0].swap) is not None and len(gift[0]) == 1
             ),
             None,
         )
@@ -927,7 +911,7 @@ def base_game(rng: random.Random) -> Base:
 
     def good(played: Played) -> bool:
         return (
-            played.table.winner == PHANTOM
+            played.state.winner == PHANTOM
             and played.end[0] == ROUNDS_PER_GAME
             and 6 <= played.end[1] < TRICKS_PER_ROUND
             and Base.find(played, {}) is not None
@@ -1038,13 +1022,11 @@ def broken_round_start(base: Base, optional: tuple[Played, dict[str, Any]]) -> l
     record["rounds"][1] = {**deal_only, "exchange": exchange, **record["rounds"][1]}
     out.append(Broken("bad-exchange--beginner", (2, None), record))
 
-    exchanged = base.played.rounds[1].exchange
-    assert exchanged is not None
-    allowed = numbers_of(*exchanged)
+    allowed = base.played.rounds[1].numbers
     shown = " and ".join(str(number) for number in allowed)
     number = base.played.rounds[0].special_number
     if number in allowed:
-        number = next(value for value in range(1, 7) if value not in allowed)
+        number = next(value for value in range(1, NUMBERS_PER_SUIT + 1) if value not in allowed)
         what = f"round 2's special number is written {number}, but the exchange shows {shown}"
     else:
         what = f"round 1's special number {number} is written again for round 2 ({shown} allowed)"
@@ -1124,9 +1106,8 @@ def broken_plays(base: Base, rng: random.Random) -> list[Broken]:
     out.append(Broken("missing-swap--short", (2, trick_no), record))
 
     trick_no = base.plain
-    plain = played.trick(2, trick_no).plays[0]
-    hands = list(plain.hands_before)
-    hands[plain.player] &= ~(1 << plain.card)
+    plain, next_play = played.trick(2, trick_no).plays
+    hands = next_play.hands_before  # after the lead, which called no swap
     what = (
         f"round 2, trick {trick_no}: a swap is recorded after {card_code(plain.card)}, but the "
         f"special number is {played.rounds[1].special_number}"
@@ -1136,23 +1117,23 @@ def broken_plays(base: Base, rng: random.Random) -> list[Broken]:
     trick_of(record, 2, trick_no)["plays"][0]["swap"] = swap
     out.append(Broken("unexpected-swap", (2, trick_no), record))
 
-    round_no = base.swap_of_one
-    nine = played.trick(round_no, 9).plays[0]
-    assert nine.swap is not None
-    follower = nine.player.other
-    given = nine.swap[follower]
-    extra = next(card for card in hand_cards(nine.hands_before[follower]) if card not in given)
+    round_no, trick_no = base.swap_of_one
+    opening = played.trick(round_no, trick_no).plays[0]
+    assert opening.swap is not None
+    follower = opening.player.other
+    given = opening.swap[follower]
+    extra = next(card for card in hand_cards(opening.hands_before[follower]) if card not in given)
     what = (
-        f"round {round_no}, trick 9: after {card_code(nine.card)}, {title(nine.player)} holds "
-        f"one card, so each gives 1; {title(follower)} is said to give 2"
+        f"round {round_no}, trick {trick_no}: after {card_code(opening.card)}, "
+        f"{title(opening.player)} holds one card, so each gives 1; {title(follower)} is said "
+        "to give 2"
     )
     record = copy_to_break(base.record, "unexpected-swap--size", what)
-    trick_of(record, round_no, 9)["plays"][0]["swap"][follower.key] = codes([*given, extra])
-    out.append(Broken("unexpected-swap--size", (round_no, 9), record))
+    trick_of(record, round_no, trick_no)["plays"][0]["swap"][follower.key] = codes([*given, extra])
+    out.append(Broken("unexpected-swap--size", (round_no, trick_no), record))
 
     end_round, end_trick = played.end
-    table = played.table.copy()
-    more = play_cards(rng, table, played.trick(end_round, end_trick).winner, FREE_TRICK)
+    more = play_cards(rng, going_on(played.state), FREE_TRICK)
     what = (
         f"round {end_round}, trick {end_trick + 1}: a trick is recorded after the Phantom "
         f"completed the sheet at trick {end_trick}"

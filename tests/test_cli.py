@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 from test_sources import RECORD
 
-from phantom_log import __version__
+from phantom_log import __version__, engine_build
 from phantom_log.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,7 +43,12 @@ def revoking_record() -> dict[str, Any]:
 def test_version() -> None:
     result = run("--version")
     assert result.exit_code == 0
-    assert result.output == f"phantom-log, version {__version__}\n"
+    build = engine_build()
+    assert result.output == f"phantom-log {__version__} (rules engine: {build})\n"
+    # CI names the build it runs the suite against, so that neither is tested twice.
+    expected = os.environ.get("PHANTOM_LOG_EXPECT_BUILD")
+    if expected is not None:
+        assert build == expected
 
 
 def test_help_lists_exit_codes() -> None:

@@ -1,0 +1,15 @@
+# C types for strictjson.py, read by Cython when it compiles the module (see engine.pxd).
+
+cimport cython
+
+cdef double _DOUBTFUL_FLOAT
+
+@cython.locals(count=Py_ssize_t, stack=list, mapping=dict, sequence=list)
+cpdef Py_ssize_t scan(object value) except -2
+
+@cython.locals(kind=object)
+cdef bint _doubtful(object child, list stack) except -1
+
+@cython.locals(text="const unsigned char[:]", count=Py_ssize_t, length=Py_ssize_t,
+               index=Py_ssize_t, after=Py_ssize_t)
+cpdef Py_ssize_t _text_keys(bytes data) except -1

@@ -1,0 +1,204 @@
+"""Strict JSON, as FORMAT.md reads it: the one place where texts become values.
+
+RFC 8259 and then some: bytes that are not UTF-8, duplicate keys, ``NaN``/``Infinity``,
+integers outside the signed 64-bit range, numbers too large for a 64-bit float, lone
+surrogates, NUL and other raw control characters, and nesting deeper than about 1,000 are
+all :class:`JsonError` with a line and column where known. A leading UTF-8 byte-order
+mark is accepted.
+
+orjson parses; what it lets through (duplicate keys, large integers) is found by
+:func:`scan`, which counts the keys of the parsed value and flags doubtful numbers, against
+a count of the keys in the text; any doubt sends the text to the standard library's parser
+with every check hooked in. This module is compiled with Cython where a compiler is
+available (``strictjson.pxd``); the same source runs as plain Python elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Final
+
+import orjson
+
+from .problems import Code, Problem
+
+_BOM: Final = b"\xef\xbb\xbf"
+_INT64_MIN: Final = -(2**63)
+_INT64_MAX: Final = 2**63 - 1
+# Floats this large may have been written as integers outside the 64-bit range (orjson
+# reads those as floats): such texts take the exact check.
+_DOUBTFUL_FLOAT = 9.0e18
+# A key is a string followed by a colon (spaces allowed between); in a string value a
+# quote is escaped, so this pattern counts every key of a text at least once.
+_KEY_PATTERN: Final = re.compile(rb'"\s*:')
+#: True in the compiled build (the loop of _text_keys is then C); the pure-Python build
+#: counts with the regular expression instead.
+COMPILED: Final = not __file__.endswith(".py")
+
+
+class JsonError(Exception):
+    """A text that is not JSON as FORMAT.md accepts it."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def problem(self, line_offset: int = 0) -> Problem:
+        """The ``json`` problem, its line counted in the whole source."""
+        line = None if self.line is None else self.line + line_offset
+        where = ""
+        if line is not None:
+            where = f"line {line}" + ("" if self.column is None else f", column {self.column}")
+            where += ": "
+        return Problem(
+            Code.JSON,
+            f"{where}{self.message}",
+            hint=_JSON_HINT,
+            line=line,
+            column=self.column,
+        )
+
+
+_JSON_HINT: Final = (
+    "The record must be strict JSON in UTF-8: no comments, no trailing commas, "
+    "no NaN or Infinity, each key once per object."
+)
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    """Line and column (both from 1, column in characters) of a byte offset."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line = data.count(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
+    return line, column
+
+
+def _reject_constant(name: str) -> Any:
+    raise JsonError(f"{name} is not a JSON number")
+
+
+def _checked_int(text: str) -> int:
+    value = int(text)
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise JsonError(f"the number {text[:30]} is outside the 64-bit integer range")
+    return value
+
+
+def _checked_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise JsonError(f"the number {text[:30]} is too large for a 64-bit float")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise JsonError(f"duplicate key {key!r} in one object")
+        result[key] = value
+    return result
+
+
+def _slow_parse(data: bytes) -> Any:
+    """The standard library's parser, with every check of FORMAT.md hooked in."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line, column = _position(data, error.start)
+        raise JsonError(
+            f"the bytes are not UTF-8 (byte 0x{data[error.start]:02x})", line, column
+        ) from None
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_reject_constant,
+            parse_int=_checked_int,
+            parse_float=_checked_float,
+        )
+    except json.JSONDecodeError as error:
+        raise JsonError(error.msg, error.lineno, error.colno) from None
+    except RecursionError:
+        raise JsonError("the JSON is nested too deeply") from None
+
+
+def scan(value: Any) -> int:
+    """How many keys the objects of a parsed value hold, all levels together; -1 when a
+    number in it needs the exact check (an integer outside the 64-bit range, or a float
+    that may have been written as one)."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            mapping = item
+            count += len(mapping)
+            for child in mapping.values():
+                if _doubtful(child, stack):
+                    return -1
+        elif type(item) is list:
+            sequence = item
+            for child in sequence:
+                if _doubtful(child, stack):
+                    return -1
+    return count
+
+
+def _doubtful(child: Any, stack: list[Any]) -> bool:
+    """Puts a container on the stack; True for a number that needs the exact check."""
+    kind = type(child)
+    if kind is dict or kind is list:
+        stack.append(child)
+    elif kind is int:
+        return bool(child < _INT64_MIN or child > _INT64_MAX)
+    elif kind is float:
+        return not -_DOUBTFUL_FLOAT < child < _DOUBTFUL_FLOAT
+    return False
+
+
+def _text_keys(data: bytes) -> int:
+    """The keys of a text, counted from its bytes: every quote followed by a colon, spaces
+    allowed between (at least the true count; more when a string holds an escaped quote
+    followed by a colon)."""
+    if not COMPILED:
+        return len(_KEY_PATTERN.findall(data))
+    text = data  # a C byte buffer in the compiled build
+    count = 0
+    length = len(data)
+    index = 0
+    while index < length:
+        if text[index] == 34:  # '"'
+            after = index + 1
+            while after < length and text[after] in (32, 9, 10, 13):  # JSON whitespace
+                after += 1
+            if after < length and text[after] == 58:  # ':'
+                count += 1
+        index += 1
+    return count
+
+
+def parse_json(data: bytes) -> Any:
+    """Parse one JSON text; raises :class:`JsonError` for anything FORMAT.md rejects."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        # orjson is right to refuse; the standard library words most errors better.
+        _slow_parse(data)
+        line, column = _position(data, error.pos)
+        message = str(error.args[0]) if error.args else "invalid JSON"
+        message = message.split(": line ")[0]
+        raise JsonError(message, line, column) from None
+    kind = type(value)
+    if kind is dict or kind is list:
+        keys = scan(value)
+        if keys < 0 or keys != _text_keys(data):
+            return _slow_parse(data)
+    elif (kind is int or kind is float) and scan([value]) < 0:
+        return _slow_parse(data)
+    return value
