@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .cards import CARD_CODES
-from .engine import Reason, Replay, SwapOutcome, TrickOutcome
+from .engine import Reason, Replay, SwapOutcome, TrickOutcome, special_penalty
 from .sheets import NOTES_PER_SHEET
 from .terminal import Style, table
 
@@ -135,6 +135,9 @@ def _title(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_NOTE_COUNTS: Final = {1: "one note", 2: "two notes", 3: "three notes"}
+
+
 def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
     """One paragraph on a trick: the swaps, who won and why, what the notes did."""
     sentences: list[str] = []
@@ -180,10 +183,13 @@ def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
             f"completed{extra}: {before} -> {after}."
         )
     else:
-        removed = "one note (balance rule)" if balance else "two notes"
+        penalty = special_penalty(balance)
+        removed = _NOTE_COUNTS.get(penalty, f"{penalty} notes")
+        if balance:
+            removed += " (balance rule)"
         if before == 0:
             removed += ", but none is completed"
-        elif before - after < (1 if balance else 2):
+        elif before - after < penalty:
             removed += f", but only {before} is completed"
         sentences.append(
             f"{_title(owner)}, so the special card removes {removed}: {before} -> {after}."

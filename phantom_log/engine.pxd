@@ -33,6 +33,11 @@ cpdef int judge(int lead, int follow, int super_trump)
 cpdef int notes_after(int notes_before, bint in_order, bint special, bint balance)
 cpdef int popcount(int mask)
 
+@cython.locals(packed="long long")
+cpdef long long pack_trick(int round_no, int trick_no, int leader, int lead, int follow,
+                           int super_trump, int verdict, int note_owner, bint special,
+                           int notes_before, int notes_after)
+
 
 cdef class SwapOutcome:
     cdef readonly str after
@@ -139,3 +144,4 @@ cdef class Replay:
     cdef public object result
     cdef public object ended_at
     cdef public object final
+    cdef public list round_ends

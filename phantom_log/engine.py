@@ -210,6 +210,51 @@ class SwapOutcome:
         return f"SwapOutcome({self.after!r}, {self.phantom!r}, {self.christine!r})"
 
 
+#: How :attr:`TrickOutcome.packed` lays a trick's facts out in one int, as
+#: ``(name, shift, bits)``: tables decode whole columns of these at once.
+PACKED_LAYOUT: Final = (
+    ("round", 0, 2),
+    ("trick", 2, 4),
+    ("leader", 6, 1),
+    ("lead", 7, 5),
+    ("follow", 12, 5),
+    ("super_trump", 17, 3),  # the suit + 1; 0 for none
+    ("verdict", 20, 3),  # the reason * 2, + 1 when the leader won
+    ("note_owner", 23, 1),
+    ("special", 24, 1),
+    ("notes_before", 25, 4),
+    ("notes_after", 29, 4),
+)
+
+
+def pack_trick(
+    round_no: int,
+    trick_no: int,
+    leader: int,
+    lead: int,
+    follow: int,
+    super_trump: int,
+    verdict: int,
+    note_owner: int,
+    special: bool,
+    notes_before: int,
+    notes_after: int,
+) -> int:
+    """A trick's facts in one int, as :data:`PACKED_LAYOUT` lays them out (built from the
+    highest field down, so that the compiled build computes in 64 bits)."""
+    packed = notes_after
+    packed = packed << 4 | notes_before
+    packed = packed << 1 | (1 if special else 0)
+    packed = packed << 1 | note_owner
+    packed = packed << 3 | verdict
+    packed = packed << 3 | (super_trump + 1)
+    packed = packed << 5 | follow
+    packed = packed << 5 | lead
+    packed = packed << 1 | leader
+    packed = packed << 4 | trick_no
+    return packed << 2 | round_no
+
+
 class TrickOutcome:
     """A completed trick: the cards, the judgement, and the notes before and after.
 
@@ -308,6 +353,23 @@ class TrickOutcome:
     def hands_after(self) -> tuple[int, int]:
         """Both hands once the trick is over (bit masks, the Phantom's first)."""
         return (self.phantom_after, self.christine_after)
+
+    @property
+    def packed(self) -> int:
+        """The trick's facts in one int, laid out as :data:`PACKED_LAYOUT` says."""
+        return pack_trick(
+            self.round,
+            self.trick,
+            self.leader_code,
+            self.lead,
+            self.follow,
+            self.super_trump_code,
+            self.verdict,
+            self.note_owner_code,
+            self.special,
+            self.notes_before,
+            self.notes_after,
+        )
 
     def fields(self) -> tuple[Any, ...]:
         """Every fact of the trick, compact, as one tuple (for comparisons)."""
@@ -944,6 +1006,9 @@ class Replay:
         self.result: Result | None = None
         self.ended_at: tuple[int, int] | None = None
         self.final: GameState | None = None
+        #: The notes completed at the end of each round that ended (its last trick
+        #: played, or the game won in it).
+        self.round_ends: list[int] = []
 
     @property
     def valid(self) -> bool:
@@ -1242,6 +1307,8 @@ def _trick(
     _play(state, plays[1], index, trick_index, 1)
     if trace and state.last_trick is not None:
         out.tricks.append(state.last_trick)
+    if state.phase_code == _DEAL or state.phase_code == _OVER:
+        out.round_ends.append(state.notes)
     if claimed is not None:
         winner = state.leader_code  # the winner leads the next trick
         if _role(claimed) is not ROLES[winner]:

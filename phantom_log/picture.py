@@ -10,7 +10,7 @@ from typing import Final
 from xml.etree import ElementTree
 
 from .cards import Role, hand_cards
-from .engine import Replay
+from .engine import TRICKS_PER_GAME, Replay
 from .sheets import NOTES_PER_SHEET, Sheet
 from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style
 
@@ -267,7 +267,7 @@ def _svg_curve(svg: ElementTree.Element, replayed: Replay, top: int, width: int)
     group = ElementTree.SubElement(svg, "g", {"class": "curve"})
     left, right, plot_height = 60, width - 30, 200
     bottom = top + plot_height
-    slots = 20
+    slots = TRICKS_PER_GAME
     step = (right - left) / slots
 
     def x_of(index: int) -> float:

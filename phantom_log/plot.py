@@ -6,6 +6,8 @@ from pathlib import Path
 
 import polars as pl
 
+from .engine import TRICKS_PER_GAME
+
 
 def plot_curve(curve: pl.DataFrame, keys: list[str], path: Path, png: bool) -> None:
     """Draw the mean notes completed per trick of the game, one line per group, the
@@ -24,7 +26,7 @@ def plot_curve(curve: pl.DataFrame, keys: list[str], path: Path, png: bool) -> N
     axes.axvline(10.5, color="grey", linestyle="--", linewidth=1)
     axes.text(5.5, 12.3, "round 1", ha="center", color="grey")
     axes.text(15.5, 12.3, "round 2", ha="center", color="grey")
-    axes.set_xlim(0.5, 20.5)
+    axes.set_xlim(0.5, TRICKS_PER_GAME + 0.5)
     axes.set_ylim(0, 13)
     axes.set_xticks(range(1, 21))
     axes.set_xlabel("trick of the game")

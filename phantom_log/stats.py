@@ -10,11 +10,11 @@ from typing import Final
 
 import polars as pl
 
+from .engine import TRICKS_PER_GAME, TRICKS_PER_ROUND
 from .tables import GAME_KEY, REASONS, TableFiles
 
 GROUPINGS: Final = ("sheet", "rules", "event", "stage", "special_number", "player")
 Z_95: Final = 1.959963984540054
-TRICKS_PER_GAME: Final = 20
 
 _RULES: Final = (
     pl.when(pl.col("beginner") & pl.col("balance"))
@@ -189,7 +189,7 @@ def progress_curve(files: TableFiles, by: list[str]) -> pl.DataFrame:
     game_keys = games.select(GAME_KEY, *keys, "notes", "tricks_played")
     tricks = (
         files.scan_tricks()
-        .select(GAME_KEY, "notes_after", slot=(pl.col("round") - 1) * 10 + pl.col("trick"))
+        .select(GAME_KEY, "notes_after", slot=(pl.col("round") - 1) * TRICKS_PER_ROUND + pl.col("trick"))
         .join(game_keys.select(GAME_KEY, *keys), on=GAME_KEY)
     )
     slots = pl.LazyFrame({"slot": list(range(1, TRICKS_PER_GAME + 1))})

@@ -8,16 +8,17 @@ records there are. Every value comes from the replay (nothing here applies a rul
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 import polars as pl
 
-from .annotate import ANNOTATION_FIELDS, swaps_text, trick_json
+from .annotate import ANNOTATION_FIELDS, swaps_text
+from .cards import CARD_CODES, SUIT_CODES, Role
 from .check import RecordReport
-from .engine import TRICKS_PER_ROUND, Reason
+from .engine import PACKED_LAYOUT, Reason
 from .problems import Severity
 
 GAME_SCHEMA: Final = {
@@ -100,9 +101,13 @@ def game_row(report: RecordReport) -> dict[str, Any]:
     sheet_name = _text(sheet) or (_text(sheet.get("name")) if isinstance(sheet, dict) else None)
     replayed = report.replay
     result = report.result
-    errors = [p for p in report.problems if p.severity is Severity.ERROR]
-    ranked = errors or list(report.problems)
-    first = ranked[0] if ranked else None
+    first = None
+    for problem in report.problems:
+        if problem.severity is Severity.ERROR:
+            first = problem
+            break
+    if first is None and report.problems:
+        first = report.problems[0]
     row: dict[str, Any] = {
         "source": report.source,
         "index": report.index,
@@ -138,33 +143,85 @@ def game_row(report: RecordReport) -> dict[str, Any]:
     row["tricks_played"] = len(replayed.tricks)
     for start in replayed.rounds:
         row[f"special_number_{start.round}"] = start.special_number
+    if replayed.round_ends:
+        row["notes_after_round_1"] = replayed.round_ends[0]
+    special = added = removed = 0
     for outcome in replayed.tricks:
-        if (outcome.round, outcome.trick) == (1, TRICKS_PER_ROUND) or (
-            outcome.round == 1 and (1, outcome.trick) == replayed.ended_at
-        ):
-            row["notes_after_round_1"] = outcome.notes_after
         if outcome.special:
-            row["special_tricks"] += 1
+            special += 1
             change = outcome.notes_after - outcome.notes_before
             if outcome.in_order:
                 # The extra note beyond a plain trick's one (none when the sheet was full).
-                row["notes_added_by_special"] += change - 1
+                added += change - 1
             else:
-                row["notes_removed_by_special"] += -change
+                removed -= change
+    row["special_tricks"] = special
+    row["notes_added_by_special"] = added
+    row["notes_removed_by_special"] = removed
     return row
 
 
-def trick_rows(report: RecordReport) -> list[dict[str, Any]]:
-    """The tricks-table rows of one record: one per completed trick."""
+TrickRow = tuple[int, str | None]
+"""A trick as the workers send it: the engine's packed facts, and the swaps as text
+(``None`` when there was no swap)."""
+
+
+def trick_rows(report: RecordReport) -> list[TrickRow]:
+    """The tricks of one record, compact: one per completed trick."""
     replayed = report.replay
     if replayed is None:
         return []
-    rows = []
-    for outcome in replayed.tricks:
-        row = trick_json(outcome)
-        row["swaps"] = swaps_text(outcome.swaps)
-        rows.append({"game_id": report.game_id, **row})
-    return rows
+    return [
+        (outcome.packed, swaps_text(outcome.swaps) if outcome.swaps else None)
+        for outcome in replayed.tricks
+    ]
+
+
+def _field(name: str) -> pl.Expr:
+    shift, bits = _LAYOUT[name]
+    return (pl.col("packed") // (1 << shift)) % (1 << bits)
+
+
+_LAYOUT: Final = {name: (shift, bits) for name, shift, bits in PACKED_LAYOUT}
+_ROLE_KEYS: Final = [role.key for role in Role]
+
+
+def _role(expr: pl.Expr) -> pl.Expr:
+    return _codes(expr, _ROLE_KEYS)
+
+
+def _codes(expr: pl.Expr, codes: Sequence[str]) -> pl.Expr:
+    """Each int of a column as the code it indexes."""
+    return expr.replace_strict(list(range(len(codes))), list(codes), return_dtype=pl.String)
+
+
+def decode_tricks(frame: pl.DataFrame) -> pl.DataFrame:
+    """The tricks table of a frame of packed tricks (``game_key``, ``game_id``, ``packed``,
+    ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a whole column at a time."""
+    leader = _field("leader")
+    verdict = _field("verdict")
+    winner = pl.when(verdict % 2 == 1).then(leader).otherwise(1 - leader)
+    super_trump = _field("super_trump")
+    return frame.select(
+        pl.col(GAME_KEY),
+        pl.col("game_id"),
+        round=_field("round"),
+        trick=_field("trick"),
+        leader=_role(leader),
+        lead=_codes(_field("lead"), CARD_CODES),
+        follower=_role(1 - leader),
+        follow=_codes(_field("follow"), CARD_CODES),
+        lead_suit=_codes(_field("lead") // 6, SUIT_CODES),
+        super_trump=pl.when(super_trump > 0).then(_codes(super_trump - 1, SUIT_CODES)),
+        winner=_role(winner),
+        reason=_codes(verdict // 2, REASONS),
+        note_owner=_role(_field("note_owner")),
+        in_order=winner == _field("note_owner"),
+        special=_field("special") == 1,
+        swaps=pl.col("swaps").fill_null(""),
+        notes_before=_field("notes_before"),
+        notes_after=_field("notes_after"),
+    ).cast({name: dtype for name, dtype in TRICK_SCHEMA.items()})
 
 
 @dataclass
@@ -200,7 +257,7 @@ class RecordRows:
 
     valid: bool
     game: dict[str, Any] | None
-    tricks: list[dict[str, Any]]
+    tricks: list[TrickRow]
 
 
 def record_rows(report: RecordReport, include_invalid: bool = False) -> RecordRows:
@@ -226,18 +283,32 @@ def build_tables(
     """
     files = TableFiles(folder)
     games: list[dict[str, Any]] = []
-    tricks: list[dict[str, Any]] = []
+    trick_keys: list[int] = []
+    trick_ids: list[str | None] = []
+    packed: list[int] = []
+    swaps: list[str | None] = []
 
     def flush() -> None:
         number = len(files.games)
         game_frame = pl.DataFrame(games, schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
-        trick_frame = pl.DataFrame(tricks, schema={GAME_KEY: pl.Int64, **TRICK_SCHEMA})
+        trick_frame = decode_tricks(
+            pl.DataFrame(
+                {GAME_KEY: trick_keys, "game_id": trick_ids, "packed": packed, "swaps": swaps},
+                schema={
+                    GAME_KEY: pl.Int64,
+                    "game_id": pl.String,
+                    "packed": pl.Int64,
+                    "swaps": pl.String,
+                },
+            )
+        )
         files.games.append(folder / f"games-{number:06d}.parquet")
         files.tricks.append(folder / f"tricks-{number:06d}.parquet")
         game_frame.write_parquet(files.games[-1])
         trick_frame.write_parquet(files.tricks[-1])
         games.clear()
-        tricks.clear()
+        for column in (trick_keys, trick_ids, packed, swaps):
+            column.clear()
 
     for item in records:
         rows = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
@@ -250,7 +321,12 @@ def build_tables(
         key = files.included
         files.included += 1
         games.append({GAME_KEY: key, **rows.game})
-        tricks.extend({GAME_KEY: key, **row} for row in rows.tricks)
+        game_id = rows.game["game_id"]
+        for trick_packed, trick_swaps in rows.tricks:
+            trick_keys.append(key)
+            trick_ids.append(game_id)
+            packed.append(trick_packed)
+            swaps.append(trick_swaps)
         if len(games) >= batch_size:
             flush()
     if games or not files.games:
