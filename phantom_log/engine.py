@@ -696,7 +696,7 @@ class GameState:
         elif isinstance(action, Deal):
             problem = state.step_deal(action.phantom, action.christine)
         else:
-            raise TypeError(f"not an action: {action!r}")
+            raise TypeError(action)
         return state if problem is None else problem
 
     # -- the steps -------------------------------------------------------------------------
@@ -1035,7 +1035,7 @@ class Replay:
         )
 
     def __hash__(self) -> int:
-        raise TypeError("a Replay is not hashable")
+        raise TypeError(type(self).__name__)
 
 
 # The four combinations of the optional rules, made once (records name them by flags).

@@ -189,7 +189,9 @@ def progress_curve(files: TableFiles, by: list[str]) -> pl.DataFrame:
     game_keys = games.select(GAME_KEY, *keys, "notes", "tricks_played")
     tricks = (
         files.scan_tricks()
-        .select(GAME_KEY, "notes_after", slot=(pl.col("round") - 1) * TRICKS_PER_ROUND + pl.col("trick"))
+        .select(
+            GAME_KEY, "notes_after", slot=(pl.col("round") - 1) * TRICKS_PER_ROUND + pl.col("trick")
+        )
         .join(game_keys.select(GAME_KEY, *keys), on=GAME_KEY)
     )
     slots = pl.LazyFrame({"slot": list(range(1, TRICKS_PER_GAME + 1))})

@@ -7,7 +7,6 @@ records there are. Every value comes from the replay (nothing here applies a rul
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,30 +75,27 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _date(value: Any) -> dt.date | None:
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            return None
-    return None
-
-
 def _flag(value: Any) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
-def game_row(report: RecordReport) -> dict[str, Any]:
-    """The games-table row of one record (see the README for the columns' meaning)."""
-    readable = isinstance(report.record, dict)
-    record = report.record if readable else {}
+def game_row(report: RecordReport) -> tuple[Any, ...]:
+    """The games-table row of one record, in the order of :data:`GAME_SCHEMA` (``date``
+    as the record's text: whole columns are read as dates at once). See the README for
+    the columns' meaning."""
+    record = report.record
+    if not isinstance(record, dict):
+        record = {}
     players = record.get("players")
-    players = players if isinstance(players, dict) else {}
-    rules = record.get("rules", {}) if readable else None
-    rules = rules if isinstance(rules, dict) else {"beginner": None, "balance": None}
+    if not isinstance(players, dict):
+        players = {}
+    rules = record.get("rules", {})
+    if not isinstance(rules, dict):
+        rules = {"beginner": None, "balance": None}
     sheet = record.get("sheet")
     sheet_name = _text(sheet) or (_text(sheet.get("name")) if isinstance(sheet, dict) else None)
-    replayed = report.replay
+    beginner = _flag(rules.get("beginner", False)) if report.record is not None else None
+    balance = _flag(rules.get("balance", False)) if report.record is not None else None
     result = report.result
     first = None
     for problem in report.problems:
@@ -108,58 +104,60 @@ def game_row(report: RecordReport) -> dict[str, Any]:
             break
     if first is None and report.problems:
         first = report.problems[0]
-    row: dict[str, Any] = {
-        "source": report.source,
-        "index": report.index,
-        "game_id": report.game_id,
-        "event": _text(record.get("event")),
-        "site": _text(record.get("site")),
-        "date": _date(record.get("date")),
-        "stage": _text(record.get("stage")),
-        "phantom": _text(players.get("phantom")),
-        "christine": _text(players.get("christine")),
-        "sheet": sheet_name,
-        "beginner": _flag(rules.get("beginner", False)),
-        "balance": _flag(rules.get("balance", False)),
-        "valid": report.valid,
-        "first_problem": None if first is None else first.code.value,
-        "winner": None if result is None or result.winner is None else result.winner.key,
-        "notes": None if result is None else result.notes,
-        "rounds_played": 0,
-        "tricks_played": 0,
-        "notes_after_round_1": None,
-        "special_number_1": None,
-        "special_number_2": None,
-        "special_tricks": 0,
-        "notes_added_by_special": 0,
-        "notes_removed_by_special": 0,
-    }
-    if replayed is None:
-        return row
-    row["sheet"] = replayed.sheet.name
-    row["beginner"] = replayed.rules.beginner
-    row["balance"] = replayed.rules.balance
-    row["rounds_played"] = len(replayed.rounds)
-    row["tricks_played"] = len(replayed.tricks)
-    for start in replayed.rounds:
-        row[f"special_number_{start.round}"] = start.special_number
-    if replayed.round_ends:
-        row["notes_after_round_1"] = replayed.round_ends[0]
-    special = added = removed = 0
-    for outcome in replayed.tricks:
-        if outcome.special:
-            special += 1
-            change = outcome.notes_after - outcome.notes_before
-            if outcome.in_order:
-                # The extra note beyond a plain trick's one (none when the sheet was full).
-                added += change - 1
-            else:
-                removed -= change
-    row["special_tricks"] = special
-    row["notes_added_by_special"] = added
-    row["notes_removed_by_special"] = removed
-    return row
+    replayed = report.replay
+    rounds_played = tricks_played = special = added = removed = 0
+    after_round_1 = number_1 = number_2 = None
+    if replayed is not None:
+        sheet_name = replayed.sheet.name
+        beginner = replayed.rules.beginner
+        balance = replayed.rules.balance
+        rounds_played = len(replayed.rounds)
+        tricks_played = len(replayed.tricks)
+        numbers = [start.special_number for start in replayed.rounds]
+        number_1 = numbers[0] if numbers else None
+        number_2 = numbers[1] if len(numbers) > 1 else None
+        if replayed.round_ends:
+            after_round_1 = replayed.round_ends[0]
+        for outcome in replayed.tricks:
+            if outcome.special:
+                special += 1
+                change = outcome.notes_after - outcome.notes_before
+                if outcome.in_order:
+                    # The extra note beyond a plain trick's one (none when the sheet was full).
+                    added += change - 1
+                else:
+                    removed -= change
+    return (
+        report.source,
+        report.index,
+        report.game_id,
+        _text(record.get("event")),
+        _text(record.get("site")),
+        _text(record.get("date")),
+        _text(record.get("stage")),
+        _text(players.get("phantom")),
+        _text(players.get("christine")),
+        sheet_name,
+        beginner,
+        balance,
+        report.valid,
+        None if first is None else first.code.value,
+        None if result is None or result.winner is None else result.winner.key,
+        None if result is None else result.notes,
+        rounds_played,
+        tricks_played,
+        after_round_1,
+        number_1,
+        number_2,
+        special,
+        added,
+        removed,
+    )
 
+
+# The games rows as the workers send them: the date still as text.
+_GAME_ROW_SCHEMA: Final = {**GAME_SCHEMA, "date": pl.String}
+_GAME_ID: Final = list(GAME_SCHEMA).index("game_id")
 
 TrickRow = tuple[int, str | None]
 """A trick as the workers send it: the engine's packed facts, and the swaps as text
@@ -256,7 +254,7 @@ class RecordRows:
     invalid record left out). Worker processes make these; the main process batches them."""
 
     valid: bool
-    game: dict[str, Any] | None
+    game: tuple[Any, ...] | None
     tricks: list[TrickRow]
 
 
@@ -282,7 +280,7 @@ def build_tables(
     the count of records read so far (for a progress display).
     """
     files = TableFiles(folder)
-    games: list[dict[str, Any]] = []
+    games: list[tuple[Any, ...]] = []
     trick_keys: list[int] = []
     trick_ids: list[str | None] = []
     packed: list[int] = []
@@ -290,7 +288,9 @@ def build_tables(
 
     def flush() -> None:
         number = len(files.games)
-        game_frame = pl.DataFrame(games, schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
+        game_frame = pl.DataFrame(
+            games, schema={GAME_KEY: pl.Int64, **_GAME_ROW_SCHEMA}, orient="row"
+        ).with_columns(pl.col("date").str.to_date("%Y-%m-%d", strict=False))
         trick_frame = decode_tricks(
             pl.DataFrame(
                 {GAME_KEY: trick_keys, "game_id": trick_ids, "packed": packed, "swaps": swaps},
@@ -320,8 +320,8 @@ def build_tables(
             continue
         key = files.included
         files.included += 1
-        games.append({GAME_KEY: key, **rows.game})
-        game_id = rows.game["game_id"]
+        games.append((key, *rows.game))
+        game_id = rows.game[_GAME_ID]
         for trick_packed, trick_swaps in rows.tricks:
             trick_keys.append(key)
             trick_ids.append(game_id)
