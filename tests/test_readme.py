@@ -120,3 +120,11 @@ def test_readme_install_and_test_commands_match_ci() -> None:
     ]:
         assert command in README
         assert command.replace("pip install", "pip install -q") in ci
+
+
+def test_the_engine_page_runs() -> None:
+    """docs/engine.md's session with the state machine gives the output it shows."""
+    failures, _ = doctest.testfile(
+        str(REPO / "docs" / "engine.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert failures == 0
