@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from .problems import Code, Problem
-from .strictjson import JsonError, parse_json
+from .strictjson import JsonError, parse_json, split_array
 
 __all__ = ["JsonError", "parse_json"]  # re-exported: where records are read
 
@@ -73,19 +73,20 @@ def _directory_files(directory: str) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class Chunk:
     """Raw text of one source, not yet parsed: a whole document (``lines`` is ``None``)
-    or a run of JSON Lines, each ``(index, line number, bytes)``. Chunks are what worker
-    processes receive."""
+    or a run of records' texts (the lines of JSON Lines, or the elements of an array), each
+    ``(index, line, column, bytes)`` with the line and column where it starts. Chunks are
+    what worker processes receive."""
 
     source: str
     document: bytes | None = None
-    lines: tuple[tuple[int, int, bytes], ...] | None = None
+    lines: tuple[tuple[int, int, int, bytes], ...] | None = None
     problem: Problem | None = None
 
     @property
     def size(self) -> int:
         """The bytes of text the chunk holds."""
         if self.lines is not None:
-            return sum(len(line) for _, _, line in self.lines)
+            return sum(len(line) for _, _, _, line in self.lines)
         return len(self.document or b"")
 
 
@@ -102,7 +103,7 @@ def read_chunks(
         if _is_json_lines(data):
             yield from _line_chunks(source, data.splitlines(keepends=True), lines_per_chunk)
         else:
-            yield Chunk(source, document=data)
+            yield from _document_chunks(source, data, lines_per_chunk)
         return
     try:
         if RECORD_SUFFIXES.get(Path(source).suffix.lower()) == "jsonl":
@@ -114,7 +115,30 @@ def read_chunks(
     except OSError as error:
         yield Chunk(source, problem=Problem(Code.JSON, f"cannot read: {error.strerror}"))
         return
-    yield Chunk(source, document=data)
+    yield from _document_chunks(source, data, lines_per_chunk)
+
+
+def _document_chunks(source: str, data: bytes, size: int) -> Iterator[Chunk]:
+    """A document as chunks: an array of objects is cut into its elements (each then parsed
+    and checked on its own, as a line of JSON Lines is), anything else is one chunk."""
+    text = data[len(_BOM) :] if data.startswith(_BOM) else data
+    spans = split_array(text)
+    if not spans:
+        yield Chunk(source, document=data)
+        return
+    batch: list[tuple[int, int, int, bytes]] = []
+    line, line_start, counted = 1, 0, 0
+    for index, (start, end) in enumerate(spans):
+        line += text.count(b"\n", counted, start)
+        line_start = text.rfind(b"\n", 0, start) + 1
+        counted = start
+        column = len(text[line_start:start].decode("utf-8", "replace")) + 1
+        batch.append((index, line, column, text[start:end]))
+        if len(batch) >= size:
+            yield Chunk(source, lines=tuple(batch))
+            batch = []
+    if batch:
+        yield Chunk(source, lines=tuple(batch))
 
 
 def _is_json_lines(data: bytes) -> bool:
@@ -131,14 +155,14 @@ def _is_json_lines(data: bytes) -> bool:
 
 
 def _line_chunks(source: str, lines: Iterable[bytes], size: int) -> Iterator[Chunk]:
-    batch: list[tuple[int, int, bytes]] = []
+    batch: list[tuple[int, int, int, bytes]] = []
     index = 0
     for number, line in enumerate(lines, start=1):
         if number == 1 and line.startswith(_BOM):
             line = line[len(_BOM) :]
         if not line or line.isspace():
             continue
-        batch.append((index, number, line))
+        batch.append((index, number, 1, line))
         index += 1
         if len(batch) >= size:
             yield Chunk(source, lines=tuple(batch))
@@ -154,11 +178,12 @@ def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
     if chunk.problem is not None:
         yield SourceRecord(source, 0, problem=chunk.problem)
     elif chunk.lines is not None:
-        for index, number, line in chunk.lines:
+        for index, number, column, line in chunk.lines:
             try:
                 value = parse_json(line)
             except JsonError as error:
-                yield SourceRecord(source, index, problem=error.problem(number - 1), line=number)
+                problem = error.problem(number - 1, column - 1)
+                yield SourceRecord(source, index, problem=problem, line=number)
             else:
                 yield SourceRecord(source, index, value, line=number)
     else:

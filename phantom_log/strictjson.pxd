@@ -13,3 +13,10 @@ cdef bint _doubtful(object child, list stack) except -1
 @cython.locals(text="const unsigned char[:]", count=Py_ssize_t, length=Py_ssize_t,
                index=Py_ssize_t, after=Py_ssize_t)
 cpdef Py_ssize_t _text_keys(bytes data) except -1
+
+@cython.locals(text="const unsigned char[:]", spans=list, depth=Py_ssize_t, element=Py_ssize_t,
+               index=Py_ssize_t, length=Py_ssize_t, start=Py_ssize_t, byte="unsigned char")
+cpdef object split_array(bytes data)
+
+@cython.locals(text="const unsigned char[:]")
+cdef bint _only_spaces(object text, Py_ssize_t index, Py_ssize_t length)

@@ -46,9 +46,12 @@ class JsonError(Exception):
         self.line = line
         self.column = column
 
-    def problem(self, line_offset: int = 0) -> Problem:
-        """The ``json`` problem, its line counted in the whole source."""
+    def problem(self, line_offset: int = 0, column_offset: int = 0) -> Problem:
+        """The ``json`` problem, its line (and, on the text's first line, its column)
+        counted in the whole source."""
         line = None if self.line is None else self.line + line_offset
+        if self.line == 1 and self.column is not None:
+            self.column += column_offset
         where = ""
         if line is not None:
             where = f"line {line}" + ("" if self.column is None else f", column {self.column}")
@@ -202,3 +205,108 @@ def parse_json(data: bytes) -> Any:
     elif (kind is int or kind is float) and scan([value]) < 0:
         return _slow_parse(data)
     return value
+
+
+# The text up to the next bracket, strings (which may hold brackets) skipped whole.
+_BRACKETS: Final = re.compile(rb'(?:"(?:[^"\\]++|\\.)*+"|[^"\[\]{}]++)*+[\[\]{}]')
+
+
+def split_array(data: bytes) -> list[tuple[int, int]] | None:
+    """The byte spans ``(start, end)`` of the elements of a top-level JSON array, so that
+    each can be parsed (and checked) on its own; ``None`` when the text is not an array of
+    objects whose brackets, braces and strings are balanced (such a text is parsed whole).
+
+    Only the structure is read here: each element is still parsed strictly afterwards.
+    """
+    length = len(data)
+    start = 0
+    while start < length and data[start] in b" \t\r\n":
+        start += 1
+    if start >= length or data[start] != 91:  # '['
+        return None
+    if not COMPILED:
+        return _split_with_pattern(data, start)
+    text = data  # a C byte buffer in the compiled build
+    spans: list[tuple[int, int]] = []
+    depth = 0
+    # element: the start of the element being read; -1 while one is expected (after "["
+    # or ","), -2 once one is read (a "," or the closing "]" must follow).
+    element = -1
+    index = start + 1
+    while index < length:
+        byte = text[index]
+        if byte == 34:  # '"': skip the string, escapes included
+            if depth == 0:
+                return None
+            index += 1
+            while index < length and text[index] != 34:
+                if text[index] == 92:  # a backslash escapes the next byte
+                    index += 1
+                index += 1
+            if index >= length:
+                return None
+        elif byte == 123 or byte == 91:  # '{' or '['
+            if depth == 0:
+                if element != -1 or byte != 123:
+                    return None
+                element = index
+            depth += 1
+        elif byte == 125 or byte == 93:  # '}' or ']'
+            if depth == 0:
+                if byte == 93 and (element == -2 or (element == -1 and not spans)):
+                    return spans if _only_spaces(text, index + 1, length) else None
+                return None
+            depth -= 1
+            if depth == 0:
+                spans.append((element, index + 1))
+                element = -2
+        elif depth == 0:
+            if byte == 44 and element == -2:  # ',' between elements
+                element = -1
+            elif byte not in (32, 9, 10, 13):
+                return None
+        index += 1
+    return None
+
+
+def _only_spaces(text: Any, index: int, length: int) -> bool:
+    while index < length:
+        if text[index] not in (32, 9, 10, 13):
+            return False
+        index += 1
+    return True
+
+
+def _split_with_pattern(data: bytes, start: int) -> list[tuple[int, int]] | None:
+    """:func:`split_array` for the pure-Python build: the same spans, found with a pattern
+    that steps from bracket to bracket, strings skipped (the loop runs per bracket)."""
+    spans: list[tuple[int, int]] = []
+    depth = 0
+    element = -1  # as in split_array
+    last = start + 1  # where the text not yet looked at begins
+    for match in _BRACKETS.finditer(data, start + 1):
+        at = match.end() - 1
+        bracket = data[at]
+        if depth == 0:
+            gap = data[last:at].strip()
+            if gap and not (gap == b"," and element == -2):
+                return None
+            if gap:
+                element = -1
+        last = at + 1
+        if bracket == 123 or bracket == 91:  # '{' or '['
+            if depth == 0:
+                if element != -1 or bracket != 123:
+                    return None
+                element = at
+            depth += 1
+        elif depth == 0:  # '}' or ']' with nothing open
+            if bracket == 93 and (element == -2 or (element == -1 and not spans)):
+                return spans if not data[last:].strip() else None
+            return None
+        else:
+            depth -= 1
+            if depth == 0:
+                spans.append((element, at + 1))
+                element = -2
+    return None
