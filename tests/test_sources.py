@@ -225,3 +225,29 @@ def test_json_test_suite_no_text_is_a_record(path: Path) -> None:
     reports = [verify_record(item) for item in read_source(str(path))]
     assert reports
     assert not any(report.valid for report in reports)
+
+
+def test_an_array_is_read_element_by_element(tmp_path: Path) -> None:
+    """Each element of an array is parsed and checked on its own: a broken one is a json
+    problem at its own index, line and column, and the others are still read."""
+    path = tmp_path / "games.json"
+    path.write_bytes(
+        b'[\n  {"a": 1},\n  {"b": tru},\n  {"c": 1, "c": 2}, {"d": [1, {"e": "]"}]}\n]\n'
+    )
+    records = list(read_source(str(path)))
+    assert [record.index for record in records] == [0, 1, 2, 3]
+    assert records[0].data == {"a": 1}
+    assert records[1].problem is not None
+    assert (records[1].problem.line, records[1].problem.column) == (3, 9)
+    assert records[2].problem is not None and "duplicate key" in records[2].problem.message
+    assert records[3].data == {"d": [1, {"e": "]"}]}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b"[]", b'[{"a": 1},]', b'[{"a": 1} {"b": 2}]', b'[1, {"a": 1}]', b'[{"a": 1}] x', b"[{"],
+)
+def test_an_array_that_is_not_a_list_of_objects_is_read_whole(text: bytes) -> None:
+    from phantom_log.strictjson import split_array
+
+    assert not split_array(text)
