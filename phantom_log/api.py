@@ -88,7 +88,7 @@ def load(path: str | os.PathLike[str], stdin: IO[bytes] | None = None) -> Iterat
             )
             if problems:
                 raise InvalidRecord(item.source, item.index, list(problems))
-            yield GameRecord.from_json(item.data)
+            yield GameRecord.from_validated(item.data)
 
 
 def replay(

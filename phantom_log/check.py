@@ -22,7 +22,11 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, ValidationError
     from jsonschema_rs import Validator
 
+    from .record import GameRecord
+
 RECORD_SCHEMA: Final = "game-record-1.schema.json"
+# Problems that come before a record is known to have the schema's shape.
+_BEFORE_MODEL: Final = frozenset({Code.JSON, Code.SCHEMA})
 SHEETS_SCHEMA: Final = "sheet-1.schema.json"
 _SHOWN: Final = 60
 
@@ -190,6 +194,18 @@ class RecordReport:
     def valid(self) -> bool:
         """True when no problem has severity ``error``."""
         return all(problem.severity is not Severity.ERROR for problem in self.problems)
+
+    @property
+    def model(self) -> GameRecord | None:
+        """The record as the record model (built from the validated JSON, without a second
+        validation), or ``None`` when the record did not pass the schema."""
+        if not isinstance(self.record, dict) or any(
+            problem.code in _BEFORE_MODEL for problem in self.problems
+        ):
+            return None
+        from .record import GameRecord
+
+        return GameRecord.from_validated(self.record)
 
     @property
     def warnings(self) -> int:

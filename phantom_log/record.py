@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Self, get_args
 
 from pydantic import (
@@ -31,6 +32,7 @@ from pydantic import (
     Discriminator,
     Field,
     ModelWrapValidatorHandler,
+    PrivateAttr,
     Strict,
     StrictBool,
     Tag,
@@ -44,8 +46,6 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError, PydanticKnownError
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from .engine import Replay
     from .sheets import Sheet
 
@@ -399,11 +399,51 @@ class GameRecord(RecordModel):
     rounds: Annotated[tuple[Round, ...], Field(max_length=2), AfterValidator(_not_empty)]
     result: Result | None = None
 
+    _raw_rounds: list[Any] | None = PrivateAttr(default=None)
+
     @classmethod
     def from_json(cls, data: object) -> GameRecord:
         """The record of parsed JSON data; raises :class:`pydantic.ValidationError` for a
         document the schema rejects."""
         return cls.model_validate(data)
+
+    @classmethod
+    def from_validated(cls, data: Mapping[str, Any]) -> GameRecord:
+        """The record of a document that already passed the schema check (every command
+        checks it with the schema gate first), built without validating it again.
+
+        The metadata (players, event, site, date, stage, sheet, rules, result) is built at
+        once, cheaply; the rounds become models when first read (``record.rounds``), since
+        the commands replay them from the JSON and rarely need them as models.
+        """
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "rounds":
+                continue
+            if key == "players":
+                value = Players.model_construct(**value)
+            elif key == "rules":
+                value = Rules.model_construct(**value)
+            elif key == "result":
+                value = Result.model_construct(**value)
+            elif key == "sheet" and isinstance(value, dict):
+                bars = tuple(Bar.model_construct(**bar) for bar in value["bars"])
+                value = SheetObject.model_construct(**{**value, "bars": bars})
+            values[key] = value
+        record = cls.model_construct(_fields_set={*data}, **values)
+        record._raw_rounds = data["rounds"]
+        return record
+
+    def __getattr__(self, name: str) -> Any:
+        # The rounds of a record made by from_validated, as models on first reading.
+        if name == "rounds" and "rounds" not in self.__dict__:
+            private = self.__pydantic_private__ or {}
+            raw = private.get("_raw_rounds")
+            if raw is not None:
+                rounds = tuple(Round.model_validate(item) for item in raw)
+                self.__dict__["rounds"] = rounds
+                return rounds
+        return super().__getattr__(name)  # type: ignore[misc]
 
     def replay(self, sheets: Mapping[str, Sheet] | None = None) -> Replay:
         """The engine's replay of this record (``sheets``: the named sheets known, by

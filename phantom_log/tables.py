@@ -83,13 +83,27 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
     """The games-table row of one record, in the order of :data:`GAME_SCHEMA` (``date``
     as the record's text: whole columns are read as dates at once). See the README for
     the columns' meaning."""
-    record = report.record
-    if not isinstance(record, dict):
-        record = {}
-    players = record.get("players")
+    model = report.model
+    if model is not None:
+        # The record's metadata as the record model reads it.
+        record: Any = {
+            "event": model.event,
+            "site": model.site,
+            "date": model.date,
+            "stage": model.stage,
+            "sheet": model.sheet if isinstance(model.sheet, str) else {"name": model.sheet.name},
+        }
+        players: Any = {"phantom": model.players.phantom, "christine": model.players.christine}
+        rules: Any = {
+            "beginner": model.rules.beginner if model.rules else False,
+            "balance": model.rules.balance if model.rules else False,
+        }
+    else:
+        record = report.record if isinstance(report.record, dict) else {}
+        players = record.get("players")
+        rules = record.get("rules", {})
     if not isinstance(players, dict):
         players = {}
-    rules = record.get("rules", {})
     if not isinstance(rules, dict):
         rules = {"beginner": None, "balance": None}
     sheet = record.get("sheet")

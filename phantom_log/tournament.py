@@ -102,7 +102,7 @@ class RecordFacts:
 def record_facts(report: RecordReport) -> RecordFacts:
     """The facts of one verified record."""
     result = report.result
-    return facts_of(
+    facts = facts_of(
         report.source,
         report.index,
         report.game_id,
@@ -111,6 +111,16 @@ def record_facts(report: RecordReport) -> RecordFacts:
         report.replay is not None,
         None if result is None or result.winner is None else result.winner.key,
         None if result is None else result.notes,
+    )
+    model = report.model
+    if model is None:
+        return facts
+    # A record of the schema's shape: its names and stage as the record model reads them.
+    return replace(
+        facts,
+        phantom=sys.intern(model.players.phantom),
+        christine=sys.intern(model.players.christine),
+        stage=None if model.stage is None else sys.intern(model.stage),
     )
 
 

@@ -791,3 +791,15 @@ def test_errors_name_the_unknown_key_and_the_bad_value() -> None:
         ("rounds", 0, "tricks", 0, "colour"),
         ("rounds", 0, "special_number"),
     }
+
+
+@pytest.mark.parametrize("name", list(BASES))
+def test_a_record_built_from_validated_data_is_the_validated_record(name: str) -> None:
+    """Commands build the record model from JSON the schema gate passed, without a second
+    validation: it reads as the validated model does, rounds included."""
+    document = BASES[name]
+    built, validated = GameRecord.from_validated(document), GameRecord.from_json(document)
+    assert built.to_json() == validated.to_json() == document
+    for field in ("game_id", "event", "site", "date", "stage", "players", "sheet", "rules"):
+        assert getattr(built, field) == getattr(validated, field), field
+    assert built.rounds == validated.rounds
