@@ -210,11 +210,15 @@ def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
     return " ".join(sentences)
 
 
-def annotate(replayed: Replay, game_id: str | None = None) -> Iterator[Annotation]:
-    """The annotations of every completed trick of a replay, in play order."""
+def annotate(
+    replayed: Replay, game_id: str | None = None, explained: bool = True
+) -> Iterator[Annotation]:
+    """The annotations of every completed trick of a replay, in play order; without
+    ``explained``, the explanation is left empty (it is the costly part)."""
     special_numbers = {start.round: start.special_number for start in replayed.rounds}
+    balance = replayed.rules.balance
     for outcome in replayed.tricks:
-        text = explain(outcome, special_numbers[outcome.round], replayed.rules.balance)
+        text = explain(outcome, special_numbers[outcome.round], balance) if explained else ""
         yield Annotation.of(game_id, outcome, text)
 
 

@@ -28,7 +28,7 @@ from .sources import SourceError
 if TYPE_CHECKING:
     import polars as pl
 
-    from .tables import TableFiles
+    from .tables import TableFiles, TrickCsv
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -270,7 +270,13 @@ def annotate(
     style = detect_style(no_colour)
     stdout = sys.stdout
     writer: csv.DictWriter[str] | None = None
-    if output_format == "csv":
+    fast_csv: TrickCsv | None = None
+    if output_format == "csv" and not explain:
+        from .tables import TrickCsv
+
+        # The same columns as the tricks table, decoded by polars a batch at a time.
+        fast_csv = TrickCsv(stdout)
+    elif output_format == "csv":
         fields = [*ANNOTATION_FIELDS, *(["explanation"] if explain else [])]
         writer = csv.DictWriter(stdout, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
@@ -278,7 +284,15 @@ def annotate(
     first = True
     for report in _reports(paths, sheets):
         all_valid &= report.valid
-        annotations = [] if report.replay is None else list(annotate(report.replay, report.game_id))
+        if fast_csv is not None:
+            fast_csv.add(report)
+            for problem in report.problems:
+                for line in problem_lines(report, problem):
+                    sys.stderr.write(line + "\n")
+            continue
+        annotations = (
+            [] if report.replay is None else list(annotate(report.replay, report.game_id, explain))
+        )
         if output_format == "table":
             if not first:
                 stdout.write("\n")
@@ -298,6 +312,8 @@ def annotate(
                 problem_stream.write(line + "\n")
         if output_format == "table" and report.valid:
             stdout.write(verdict_line(report) + "\n")
+    if fast_csv is not None:
+        fast_csv.flush()
     stdout.flush()
     sys.exit(EXIT_OK if all_valid else EXIT_INVALID)
 

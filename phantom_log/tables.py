@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 import polars as pl
 
@@ -346,3 +346,53 @@ def build_tables(
     if games or not files.games:
         flush()
     return files
+
+
+class TrickCsv:
+    """The tricks of many records as CSV (the columns of ``annotate --format csv``),
+    written in batches: the packed tricks are decoded a column at a time, as the tricks
+    table is."""
+
+    def __init__(self, stream: IO[str], batch_size: int = 20_000) -> None:
+        self.stream = stream
+        self.batch_size = batch_size
+        self.game_ids: list[str | None] = []
+        self.packed: list[int] = []
+        self.swaps: list[str | None] = []
+        self.header = True
+
+    def add(self, report: RecordReport) -> None:
+        """The completed tricks of one record."""
+        for packed, swaps in trick_rows(report):
+            self.game_ids.append(report.game_id)
+            self.packed.append(packed)
+            self.swaps.append(swaps)
+        if len(self.packed) >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the tricks held (the header before the first rows)."""
+        if not self.packed and not self.header:
+            return
+        frame = decode_tricks(
+            pl.DataFrame(
+                {
+                    GAME_KEY: [0] * len(self.packed),
+                    "game_id": self.game_ids,
+                    "packed": self.packed,
+                    "swaps": self.swaps,
+                },
+                schema={
+                    GAME_KEY: pl.Int64,
+                    "game_id": pl.String,
+                    "packed": pl.Int64,
+                    "swaps": pl.String,
+                },
+            )
+        ).drop(GAME_KEY)
+        # A trick without a swap has an empty cell, as the csv module writes "".
+        frame = frame.with_columns(pl.col("swaps").replace("", None))
+        self.stream.write(frame.write_csv(include_header=self.header))
+        self.header = False
+        for column in (self.game_ids, self.packed, self.swaps):
+            column.clear()
