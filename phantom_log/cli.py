@@ -11,17 +11,9 @@ from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 import click
 import orjson
 
-from .check import (
-    RECORD_SCHEMA,
-    SHEETS_SCHEMA,
-    RecordReport,
-    problem_lines,
-    read_sheets,
-    record_name,
-    schema_text,
-    verdict_line,
-)
+from .check import RECORD_SCHEMA, SHEETS_SCHEMA, RecordReport, read_sheets, schema_text
 from .problems import Severity
+from .reports import problem_lines, record_name, verdict_line
 from .sheets import Sheet
 from .sources import SourceError
 
@@ -181,7 +173,8 @@ def verify(
     standard input. Each record is reported as valid (with its winner and notes) or with
     its problems: a stable code, a message, the JSON pointer, the round and the trick.
     """
-    from .pipeline import Options, default_jobs, verify_sources
+    from .pipeline import default_jobs, verify_sources
+    from .reports import Options
     from .terminal import Progress
 
     options = Options(_load_sheets(sheets_path), strict, output_format, quiet)
@@ -797,7 +790,8 @@ def tournament_check(
     as the Phantom and as Christine, and notes completed as the Phantom (the tie-break).
     """
     from .output import OutputExists, atomic_path, check_writable
-    from .pipeline import Options, default_jobs, verify_sources
+    from .pipeline import default_jobs, verify_sources
+    from .reports import Options
     from .terminal import Progress, table
     from .tournament import (
         STANDINGS_COLUMNS,

@@ -15,16 +15,13 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import partial
 from typing import IO, TYPE_CHECKING, Protocol, TypeVar
 
-import orjson
-
-from .check import RecordReport, problem_lines, verdict_line, verify_record
+from .check import verify_record
+from .reports import Options, Outcome, report_outcome
 from .sheets import Sheet
 from .sources import Chunk, chunk_records, find_sources, read_chunks
-from .tournament import RecordFacts, TournamentProblem, record_facts
 
 if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
     from .tables import RecordRows
@@ -70,54 +67,6 @@ def ordered_map(
                 yield pending.popleft().get()
         while pending:
             yield pending.popleft().get()
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What the main process needs of one verified record: its verdict, the text to
-    print, and (for tournament checking) its facts and problems."""
-
-    valid: bool
-    warnings: int
-    text: str
-    facts: RecordFacts | None = None
-    problems: tuple[TournamentProblem, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """How to verify and what to return: ``output`` is ``text``, ``json`` or ``facts``
-    (tournament checking: the text lines and the facts)."""
-
-    sheets: Mapping[str, Sheet] | None = None
-    strict: bool = False
-    output: str = "text"
-    quiet: bool = False
-
-
-def report_outcome(report: RecordReport, options: Options) -> Outcome:
-    """The outcome of one report."""
-    if options.output == "json":
-        text = orjson.dumps(report.to_json()).decode() + "\n"
-        return Outcome(report.valid, report.warnings, text)
-    lines = [line for problem in report.problems for line in problem_lines(report, problem)]
-    if report.valid and not options.quiet:
-        lines.append(verdict_line(report))
-    text = "".join(line + "\n" for line in lines)
-    if options.output == "facts":
-        problems = tuple(
-            TournamentProblem(
-                report.source,
-                report.index,
-                report.game_id,
-                problem.code.value,
-                problem.severity,
-                problem.message,
-            )
-            for problem in report.problems
-        )
-        return Outcome(report.valid, report.warnings, text, record_facts(report), problems)
-    return Outcome(report.valid, report.warnings, text)
 
 
 def verify_chunk(chunk: Chunk, options: Options) -> list[Outcome]:

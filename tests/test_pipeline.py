@@ -16,9 +16,10 @@ from typing import Any
 import orjson
 import pytest
 
-from phantom_log.check import problem_lines, verdict_line, verify_record
+from phantom_log.check import verify_record
 from phantom_log.engine import Rules
-from phantom_log.pipeline import Options, Outcome, ordered_map, verify_sources
+from phantom_log.pipeline import ordered_map, verify_sources
+from phantom_log.reports import Options, Outcome, problem_lines, verdict_line
 from phantom_log.sheets import RULEBOOK_SHEET
 from phantom_log.simulate import Simulation, simulate_game
 from phantom_log.sources import SourceError, find_sources, read_source

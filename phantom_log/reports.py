@@ -1,0 +1,111 @@
+"""Reports on verified records, as they are printed: compiler-style problem lines, the
+verdict line of a valid record, the JSON Lines object, and what a worker process sends
+back of each record (:class:`Outcome`), tournament facts included."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import orjson
+
+from .check import RecordReport
+from .engine import Result
+from .problems import Problem, Severity
+from .sheets import Sheet
+from .tournament import RecordFacts, TournamentProblem, record_facts
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What the main process needs of one verified record: its verdict, the text to
+    print, and (for tournament checking) its facts and problems."""
+
+    valid: bool
+    warnings: int
+    text: str
+    facts: RecordFacts | None = None
+    problems: tuple[TournamentProblem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How to verify and what to return: ``output`` is ``text``, ``json`` or ``facts``
+    (tournament checking: the text lines and the facts)."""
+
+    sheets: Mapping[str, Sheet] | None = None
+    strict: bool = False
+    output: str = "text"
+    quiet: bool = False
+
+
+def report_outcome(report: RecordReport, options: Options) -> Outcome:
+    """The outcome of one report."""
+    if options.output == "json":
+        text = orjson.dumps(report.to_json()).decode() + "\n"
+        return Outcome(report.valid, report.warnings, text)
+    lines = [line for problem in report.problems for line in problem_lines(report, problem)]
+    if report.valid and not options.quiet:
+        lines.append(verdict_line(report))
+    text = "".join(line + "\n" for line in lines)
+    if options.output == "facts":
+        problems = tuple(
+            TournamentProblem(
+                report.source,
+                report.index,
+                report.game_id,
+                problem.code.value,
+                problem.severity,
+                problem.message,
+            )
+            for problem in report.problems
+        )
+        return Outcome(report.valid, report.warnings, text, record_facts(report), problems)
+    return Outcome(report.valid, report.warnings, text)
+
+
+# -- the text report -----------------------------------------------------------------
+
+
+def _where(problem: Problem) -> str:
+    if problem.round is not None:
+        if problem.trick is not None:
+            return f"round {problem.round}, trick {problem.trick}: "
+        return f"round {problem.round}: "
+    if problem.pointer:
+        return f"{problem.pointer}: "
+    return ""
+
+
+def record_name(report: RecordReport) -> str:
+    """A record for people: ``source#index (game id)``."""
+    name = f"{report.source}#{report.index}"
+    return name if report.game_id is None else f"{name} ({report.game_id})"
+
+
+def problem_lines(report: RecordReport, problem: Problem) -> list[str]:
+    """A problem in compiler style, with its hint on the next line."""
+    severity = "warning: " if problem.severity is Severity.WARNING else ""
+    lines = [f"{record_name(report)}: {_where(problem)}{severity}{problem.code}: {problem.message}"]
+    if problem.hint:
+        lines.append(f"    hint: {problem.hint}")
+    return lines
+
+
+def verdict_line(report: RecordReport) -> str:
+    """One line on a valid record: who won, how many notes."""
+    assert report.result is not None
+    ended_at = None if report.replay is None else report.replay.ended_at
+    return verdict_text(record_name(report), report.result, ended_at)
+
+
+def verdict_text(name: str, result: Result, ended_at: tuple[int, int] | None) -> str:
+    """The verdict line of a valid record named ``name``."""
+    notes = f"{result.notes} note{'s' if result.notes != 1 else ''}"
+    if result.winner is None:
+        outcome = f"unfinished, {notes} completed so far"
+    else:
+        outcome = f"{result.winner.in_text} wins with {notes} completed"
+        if ended_at is not None:
+            outcome += f" (round {ended_at[0]}, trick {ended_at[1]})"
+    return f"{name}: valid: {outcome}"
