@@ -136,6 +136,56 @@ def _schema_message(error: ValidationError) -> tuple[str, str | None]:
     return f"{keyword}: {error.message}", None
 
 
+# Stand-ins, valid under the schema, for the rounds and tricks that have no schema error:
+# jsonschema then finds the very same errors, without walking the rest of the record.
+_VALID_ROUND: Final = {"deal": {"phantom": [], "christine": []}, "special_number": 1, "tricks": []}
+_VALID_TRICK: Final = {"plays": [{"player": "phantom", "card": "Mi1"}]}
+
+
+def _without_valid_parts(data: Any) -> Any:
+    """The record with each round and trick that ``jsonschema-rs`` finds no error in
+    replaced by a small valid stand-in (the same count of each, so that the errors, their
+    paths and their order stay those of the whole record)."""
+    rounds = data.get("rounds") if isinstance(data, dict) else None
+    if not isinstance(rounds, list):
+        return data
+    try:
+        paths = [list(error.instance_path) for error in schema_gate().iter_errors(data)]
+    except (ValueError, TypeError, OverflowError):
+        return data
+    failing: dict[int, set[int] | None] = {}
+    for path in paths:
+        if path[:1] != ["rounds"]:
+            continue
+        if len(path) < 2:
+            return data  # an error of the rounds array itself: check it all
+        round_index = path[1]
+        if not isinstance(round_index, int):
+            return data
+        if len(path) >= 4 and path[2] == "tricks" and isinstance(path[3], int):
+            tricks = failing.setdefault(round_index, set())
+            if tricks is not None:
+                tricks.add(path[3])
+        else:
+            failing[round_index] = None  # an error of the round itself: keep it whole
+    kept: list[Any] = []
+    for index, item in enumerate(rounds):
+        if index not in failing:
+            kept.append(_VALID_ROUND)
+            continue
+        tricks_failing = failing[index]
+        tricks = item.get("tricks") if isinstance(item, dict) else None
+        if tricks_failing is None or not isinstance(tricks, list):
+            kept.append(item)
+            continue
+        stood_in = [
+            trick if position in tricks_failing else _VALID_TRICK
+            for position, trick in enumerate(tricks)
+        ]
+        kept.append({**item, "tricks": stood_in})
+    return {**data, "rounds": kept}
+
+
 def _round_and_trick(path: list[str | int]) -> tuple[int | None, int | None]:
     round_no = trick_no = None
     if len(path) >= 2 and path[0] == "rounds" and isinstance(path[1], int):
@@ -155,7 +205,8 @@ def schema_problems(
     if schema_valid(data, name):
         return []
     problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
-    for error in schema_validator(name).iter_errors(data):
+    checked = _without_valid_parts(data) if name == RECORD_SCHEMA else data
+    for error in schema_validator(name).iter_errors(checked):
         path = [*base, *error.absolute_path]
         round_no, trick_no = _round_and_trick(path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):

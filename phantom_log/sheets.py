@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final
 
 from .cards import NOTE_OWNER_LETTERS, SUIT_BY_CODE, Role, Suit
@@ -98,8 +99,25 @@ def sheet_from_json(data: Mapping[str, Any], at: str = "/sheet") -> Sheet | list
     ``at``: four bars, the four suits once each, every bar at least one note, 12 notes in
     all.
     """
-    bars: Sequence[Mapping[str, Any]] = data["bars"]
-    name = data["name"]
+    layout = tuple((bar["suit"], bar["notes"]) for bar in data["bars"])
+    checked = _checked_sheet(data["name"], layout, at)
+    return checked if isinstance(checked, Sheet) else list(checked)
+
+
+@lru_cache(maxsize=1024)
+def _checked_sheet(
+    name: str, layout: tuple[tuple[str, str], ...], at: str
+) -> Sheet | tuple[Illegal, ...]:
+    # A corpus carries the same few sheets in many records: each is checked and built
+    # once (the values are immutable, so sharing them is safe).
+    bars = [{"suit": suit, "notes": notes} for suit, notes in layout]
+    problems = _sheet_problems(name, bars, at)
+    if problems:
+        return tuple(problems)
+    return Sheet(name, tuple(_bar(SUIT_BY_CODE[suit], notes) for suit, notes in layout))
+
+
+def _sheet_problems(name: str, bars: Sequence[Mapping[str, Any]], at: str) -> list[Illegal]:
     problems: list[Illegal] = []
     if len(bars) != BARS_PER_SHEET:
         problems.append(
@@ -131,12 +149,7 @@ def sheet_from_json(data: Mapping[str, Any], at: str = "/sheet") -> Sheet | list
         problems.append(
             Illegal(Code.BAD_SHEET, {"name": name, "notes": total}, pointer_join(at, "bars"))
         )
-    if problems:
-        return problems
-    return Sheet(
-        data["name"],
-        tuple(_bar(SUIT_BY_CODE[bar["suit"]], bar["notes"]) for bar in bars),
-    )
+    return problems
 
 
 def pointer_join(base: str, *parts: str | int) -> str:

@@ -20,7 +20,14 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from phantom_log import cards
-from phantom_log.check import schema_problems, schema_text
+from phantom_log.check import (
+    _VALID_ROUND,
+    _VALID_TRICK,
+    _without_valid_parts,
+    schema_problems,
+    schema_text,
+    schema_validator,
+)
 from phantom_log.engine import replay
 from phantom_log.record import (
     CARD_CODES,
@@ -803,3 +810,25 @@ def test_a_record_built_from_validated_data_is_the_validated_record(name: str) -
     for field in ("game_id", "event", "site", "date", "stage", "players", "sheet", "rules"):
         assert getattr(built, field) == getattr(validated, field), field
     assert built.rounds == validated.rounds
+
+
+def _errors(document: object, checked: object) -> list[tuple[str, list[object]]]:
+    return [
+        (error.message, list(error.absolute_path))
+        for error in schema_validator().iter_errors(checked)
+    ]
+
+
+@pytest.mark.parametrize(
+    "document", [pytest.param(document, id=name) for name, document, _ in CASES]
+)
+def test_schema_errors_are_the_same_with_valid_parts_stood_in(document: object) -> None:
+    """jsonschema words the errors of a record whose valid rounds and tricks are replaced
+    by small stand-ins: the errors must be exactly those of the whole record."""
+    assert _errors(document, _without_valid_parts(document)) == _errors(document, document)
+
+
+def test_the_stand_ins_are_valid_in_a_record() -> None:
+    record = copy.deepcopy(BASE)
+    record["rounds"] = [_VALID_ROUND, {**BASE["rounds"][0], "tricks": [_VALID_TRICK] * 10}]
+    assert schema_problems(record) == []
