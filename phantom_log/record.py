@@ -22,7 +22,7 @@ import copy
 import datetime as _dt
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Self, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Self, TypeVar, get_args
 
 from pydantic import (
     AfterValidator,
@@ -288,6 +288,41 @@ class RecordModel(BaseModel):
 # --- The objects of a record -------------------------------------------------------------
 
 
+M = TypeVar("M", bound=RecordModel)
+# Per model class: its field names and the defaults of the optional ones (read once).
+_LAYOUTS: dict[type[RecordModel], tuple[frozenset[str], dict[str, Any]]] = {}
+
+
+def _layout(model: type[RecordModel]) -> tuple[frozenset[str], dict[str, Any]]:
+    fields = model.model_fields
+    layout = (
+        frozenset(fields),
+        {name: info.default for name, info in fields.items() if not info.is_required()},
+    )
+    _LAYOUTS[model] = layout
+    return layout
+
+
+def _construct(model: type[M], data: Mapping[str, Any], private: dict[str, Any] | None = None) -> M:
+    """A model of data already known valid, as ``model_construct`` makes it (declared keys
+    as fields, the others as extensions, defaults for the absent ones), but without its
+    per-call overhead: commands make one per record."""
+    fields, defaults = _LAYOUTS.get(model) or _layout(model)
+    values = dict(defaults)
+    extra: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in fields:
+            values[key] = value
+        else:
+            extra[key] = value
+    instance = model.__new__(model)
+    object.__setattr__(instance, "__dict__", values)
+    object.__setattr__(instance, "__pydantic_fields_set__", {*data} - extra.keys())
+    object.__setattr__(instance, "__pydantic_extra__", extra)
+    object.__setattr__(instance, "__pydantic_private__", private)
+    return instance
+
+
 class Players(RecordModel):
     """The players' names, one per role."""
 
@@ -418,20 +453,18 @@ class GameRecord(RecordModel):
         """
         values: dict[str, Any] = {}
         for key, value in data.items():
-            if key == "rounds":
-                continue
             if key == "players":
-                value = Players.model_construct(**value)
+                value = _construct(Players, value)
             elif key == "rules":
-                value = Rules.model_construct(**value)
+                value = _construct(Rules, value)
             elif key == "result":
-                value = Result.model_construct(**value)
+                value = _construct(Result, value)
             elif key == "sheet" and isinstance(value, dict):
-                bars = tuple(Bar.model_construct(**bar) for bar in value["bars"])
-                value = SheetObject.model_construct(**{**value, "bars": bars})
+                bars = tuple(_construct(Bar, bar) for bar in value["bars"])
+                value = _construct(SheetObject, {**value, "bars": bars})
             values[key] = value
-        record = cls.model_construct(_fields_set={*data}, **values)
-        record._raw_rounds = data["rounds"]
+        record = _construct(cls, values, {"_raw_rounds": values.pop("rounds")})
+        record.__pydantic_fields_set__.add("rounds")
         return record
 
     def __getattr__(self, name: str) -> Any:
