@@ -13,7 +13,7 @@ from importlib import resources
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from .engine import Replay, Result, SheetProblems, replay
-from .problems import Code, Problem, Severity, pointer
+from .problems import FAILURE_CODES, Code, Problem, Severity, pointer
 from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
 from .sources import JsonError, SourceRecord, find_sources, parse_json, read_source
 from .wording import word_all
@@ -279,6 +279,12 @@ class RecordReport:
         return GameRecord.from_validated(self.record)
 
     @property
+    def failed(self) -> bool:
+        """True when the run could not check this record (``internal-error``,
+        ``unreadable``): exit code 3 rather than 1."""
+        return any(problem.code in FAILURE_CODES for problem in self.problems)
+
+    @property
     def warnings(self) -> int:
         """How many problems are warnings."""
         return sum(problem.severity is Severity.WARNING for problem in self.problems)
@@ -328,6 +334,16 @@ def check_record(
     return word_all(outcome.problems), outcome
 
 
+def internal_error(error: BaseException) -> Problem:
+    """The ``internal-error`` problem of a failure of the checker itself."""
+    return Problem.of(
+        Code.INTERNAL_ERROR,
+        f"the checker failed on this record ({type(error).__name__}); the other records "
+        "are still checked",
+        hint="This is a bug in phantom-log: please report it with the record.",
+    )
+
+
 def verify_record(
     record: SourceRecord,
     sheets: Mapping[str, Sheet] | None = None,
@@ -337,7 +353,16 @@ def verify_record(
     """The report on one record read from a source."""
     if record.problem is not None:
         return RecordReport(record.source, record.index, None, (record.problem,))
-    problems, outcome = check_record(record.data, sheets, trace)
+    try:
+        problems, outcome = check_record(record.data, sheets, trace)
+    except Exception as error:  # a bug of the checker: this record's problem, not the run's
+        return RecordReport(
+            record.source,
+            record.index,
+            _game_id(record.data),
+            (internal_error(error),),
+            record=record.data,
+        )
     if strict:
         problems = [problem.as_error() for problem in problems]
     return RecordReport(

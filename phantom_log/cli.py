@@ -26,6 +26,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK: Final = 0
 EXIT_INVALID: Final = 1
+EXIT_FAILED: Final = 3
 EXIT_USAGE: Final = 2
 
 VERIFY_EPILOG: Final = """\b
@@ -34,6 +35,9 @@ Exit codes:
   1  at least one record is invalid
   2  a usage error: a bad option, a path that does not exist,
      a bad --sheets file, or paths that hold no records
+  3  the run could not do all its work: the checker failed on a
+     record (internal-error, the other records are still checked)
+     or a worker process died
 """
 
 
@@ -78,6 +82,16 @@ def policy_option(flag: str, role: str) -> Callable[[F], F]:
         show_default=True,
         help=f"The {role.capitalize()} side's policy.",
     )
+
+
+def _run_failed(message: str) -> click.exceptions.Exit:
+    """The run could not do all its work (exit code 3): what was lost is said."""
+    click.echo(
+        f"phantom-log: error: {message}; the records after them were not checked "
+        "(a process killed, or out of memory?)",
+        err=True,
+    )
+    return click.exceptions.Exit(EXIT_FAILED)
 
 
 def _usage_error(message: str) -> click.exceptions.Exit:
@@ -132,11 +146,13 @@ class _Tally:
     records: int = 0
     valid: int = 0
     warnings: int = 0
+    failed: int = 0
 
-    def add(self, valid: bool, warnings: int) -> None:
+    def add(self, valid: bool, warnings: int, failed: bool = False) -> None:
         self.records += 1
         self.valid += valid
         self.warnings += warnings
+        self.failed += failed
 
     def summary(self) -> str:
         def count(number: int, word: str) -> str:
@@ -173,7 +189,7 @@ def verify(
     standard input. Each record is reported as valid (with its winner and notes) or with
     its problems: a stable code, a message, the JSON pointer, the round and the trick.
     """
-    from .pipeline import default_jobs, verify_sources
+    from .pipeline import WorkerLost, default_jobs, verify_sources
     from .reports import Options
     from .terminal import Progress
 
@@ -186,11 +202,13 @@ def verify(
             paths, options, jobs or default_jobs(), sys.stdin.buffer, progress
         )
         for outcome in outcomes:
-            tally.add(outcome.valid, outcome.warnings)
+            tally.add(outcome.valid, outcome.warnings, outcome.failed)
             stdout.write(outcome.text)
             progress.update(tally.records)
     except SourceError as error:
         raise _usage_error(str(error)) from None
+    except WorkerLost:
+        raise _run_failed(f"a worker process died after {tally.records} records") from None
     finally:
         progress.close()
     if tally.records == 0:
@@ -198,6 +216,8 @@ def verify(
     if output_format == "text" and not quiet:
         stdout.write(tally.summary() + "\n")
     stdout.flush()
+    if tally.failed:
+        sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if tally.valid == tally.records else EXIT_INVALID)
 
 
@@ -745,6 +765,8 @@ Exit codes:
   1  at least one error, in a record or across records
   2  a usage error: a bad option, a path that does not exist, a bad
      --manifest or --sheets file, or paths that hold no records
+  3  the run could not do all its work: the checker failed on a
+     record (internal-error) or a worker process died
 """
 
 
@@ -790,7 +812,7 @@ def tournament_check(
     as the Phantom and as Christine, and notes completed as the Phantom (the tie-break).
     """
     from .output import OutputExists, atomic_path, check_writable
-    from .pipeline import default_jobs, verify_sources
+    from .pipeline import WorkerLost, default_jobs, verify_sources
     from .reports import Options
     from .terminal import Progress, table
     from .tournament import (
@@ -826,6 +848,7 @@ def tournament_check(
     warnings = 0
     stdout = sys.stdout
     progress = Progress("checking", not quiet)
+    failed = False
     try:
         outcomes = verify_sources(
             paths, options, jobs or default_jobs(), sys.stdin.buffer, progress
@@ -835,11 +858,14 @@ def tournament_check(
             facts.append(outcome.facts)
             record_problems.extend(outcome.problems)
             warnings += outcome.warnings
+            failed |= outcome.failed
             if output_format == "text":
                 stdout.write(outcome.text)
             progress.update(len(facts))
     except SourceError as error:
         raise _usage_error(str(error)) from None
+    except WorkerLost:
+        raise _run_failed(f"a worker process died after {len(facts)} records") from None
     finally:
         progress.close()
     if not facts:
@@ -887,4 +913,6 @@ def tournament_check(
         if not quiet:
             click.echo(f"wrote {standings_path}", err=True)
     stdout.flush()
+    if failed:
+        sys.exit(EXIT_FAILED)
     sys.exit(EXIT_INVALID if report.errors else EXIT_OK)

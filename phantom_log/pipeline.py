@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-import multiprocessing.pool
 import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import IO, TYPE_CHECKING, Protocol, TypeVar
 
@@ -59,14 +60,31 @@ def ordered_map(
     else:
         method = "forkserver" if "forkserver" in methods else "spawn"
     context = multiprocessing.get_context(method)
-    with context.Pool(jobs) as pool:
-        pending: deque[multiprocessing.pool.AsyncResult[Output]] = deque()
-        for item in items:
-            pending.append(pool.apply_async(function, (item,)))
-            if len(pending) >= 4 * jobs:
-                yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
+    # concurrent.futures notices a worker that dies (killed, out of memory) and fails every
+    # pending task at once, where multiprocessing.Pool would wait for it for ever.
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        pending: deque[Future[Output]] = deque()
+        done = 0
+        try:
+            for item in items:
+                pending.append(pool.submit(function, item))
+                if len(pending) >= 4 * jobs:
+                    yield pending.popleft().result()
+                    done += 1
+            while pending:
+                yield pending.popleft().result()
+                done += 1
+        except BrokenProcessPool:
+            raise WorkerLost(done) from None
+
+
+class WorkerLost(RuntimeError):
+    """A worker process died (killed, or out of memory): the run cannot be completed.
+    ``done`` is how many chunks were finished and given out before."""
+
+    def __init__(self, done: int) -> None:
+        super().__init__(f"a worker process died after {done} chunks of records were done")
+        self.done = done
 
 
 def verify_chunk(chunk: Chunk, options: Options) -> list[Outcome]:

@@ -31,6 +31,8 @@ class Code(StrEnum):
     NOTES_MISMATCH = "notes-mismatch"
     DUPLICATE_GAME_ID = "duplicate-game-id"
     DUPLICATE_DEAL = "duplicate-deal"
+    UNREADABLE = "unreadable"
+    INTERNAL_ERROR = "internal-error"
 
 
 class Severity(StrEnum):
@@ -41,6 +43,9 @@ class Severity(StrEnum):
 
 
 WARNING_CODES = frozenset({Code.UNFINISHED, Code.DUPLICATE_DEAL})
+#: The codes that say the run could not do all its work (exit code 3), not that a record
+#: is invalid.
+FAILURE_CODES = frozenset({Code.UNREADABLE, Code.INTERNAL_ERROR})
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,8 @@ class Outcome:
     text: str
     facts: RecordFacts | None = None
     problems: tuple[TournamentProblem, ...] = ()
+    #: True when the run could not check this record (``internal-error``, ``unreadable``).
+    failed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,7 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
     """The outcome of one report."""
     if options.output == "json":
         text = orjson.dumps(report.to_json()).decode() + "\n"
-        return Outcome(report.valid, report.warnings, text)
+        return Outcome(report.valid, report.warnings, text, failed=report.failed)
     lines = [line for problem in report.problems for line in problem_lines(report, problem)]
     if report.valid and not options.quiet:
         lines.append(verdict_line(report))
@@ -60,8 +62,10 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
             )
             for problem in report.problems
         )
-        return Outcome(report.valid, report.warnings, text, record_facts(report), problems)
-    return Outcome(report.valid, report.warnings, text)
+        return Outcome(
+            report.valid, report.warnings, text, record_facts(report), problems, report.failed
+        )
+    return Outcome(report.valid, report.warnings, text, failed=report.failed)
 
 
 # -- the text report -----------------------------------------------------------------

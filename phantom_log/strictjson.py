@@ -84,6 +84,10 @@ def _reject_constant(name: str) -> Any:
 
 
 def _checked_int(text: str) -> int:
+    # A signed 64-bit integer has at most 19 digits: longer texts are refused unread
+    # (int() itself refuses texts of more than 4,300 digits).
+    if len(text.lstrip("-")) > 19:
+        raise JsonError(f"the number {text[:30]}... is outside the 64-bit integer range")
     value = int(text)
     if not _INT64_MIN <= value <= _INT64_MAX:
         raise JsonError(f"the number {text[:30]} is outside the 64-bit integer range")

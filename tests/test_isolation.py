@@ -1,0 +1,77 @@
+"""One bad record or one lost worker never costs the others (the reliability issue):
+each failure is a problem on its own record, or a clear end of the run with exit code 3."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_sources import RECORD
+
+from phantom_log import check
+from phantom_log.cli import main
+from phantom_log.pipeline import WorkerLost, ordered_map
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def records_file(tmp_path: Path, count: int) -> Path:
+    path = tmp_path / "games.jsonl"
+    lines = [json.dumps({**RECORD, "game_id": f"g{index}"}) for index in range(count)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_failure_of_the_checker_is_an_internal_error_on_that_record_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = check.check_record
+
+    def failing(data: Any, *args: Any, **kwargs: Any) -> Any:
+        if data.get("game_id") == "g1":
+            raise RuntimeError("boom")
+        return original(data, *args, **kwargs)
+
+    monkeypatch.setattr(check, "check_record", failing)
+    result = run("verify", "--jobs", "1", "--format", "json", str(records_file(tmp_path, 3)))
+    reports = [json.loads(line) for line in result.output.splitlines()]
+    assert [report["game_id"] for report in reports] == ["g0", "g1", "g2"]
+    assert [problem["code"] for problem in reports[1]["problems"]] == ["internal-error"]
+    assert "RuntimeError" in reports[1]["problems"][0]["message"]
+    assert reports[0]["valid"] and reports[2]["valid"]
+    assert result.exit_code == 3
+
+
+def test_an_integer_of_thousands_of_digits_is_a_json_problem(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    huge = json.dumps({**RECORD, "game_id": "big"}).replace(
+        '"format"', '"x-n": 1' + "9" * 5000 + ', "format"'
+    )
+    path.write_text(huge + "\n" + json.dumps(RECORD) + "\n", encoding="utf-8")
+    result = run("verify", "--format", "json", str(path))
+    reports = [json.loads(line) for line in result.output.splitlines()]
+    assert reports[0]["problems"][0]["code"] == "json"
+    assert "64-bit" in reports[0]["problems"][0]["message"]
+    assert len(reports[0]["problems"][0]["message"]) < 200
+    assert reports[1]["valid"]
+    assert result.exit_code == 1
+
+
+def _die_on_three(item: int) -> int:
+    if item == 3:
+        os._exit(1)  # as if the out-of-memory killer took the worker
+    return item
+
+
+def test_a_lost_worker_ends_the_run_instead_of_hanging() -> None:
+    started = time.monotonic()
+    with pytest.raises(WorkerLost):
+        list(ordered_map(_die_on_three, range(20), 2))
+    assert time.monotonic() - started < 30
