@@ -739,19 +739,39 @@ def stats(
 
 def entry() -> None:
     """The console script: :data:`main`, ending quietly when the reader of standard
-    output goes away (``phantom-log ... | head``) or on Ctrl-C (exit 130)."""
+    output goes away (``phantom-log ... | head``, exit 141), on Ctrl-C (exit 130), and
+    with one line and exit 3 on a failure of phantom-log itself."""
     import os
 
     try:
-        main(prog_name="phantom-log")
-    except KeyboardInterrupt:
+        main.main(prog_name="phantom-log", standalone_mode=False)
+    except SystemExit as done:
+        # click ends with 1 when standard output's reader went away, after wrapping stdout
+        # to keep it quiet: that is no invalid record, but the end of a Unix tool's pipe.
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            sys.exit(141)
+        raise done from None
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("phantom-log: interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:
-        # Point stdout at /dev/null so that the interpreter's final flush does not fail.
+        # Point stdout at /dev/null so that the interpreter's final flush does not fail,
+        # and end as a Unix tool whose reader went away (128 + SIGPIPE).
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(EXIT_OK)
+        sys.exit(141)
+    except Exception as error:  # a bug: said in one line, never a traceback, exit 3
+        click.echo(
+            f"phantom-log: internal error ({type(error).__name__}); the run did not finish. "
+            "This is a bug: please report it with the command and its input.",
+            err=True,
+        )
+        sys.exit(EXIT_FAILED)
 
 
 @main.group()

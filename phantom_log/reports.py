@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 import orjson
 
@@ -71,6 +72,20 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
 # -- the text report -----------------------------------------------------------------
 
 
+# Control characters (C0, DEL, C1) and the bidirectional overrides and isolates, which
+# could move the cursor, clear a line or reorder text on a terminal: written as escapes in
+# every line printed, so that no record or file name can forge the report.
+_UNSAFE: Final = {
+    **{code: f"\\x{code:02x}" for code in [*range(0x20), *range(0x7F, 0xA0)]},
+    **{code: f"\\u{code:04x}" for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]},
+}
+
+
+def printable(text: str) -> str:
+    """A line of text with every character that could forge a terminal's output escaped."""
+    return text.translate(_UNSAFE)
+
+
 def _where(problem: Problem) -> str:
     if problem.round is not None:
         if problem.trick is not None:
@@ -90,9 +105,13 @@ def record_name(report: RecordReport) -> str:
 def problem_lines(report: RecordReport, problem: Problem) -> list[str]:
     """A problem in compiler style, with its hint on the next line."""
     severity = "warning: " if problem.severity is Severity.WARNING else ""
-    lines = [f"{record_name(report)}: {_where(problem)}{severity}{problem.code}: {problem.message}"]
+    lines = [
+        printable(
+            f"{record_name(report)}: {_where(problem)}{severity}{problem.code}: {problem.message}"
+        )
+    ]
     if problem.hint:
-        lines.append(f"    hint: {problem.hint}")
+        lines.append(printable(f"    hint: {problem.hint}"))
     return lines
 
 
@@ -112,4 +131,4 @@ def verdict_text(name: str, result: Result, ended_at: tuple[int, int] | None) ->
         outcome = f"{result.winner.in_text} wins with {notes} completed"
         if ended_at is not None:
             outcome += f" (round {ended_at[0]}, trick {ended_at[1]})"
-    return f"{name}: valid: {outcome}"
+    return printable(f"{name}: valid: {outcome}")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -75,3 +77,39 @@ def test_a_lost_worker_ends_the_run_instead_of_hanging() -> None:
     with pytest.raises(WorkerLost):
         list(ordered_map(_die_on_three, range(20), 2))
     assert time.monotonic() - started < 30
+
+
+def test_control_characters_of_a_record_cannot_forge_the_report(tmp_path: Path) -> None:
+    path = tmp_path / "forged.json"
+    forged = {**RECORD, "game_id": "a\x1b[2K\rother.json#0 (x): valid: \u202eforged"}
+    path.write_text(json.dumps({**forged, "rounds": []}), encoding="utf-8")
+    result = run("verify", str(path))
+    assert "\x1b" not in result.output and "\r" not in result.output
+    assert "\u202e" not in result.output
+    assert "a\\x1b[2K\\x0dother.json#0" in result.output
+
+
+def test_a_closed_output_pipe_ends_the_run_quietly_with_141(tmp_path: Path) -> None:
+    path = records_file(tmp_path, 3000)
+    command = f"{sys.executable} -m phantom_log verify --jobs 1 {path} | head -n 1 >/dev/null"
+    done = subprocess.run(
+        ["bash", "-c", command + "; exit ${PIPESTATUS[0]}"], capture_output=True, text=True
+    )
+    assert done.returncode == 141
+    assert done.stderr == ""
+
+
+def test_a_failure_of_phantom_log_itself_is_one_line_and_exit_3(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from phantom_log import cli
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise ZeroDivisionError("bug")
+
+    monkeypatch.setattr(cli.main, "main", broken)
+    with pytest.raises(SystemExit) as ended:
+        cli.entry()
+    assert ended.value.code == 3
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "ZeroDivisionError" in error and "Traceback" not in error
