@@ -748,7 +748,7 @@ def entry() -> None:
     except SystemExit as done:
         # click ends with 1 when standard output's reader went away, after wrapping stdout
         # to keep it quiet: that is no invalid record, but the end of a Unix tool's pipe.
-        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+        if type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper":
             sys.exit(141)
         raise done from None
     except click.exceptions.Exit as done:
