@@ -133,6 +133,14 @@ def _schema_message(error: ValidationError) -> tuple[str, str | None]:
         return f"required: the key {missing[0]!r} is missing", None
     if keyword == "const":
         return f"const: {_shown(instance)} must be {_shown(value)}", None
+    if keyword == "pattern" and isinstance(instance, str) and "\\u0000" in str(value):
+        control = next(
+            (char for char in instance if ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0), ""
+        )
+        return (
+            f"pattern: the string holds the control character U+{ord(control):04X}",
+            "Strings hold no control characters (a comment may hold tabs and line breaks).",
+        )
     return f"{keyword}: {error.message}", None
 
 

@@ -156,6 +156,22 @@ def _calendar_date(value: str) -> str:
     return value
 
 
+_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROL_BUT_LINES: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _no_control(value: str) -> str:
+    if _CONTROL.search(value):
+        raise ValueError("the string holds a control character")
+    return value
+
+
+def _no_control_but_lines(value: str) -> str:
+    if _CONTROL_BUT_LINES.search(value):
+        raise ValueError("the comment holds a control character other than tab and line breaks")
+    return value
+
+
 def _note_owners(value: str) -> str:
     if _NOTE_OWNERS.fullmatch(value) is None:
         raise ValueError("the owners of a bar's notes are letters P (Phantom) and C (Christine)")
@@ -166,12 +182,26 @@ def _note_owners(value: str) -> str:
 Card = CardCode
 Role = RoleName
 Suit = SuitCode
-Text = Annotated[str, Strict(), Field(max_length=TEXT_MAX), _code_point_length(0, TEXT_MAX)]
+Text = Annotated[
+    str,
+    Strict(),
+    Field(max_length=TEXT_MAX),
+    _code_point_length(0, TEXT_MAX),
+    AfterValidator(_no_control),
+]
 Name = Annotated[
-    str, Strict(), Field(min_length=1, max_length=TEXT_MAX), _code_point_length(1, TEXT_MAX)
+    str,
+    Strict(),
+    Field(min_length=1, max_length=TEXT_MAX),
+    _code_point_length(1, TEXT_MAX),
+    AfterValidator(_no_control),
 ]
 Comment = Annotated[
-    str, Strict(), Field(max_length=COMMENT_MAX), _code_point_length(0, COMMENT_MAX)
+    str,
+    Strict(),
+    Field(max_length=COMMENT_MAX),
+    _code_point_length(0, COMMENT_MAX),
+    AfterValidator(_no_control_but_lines),
 ]
 CalendarDate = Annotated[str, Strict(), AfterValidator(_calendar_date)]
 NoteOwners = Annotated[str, Strict(), Field(max_length=12), AfterValidator(_note_owners)]

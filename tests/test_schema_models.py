@@ -832,3 +832,31 @@ def test_the_stand_ins_are_valid_in_a_record() -> None:
     record = copy.deepcopy(BASE)
     record["rounds"] = [_VALID_ROUND, {**BASE["rounds"][0], "tricks": [_VALID_TRICK] * 10}]
     assert schema_problems(record) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "text", "accepted"),
+    [
+        ("event", "Seoul\x1b[2K", False),
+        ("event", "two\nlines", False),
+        ("event", "C1 \x85 next line", False),
+        ("event", "Seoul: finals, café 김", True),
+        ("game_id", "id\rforged", False),
+        ("comment", "a comment\nover\ttwo lines", True),
+        ("comment", "a bell\x07", False),
+    ],
+)
+def test_strings_hold_no_control_characters(where: str, text: str, accepted: bool) -> None:
+    """FORMAT.md: the record's own strings hold no control characters; a comment alone may
+    hold tabs and line breaks. The schema and the models agree, and the message names the
+    character."""
+    document = copy.deepcopy(BASE)
+    if where == "comment":
+        document["rounds"][0]["tricks"][0]["comment"] = text
+    else:
+        document[where] = text
+    assert verdicts(document) == (accepted, accepted)
+    problems = schema_problems(document)
+    if not accepted:
+        assert [problem.code for problem in problems] == ["schema"]
+        assert "control character U+" in problems[0].message

@@ -90,7 +90,7 @@ POLICY = st.sampled_from(POLICIES)
 FLAG = st.booleans()
 CUSTOM_SHEETS = st.builds(
     make_sheet,
-    name=st.text(min_size=1, max_size=30),
+    name=st.text(st.characters(exclude_categories=("Cc", "Cs")), min_size=1, max_size=30),
     suits=st.permutations(list(Suit)),
     cuts=st.sets(st.integers(min_value=1, max_value=11), min_size=3, max_size=3).map(sorted),
     owners=st.text(alphabet="PC", min_size=12, max_size=12),
