@@ -294,9 +294,11 @@ def annotate(
         writer = csv.DictWriter(stdout, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
     all_valid = True
+    failed = False
     first = True
     for report in _reports(paths, sheets):
         all_valid &= report.valid
+        failed |= report.failed
         if fast_csv is not None:
             fast_csv.add(report)
             for problem in report.problems:
@@ -328,6 +330,8 @@ def annotate(
     if fast_csv is not None:
         fast_csv.flush()
     stdout.flush()
+    if failed:
+        sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if all_valid else EXIT_INVALID)
 
 
@@ -414,6 +418,8 @@ def show(
     for problem in report.problems:
         for line in problem_lines(report, problem):
             stdout.write(line + "\n")
+    if report.failed:
+        sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
 
 
@@ -546,7 +552,20 @@ def _build_tables(
             f"of {files.records} (use --include-invalid to keep them; verify says why)",
             err=True,
         )
+    if files.failed:
+        click.echo(
+            f"phantom-log: error: the checker failed on {files.failed} record"
+            f"{'s' if files.failed != 1 else ''} (internal-error; verify names them); "
+            "the tables hold the others",
+            err=True,
+        )
+        # Once the outputs are written: the run could not do all its work.
+        click.get_current_context().call_on_close(_exit_failed)
     return files
+
+
+def _exit_failed() -> None:
+    sys.exit(EXIT_FAILED)
 
 
 @main.command()

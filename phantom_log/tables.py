@@ -246,6 +246,8 @@ class TableFiles:
     records: int = 0
     included: int = 0
     left_out: int = 0
+    #: Records the run could not check (``internal-error``): the run ends with exit 3.
+    failed: int = 0
 
     def scan_games(self) -> pl.LazyFrame:
         """The games table, with its ``game_key``."""
@@ -270,13 +272,15 @@ class RecordRows:
     valid: bool
     game: tuple[Any, ...] | None
     tricks: list[TrickRow]
+    #: True when the run could not check the record (``internal-error``).
+    failed: bool = False
 
 
 def record_rows(report: RecordReport, include_invalid: bool = False) -> RecordRows:
     """The rows of one verified record."""
     if not report.valid and not include_invalid:
-        return RecordRows(False, None, [])
-    return RecordRows(report.valid, game_row(report), trick_rows(report))
+        return RecordRows(False, None, [], report.failed)
+    return RecordRows(report.valid, game_row(report), trick_rows(report), report.failed)
 
 
 def build_tables(
@@ -327,6 +331,7 @@ def build_tables(
     for item in records:
         rows = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
         files.records += 1
+        files.failed += rows.failed
         if on_record is not None:
             on_record(files.records)
         if rows.game is None or (not rows.valid and not include_invalid):

@@ -113,3 +113,31 @@ def test_a_failure_of_phantom_log_itself_is_one_line_and_exit_3(
     assert ended.value.code == 3
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "ZeroDivisionError" in error and "Traceback" not in error
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["annotate", "--format", "json"],
+        ["export", "--jobs", "1", "--games", "{out}/games.csv"],
+        ["stats", "--jobs", "1"],
+        ["tournament", "check", "--jobs", "1"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_every_command_reports_a_checker_failure_with_exit_3(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = check.check_record
+
+    def failing(data: Any, *args: Any, **kwargs: Any) -> Any:
+        if data.get("game_id") == "g1":
+            raise RuntimeError("boom")
+        return original(data, *args, **kwargs)
+
+    monkeypatch.setattr(check, "check_record", failing)
+    path = records_file(tmp_path, 3)
+    args = [part.format(out=tmp_path) for part in command]
+    result = CliRunner().invoke(main, [*args, str(path)])
+    assert result.exit_code == 3, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
