@@ -33,6 +33,11 @@ cpdef int judge(int lead, int follow, int super_trump)
 cpdef int notes_after(int notes_before, bint in_order, bint special, bint balance)
 cpdef int popcount(int mask)
 
+@cython.locals(follow_suit_required=int)
+cpdef int playable(int hand, int lead_suit)
+cpdef int leader_code(int round_index)
+cpdef int swap_size(int phantom_hand, int christine_hand)
+
 @cython.locals(packed="long long")
 cpdef long long pack_trick(int round_no, int trick_no, int leader, int lead, int follow,
                            int super_trump, int verdict, int note_owner, bint special,
@@ -97,12 +102,12 @@ cdef class GameState:
     cpdef int super_trump_code(self)
     cpdef int note_owner_code(self, int note)
     cpdef int swap_due(self)
-    @cython.locals(hand=int, follow_suit_required=int)
+    @cython.locals(hand=int)
     cpdef int legal_cards(self)
     cpdef object step_deal(self, int phantom, int christine)
     cpdef object step_exchange(self, int phantom_card, int christine_card)
     cpdef object step_special_number(self, int number)
-    @cython.locals(leading=bint, hand=int, lead_suit=int, same_suit=int, size=int)
+    @cython.locals(leading=bint, hand=int, lead_suit=int, size=int)
     cpdef object step_play(self, int player, int card)
     cdef void _after_card(self, bint leading)
     @cython.locals(size=int, role=int, hand=int, card=int, position=int, mask=int, mask0=int,

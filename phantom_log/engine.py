@@ -155,25 +155,36 @@ def notes_after_trick(notes_before: int, in_order: bool, special: bool, rules: R
     return notes_after(notes_before, in_order, special, rules.balance)
 
 
-def legal_cards(hand: int, lead_suit: Suit | int | None) -> int:
-    """The cards of a hand (bit mask) that may be played: any card to lead
-    (``lead_suit`` ``None``); to follow, the cards of the lead suit if the hand holds any,
-    otherwise any card."""
-    if lead_suit is None:
+def playable(hand: int, lead_suit: int) -> int:
+    """The cards of a hand (bit mask) that may be played: any card to lead (``lead_suit``
+    -1); to follow, the cards of the lead suit if the hand holds any, otherwise any card."""
+    if lead_suit < 0:
         return hand
-    follow_suit_required = hand & suit_mask(int(lead_suit))
+    follow_suit_required = hand & suit_mask(lead_suit)
     return follow_suit_required or hand
 
 
+def legal_cards(hand: int, lead_suit: Suit | int | None) -> int:
+    """:func:`playable`, with the lead suit as a :class:`~phantom_log.cards.Suit` (or
+    ``None`` to lead)."""
+    return playable(hand, -1 if lead_suit is None else int(lead_suit))
+
+
+def leader_code(round_index: int) -> int:
+    """Who leads the first trick of a round (index from 0): the Phantom (0), then
+    Christine (1)."""
+    return 0 if round_index == 0 else 1
+
+
 def round_leader(round_index: int) -> Role:
-    """Who leads the first trick of a round (index from 0): the Phantom, then Christine."""
-    return Role.PHANTOM if round_index == 0 else Role.CHRISTINE
+    """:func:`leader_code` as a :class:`~phantom_log.cards.Role`."""
+    return ROLES[leader_code(round_index)]
 
 
 def swap_size(phantom_hand: int, christine_hand: int) -> int:
     """How many cards each player gives in a swap: 2, 1 when either holds only one card,
     0 when either holds none."""
-    return min(SWAP_SIZE, popcount(phantom_hand), popcount(christine_hand))
+    return min(_SWAP_SIZE, popcount(phantom_hand), popcount(christine_hand))
 
 
 def popcount(mask: int) -> int:
@@ -646,10 +657,7 @@ class GameState:
         if self.phase_code != _PLAY:
             return 0
         hand = self.christine_hand if self.turn_code else self.phantom_hand
-        if self.lead_card < 0:
-            return hand
-        follow_suit_required = hand & (_SUIT_MASK << (6 * (self.lead_card // 6)))
-        return follow_suit_required or hand
+        return playable(hand, -1 if self.lead_card < 0 else self.lead_card // 6)
 
     def number_options(self) -> tuple[int, ...]:
         """The special numbers that may be picked now."""
@@ -737,7 +745,7 @@ class GameState:
                 )
         self.phantom_hand = phantom
         self.christine_hand = christine
-        self.leader_code = 0 if self.round_index == 0 else 1
+        self.leader_code = leader_code(self.round_index)
         self.turn_code = self.leader_code
         self.tricks_played = 0
         if self.beginner:
@@ -810,13 +818,12 @@ class GameState:
             return _illegal(Code.CARD_NOT_HELD, player=ROLES[player], card=card, hand=hand)
         if not leading:
             lead_suit = self.lead_card // 6
-            same_suit = hand & (_SUIT_MASK << (6 * lead_suit))
-            if same_suit and not same_suit >> card & 1:
+            if not playable(hand, lead_suit) >> card & 1:
                 return _illegal(
                     Code.REVOKE,
                     player=ROLES[player],
                     card=card,
-                    held=same_suit,
+                    held=hand & suit_mask(lead_suit),
                     lead_suit=SUITS[lead_suit],
                 )
         hand &= ~(1 << card)
@@ -832,7 +839,7 @@ class GameState:
             self.follow_card = card
         if card % 6 + 1 == self.special_number:
             self.special_in_trick = True
-            size = min(_SWAP_SIZE, popcount(self.phantom_hand), popcount(self.christine_hand))
+            size = swap_size(self.phantom_hand, self.christine_hand)
             if size > 0:
                 self.pending_swap = size
                 self.swap_after_follow = not leading
@@ -1064,13 +1071,6 @@ class _Stop(Exception):
 
 def _cards(codes: list[Any]) -> list[int]:
     return [CARD_BY_CODE[code] for code in codes]
-
-
-def _mask(cards: list[int]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
 
 
 def record_sheet(value: Any, sheets: Mapping[str, Sheet] | None = None) -> Sheet | list[Illegal]:

@@ -31,9 +31,9 @@ def records_file(tmp_path: Path, count: int) -> Path:
     return path
 
 
-def test_a_failure_of_the_checker_is_an_internal_error_on_that_record_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def checker_fails_on_g1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checker raises (as a bug would) on the record whose game id is g1."""
     original = check.check_record
 
     def failing(data: Any, *args: Any, **kwargs: Any) -> Any:
@@ -42,6 +42,12 @@ def test_a_failure_of_the_checker_is_an_internal_error_on_that_record_only(
         return original(data, *args, **kwargs)
 
     monkeypatch.setattr(check, "check_record", failing)
+
+
+@pytest.mark.usefixtures("checker_fails_on_g1")
+def test_a_failure_of_the_checker_is_an_internal_error_on_that_record_only(
+    tmp_path: Path,
+) -> None:
     result = run("verify", "--jobs", "1", "--format", "json", str(records_file(tmp_path, 3)))
     reports = [json.loads(line) for line in result.output.splitlines()]
     assert [report["game_id"] for report in reports] == ["g0", "g1", "g2"]
@@ -125,17 +131,10 @@ def test_a_failure_of_phantom_log_itself_is_one_line_and_exit_3(
     ],
     ids=lambda command: command[0],
 )
+@pytest.mark.usefixtures("checker_fails_on_g1")
 def test_every_command_reports_a_checker_failure_with_exit_3(
-    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    command: list[str], tmp_path: Path
 ) -> None:
-    original = check.check_record
-
-    def failing(data: Any, *args: Any, **kwargs: Any) -> Any:
-        if data.get("game_id") == "g1":
-            raise RuntimeError("boom")
-        return original(data, *args, **kwargs)
-
-    monkeypatch.setattr(check, "check_record", failing)
     path = records_file(tmp_path, 3)
     args = [part.format(out=tmp_path) for part in command]
     result = CliRunner().invoke(main, [*args, str(path)])
