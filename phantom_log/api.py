@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from .annotate import Annotation, annotate
-from .check import RecordReport, check_record, verify_paths, verify_record
+from .check import RecordReport, check_record, verify_record
 from .engine import Replay, Result, RoundStart
 from .problems import Problem, Severity
 from .record import GameRecord
@@ -61,13 +61,20 @@ class GameReplay:
         return all(problem.severity is not Severity.ERROR for problem in self.problems)
 
 
-def load(path: str | os.PathLike[str], stdin: IO[bytes] | None = None) -> Iterator[GameRecord]:
+def load(
+    path: str | os.PathLike[str],
+    stdin: IO[bytes] | None = None,
+    max_record_size: int | None = None,
+) -> Iterator[GameRecord]:
     """The records of a path (a ``.json`` file, a ``.jsonl``/``.ndjson`` file, a directory,
     or ``"-"`` with ``stdin``), as frozen models, in order.
 
     Raises :class:`InvalidRecord` at the first record that is not JSON or breaks the
-    schema, ``FileNotFoundError`` for a path that does not exist. The rules are not
-    checked here: see :func:`replay` and :func:`verify`.
+    schema, or cannot be read (an ``unreadable`` problem: no permission, a broken link,
+    larger than ``max_record_size`` bytes, by default
+    :data:`~phantom_log.sources.DEFAULT_MAX_RECORD_SIZE`), ``FileNotFoundError`` for a
+    path that does not exist. The rules are not checked here: see :func:`replay` and
+    :func:`verify`.
     """
     from .sources import SourceError
 
@@ -78,7 +85,7 @@ def load(path: str | os.PathLike[str], stdin: IO[bytes] | None = None) -> Iterat
     from .check import schema_problems
 
     for source in sources:
-        for item in read_source(source, stdin):
+        for item in read_source(source, stdin, max_record_size):
             if item.problem is not None:
                 raise InvalidRecord(item.source, item.index, [item.problem])
             problems = (
@@ -115,14 +122,21 @@ def verify(
     sheets: Mapping[str, Sheet] | None = None,
     strict: bool = False,
     stdin: IO[bytes] | None = None,
+    max_record_size: int | None = None,
 ) -> Iterator[RecordReport]:
-    """The report on every record of a path, as ``phantom-log verify`` gives them.
+    """The report on every record of a path, as ``phantom-log verify`` gives them: a
+    source that cannot be read (no permission, a broken link, larger than
+    ``max_record_size`` bytes) is a report with its ``unreadable`` problem, and the other
+    sources are still read.
 
     Raises ``FileNotFoundError`` for a path that does not exist.
     """
     from .sources import SourceError
 
     try:
-        yield from verify_paths([os.fspath(path)], sheets, strict, stdin)
+        sources = find_sources([os.fspath(path)])
     except SourceError as error:
         raise FileNotFoundError(str(error)) from None
+    for source in sources:
+        for record in read_source(source, stdin, max_record_size):
+            yield verify_record(record, sheets, strict)

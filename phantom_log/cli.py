@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import io
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import click
 import orjson
@@ -15,7 +17,7 @@ from .check import RECORD_SCHEMA, SHEETS_SCHEMA, RecordReport, read_sheets, sche
 from .problems import Severity
 from .reports import problem_lines, record_name, verdict_line
 from .sheets import Sheet
-from .sources import SourceError
+from .sources import DEFAULT_MAX_RECORD_SIZE, SourceError, read_limited, record_size_limit
 
 if TYPE_CHECKING:
     import polars as pl
@@ -35,9 +37,10 @@ Exit codes:
   1  at least one record is invalid
   2  a usage error: a bad option, a path that does not exist,
      a bad --sheets file, or paths that hold no records
-  3  the run could not do all its work: the checker failed on a
-     record (internal-error, the other records are still checked)
-     or a worker process died
+  3  the run could not do all its work: a source unreadable (no
+     permission, a broken link, over --max-record-size), the checker
+     failed on a record (internal-error; the other records are still
+     checked) or a worker process died
 """
 
 
@@ -84,6 +87,61 @@ def policy_option(flag: str, role: str) -> Callable[[F], F]:
     )
 
 
+if TYPE_CHECKING:  # click 8.2 made the parameter types generic; 8.1 cannot subscript them
+    _IntParamType = click.ParamType[int]
+else:
+    _IntParamType = click.ParamType
+
+
+class ByteSize(_IntParamType):
+    """A size in bytes: a whole number of bytes, or a number with K, M, G or T (binary
+    units: ``64M`` is 64 MiB; ``KiB``, ``MB`` and the like are read the same)."""
+
+    name = "size"
+    _UNITS: Final = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
+    _PATTERN: Final = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        from decimal import Decimal
+
+        match = self._PATTERN.fullmatch(str(value))
+        size = 0 if match is None else int(Decimal(match[1]) * self._UNITS[match[2].lower()])
+        if size < 1:
+            self.fail(
+                f"{value!r} is not a size: give bytes, or a number with K, M or G", param, ctx
+            )
+        return size
+
+
+def max_record_size_option(command: F) -> F:
+    """``--max-record-size`` for a command that reads records: the command runs with that
+    size limit in force (:func:`phantom_log.sources.record_size_limit`)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, max_record_size: int, **kwargs: Any) -> Any:
+        with record_size_limit(max_record_size):
+            return command(*args, **kwargs)
+
+    option = click.option(
+        "--max-record-size",
+        type=ByteSize(),
+        default=f"{DEFAULT_MAX_RECORD_SIZE // 1024**2}M",
+        show_default=True,
+        metavar="SIZE",
+        help="The largest record (a line of JSON Lines) or .json document read; a larger one "
+        "is an unreadable problem (exit 3). Bytes, or with K, M, G: 16M, 1G.",
+    )
+    return cast(F, option(run))
+
+
+def _stdin() -> IO[bytes] | None:
+    """Standard input as bytes; ``None`` when it is closed (``phantom-log verify - <&-``),
+    which reading ``-`` then reports as an unreadable source."""
+    return None if sys.stdin is None else sys.stdin.buffer
+
+
 def _run_failed(message: str) -> click.exceptions.Exit:
     """The run could not do all its work (exit code 3): what was lost is said."""
     click.echo(
@@ -128,8 +186,7 @@ def _load_sheets(path: str | None) -> Mapping[str, Sheet] | None:
     if path is None:
         return None
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_limited(path)
     except OSError as error:
         raise _usage_error(f"--sheets {path}: {error.strerror}") from None
     sheets = read_sheets(data)
@@ -174,6 +231,7 @@ class _Tally:
 @click.option("--strict", is_flag=True, help="Treat warnings (an unfinished record) as errors.")
 @sheets_option
 @jobs_option
+@max_record_size_option
 def verify(
     paths: tuple[str, ...],
     output_format: str,
@@ -198,9 +256,7 @@ def verify(
     stdout = sys.stdout
     progress = Progress("verifying", not quiet)
     try:
-        outcomes = verify_sources(
-            paths, options, jobs or default_jobs(), sys.stdin.buffer, progress
-        )
+        outcomes = verify_sources(paths, options, jobs or default_jobs(), _stdin(), progress)
         for outcome in outcomes:
             tally.add(outcome.valid, outcome.warnings, outcome.failed)
             stdout.write(outcome.text)
@@ -230,7 +286,7 @@ def _reports(
 
     records = 0
     try:
-        for report in verify_paths(paths, sheets, strict, sys.stdin.buffer):
+        for report in verify_paths(paths, sheets, strict, _stdin()):
             records += 1
             yield report
     except SourceError as error:
@@ -259,6 +315,7 @@ def schema(which: str) -> None:
 )
 @no_colour_option
 @sheets_option
+@max_record_size_option
 def annotate(
     paths: tuple[str, ...],
     output_format: str,
@@ -363,6 +420,7 @@ def _record_title(report: RecordReport) -> str:
 @click.option("--force", is_flag=True, help="Overwrite the --svg file if it exists.")
 @no_colour_option
 @sheets_option
+@max_record_size_option
 def show(
     path: str,
     at_text: str | None,
@@ -535,9 +593,7 @@ def _build_tables(
     from .terminal import Progress
 
     progress = Progress("reading", not quiet)
-    rows = source_rows(
-        paths, sheets, include_invalid, jobs or default_jobs(), sys.stdin.buffer, progress
-    )
+    rows = source_rows(paths, sheets, include_invalid, jobs or default_jobs(), _stdin(), progress)
     try:
         files = build_tables(rows, Path(folder), include_invalid, on_record=progress.update)
     except SourceError as error:
@@ -554,9 +610,9 @@ def _build_tables(
         )
     if files.failed:
         click.echo(
-            f"phantom-log: error: the checker failed on {files.failed} record"
-            f"{'s' if files.failed != 1 else ''} (internal-error; verify names them); "
-            "the tables hold the others",
+            f"phantom-log: error: could not read or check {files.failed} record"
+            f"{'s' if files.failed != 1 else ''} (unreadable or internal-error; verify "
+            "names them); the tables hold the others",
             err=True,
         )
         # Once the outputs are written: the run could not do all its work.
@@ -579,6 +635,7 @@ def _exit_failed() -> None:
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
 @sheets_option
+@max_record_size_option
 def export(
     paths: tuple[str, ...],
     games_path: str | None,
@@ -687,6 +744,7 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
 @jobs_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
 @sheets_option
+@max_record_size_option
 def stats(
     paths: tuple[str, ...],
     groupings: tuple[str, ...],
@@ -804,8 +862,8 @@ Exit codes:
   1  at least one error, in a record or across records
   2  a usage error: a bad option, a path that does not exist, a bad
      --manifest or --sheets file, or paths that hold no records
-  3  the run could not do all its work: the checker failed on a
-     record (internal-error) or a worker process died
+  3  the run could not do all its work: a source unreadable, the
+     checker failed on a record (internal-error) or a worker process died
 """
 
 
@@ -829,6 +887,7 @@ Exit codes:
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @sheets_option
+@max_record_size_option
 def tournament_check(
     paths: tuple[str, ...],
     manifest_path: str | None,
@@ -873,8 +932,7 @@ def tournament_check(
     manifest: Manifest | None = None
     if manifest_path is not None:
         try:
-            with open(manifest_path, "rb") as handle:
-                data = handle.read()
+            data = read_limited(manifest_path)
         except OSError as error:
             raise _usage_error(f"--manifest {manifest_path}: {error.strerror}") from None
         read = read_manifest(data, manifest_path)
@@ -889,9 +947,7 @@ def tournament_check(
     progress = Progress("checking", not quiet)
     failed = False
     try:
-        outcomes = verify_sources(
-            paths, options, jobs or default_jobs(), sys.stdin.buffer, progress
-        )
+        outcomes = verify_sources(paths, options, jobs or default_jobs(), _stdin(), progress)
         for outcome in outcomes:
             assert outcome.facts is not None
             facts.append(outcome.facts)

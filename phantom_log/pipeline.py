@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, Protocol, TypeVar
 from .check import verify_record
 from .reports import Options, Outcome, report_outcome
 from .sheets import Sheet
-from .sources import Chunk, chunk_records, find_sources, read_chunks
+from .sources import Chunk, chunk_records, find_sources, read_chunks, source_size
 
 if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
     from .tables import RecordRows
@@ -112,7 +112,7 @@ def _chunks(
     before any chunk is read."""
     sources = find_sources(paths)
     if progress is not None:
-        sizes = [None if source == "-" else os.path.getsize(source) for source in sources]
+        sizes = [source_size(source) for source in sources]
         progress.start(None if None in sizes else sum(size or 0 for size in sizes))
 
     def chunks() -> Iterator[Chunk]:

@@ -2,13 +2,26 @@
 
 Each text is parsed by :func:`phantom_log.strictjson.parse_json` (strict JSON as FORMAT.md
 reads it). Nothing here raises for a bad input: a source that cannot be parsed yields a
-:class:`SourceRecord` carrying its problem, and the other records go on.
+:class:`SourceRecord` carrying its problem, and the other records go on. A source that
+cannot be read at all (no permission, a broken link or a link loop, a folder that cannot
+be listed, a FIFO or device found in a folder, more than the size limit) is an
+``unreadable`` problem on that source, named by its path.
+
+No read is unbounded: a ``.json`` document, a document on standard input and each line of
+JSON Lines may hold at most the size limit (:data:`DEFAULT_MAX_RECORD_SIZE`, raised with
+``--max-record-size``), and nothing beyond it is kept in memory.
 """
 
 from __future__ import annotations
 
+import errno
+import itertools
+import math
 import os
+import stat
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final
@@ -21,6 +34,57 @@ __all__ = ["JsonError", "parse_json"]  # re-exported: where records are read
 RECORD_SUFFIXES: Final = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 STDIN: Final = "-"
 _BOM: Final = b"\xef\xbb\xbf"
+
+#: The size limit by default: 64 MiB for a ``.json`` document (one record or an array of
+#: records, read and parsed whole), a document on standard input, and each line of JSON
+#: Lines. The largest record a real game gives is some kilobytes, so the limit only
+#: refuses what is not a record file (``/dev/zero``, a disk image), while an array of tens
+#: of thousands of records still fits; parsing takes a few times the text's size in
+#: memory, so the limit keeps one source well below a gigabyte.
+DEFAULT_MAX_RECORD_SIZE: Final = 64 * 1024 * 1024
+_SKIP_SIZE: Final = 1024 * 1024  # bytes read at a time to skip the rest of a long line
+_SIZE_UNITS: Final = (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024))
+_max_record_size: ContextVar[int] = ContextVar("max_record_size", default=DEFAULT_MAX_RECORD_SIZE)
+
+
+@contextmanager
+def record_size_limit(size: int) -> Iterator[None]:
+    """Read sources with ``size`` bytes as the size limit inside the block (the
+    ``--max-record-size`` option of every command sets it once, around the command)."""
+    token = _max_record_size.set(size)
+    try:
+        yield
+    finally:
+        _max_record_size.reset(token)
+
+
+def max_record_size() -> int:
+    """The size limit in force (see :func:`record_size_limit`)."""
+    return _max_record_size.get()
+
+
+def size_text(size: int) -> str:
+    """A size for people: ``64 MiB``, ``1 GiB``, or bytes when not a whole unit."""
+    for name, unit in _SIZE_UNITS:
+        if size >= unit and size % unit == 0:
+            return f"{size // unit} {name}"
+    return f"{size} bytes"
+
+
+def display_name(path: str) -> str:
+    """A path as reports show and write it: valid UTF-8 whatever the bytes of the file
+    name. A name that is not UTF-8 (which Python holds with lone surrogates) has each
+    undecodable byte written as ``\\xNN``, as Python writes bytes; every other name is
+    unchanged."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = os.fsencode(path)
+        except UnicodeEncodeError:  # lone surrogates that were never bytes of a name
+            return path.encode("utf-8", "backslashreplace").decode("utf-8")
+        return raw.decode("utf-8", "backslashreplace")
+    return path
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,45 +106,222 @@ class SourceError(Exception):
     """A path that cannot be used at all (a usage error)."""
 
 
+class FoundSource(str):
+    """A path found below a given directory, not given by the user: it is read only if it
+    is a regular file, so that a FIFO or a device in a folder can never block the run.
+    ``problem`` is set when the search already knows why it cannot be read (a folder that
+    cannot be listed, a file that is not a regular one)."""
+
+    problem: Problem | None
+
+    def __new__(cls, path: str, problem: Problem | None = None) -> FoundSource:
+        found = super().__new__(cls, path)
+        found.problem = problem
+        return found
+
+
 def find_sources(paths: Iterable[str]) -> list[str]:
-    """The files to read, in order: each path as given, directories expanded recursively
+    """The sources to read, in order: each path as given, directories expanded recursively
     into their ``.json``/``.jsonl``/``.ndjson`` files in sorted path order (hidden files
-    and folders left out). Raises :class:`SourceError` for a path that does not exist."""
+    and folders left out; see :func:`_directory_sources`).
+
+    Raises :class:`SourceError` for a path that does not exist. A path that exists but
+    cannot be read is kept: reading it gives its ``unreadable`` problem."""
     found: list[str] = []
     for path in paths:
         if path == STDIN:
             found.append(path)
             continue
+        try:
+            os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            raise SourceError(f"{display_name(path)}: no such file or directory") from None
+        except OSError:
+            found.append(path)  # e.g. a folder on the way that cannot be entered
+            continue
         if os.path.isdir(path):
-            found.extend(_directory_files(path))
-        elif os.path.exists(path):
-            found.append(path)
+            found.extend(_directory_sources(path))
         else:
-            raise SourceError(f"{path}: no such file or directory")
+            found.append(path)
     return found
 
 
-def _directory_files(directory: str) -> list[str]:
-    files: list[str] = []
-    for root, folders, names in os.walk(directory):
-        folders[:] = [folder for folder in folders if not folder.startswith(".")]
-        for name in names:
-            if not name.startswith(".") and Path(name).suffix.lower() in RECORD_SUFFIXES:
-                files.append(os.path.join(root, name))
-    return sorted(files, key=lambda path: Path(path).parts)
+def _directory_sources(directory: str) -> list[str]:
+    """The record files below a directory, in sorted path order, each folder that cannot
+    be listed and each record-named entry that is not a regular file among them, as a
+    :class:`FoundSource` with its problem (never skipped without a word).
+
+    Links to files are followed; links to folders are not (as ``find`` and ``grep -r`` do),
+    so that no link can make the search go round in a loop: give a linked folder as a path
+    of its own to read it."""
+    found: list[str] = []
+    folders = [directory]
+    while folders:  # a stack, not recursion: any depth of folders is fine
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as error:
+            found.append(FoundSource(folder, _folder_problem(error)))
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_folder = False
+            if is_folder:
+                folders.append(entry.path)
+            elif Path(entry.name).suffix.lower() in RECORD_SUFFIXES:
+                source = _found_file(entry)
+                if source is not None:
+                    found.append(source)
+    return sorted(found, key=lambda path: Path(path).parts)
+
+
+def _found_file(entry: os.DirEntry[str]) -> FoundSource | None:
+    """A record-named entry of a folder as a source; ``None`` for a link to a folder."""
+    try:
+        mode = entry.stat().st_mode  # through a link
+    except OSError:
+        return FoundSource(entry.path)  # a broken link, a loop, gone: reading says which
+    if stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISREG(mode):
+        return FoundSource(entry.path)
+    return FoundSource(entry.path, _not_regular(mode))
+
+
+# -- the unreadable problems -----------------------------------------------------------
+
+
+def _unreadable(message: str, hint: str | None = None, line: int | None = None) -> Problem:
+    return Problem(Code.UNREADABLE, message, hint=hint, line=line)
+
+
+_PERMISSION_HINT: Final = "Give phantom-log permission to read it, or leave it out of the paths."
+_LINK_HINT: Final = "Point the link at a record file, or remove it."
+
+
+def _reason(error: OSError) -> str:
+    text = error.strerror or type(error).__name__
+    return text[:1].lower() + text[1:]
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a file"
+
+
+def _not_regular(mode: int) -> Problem:
+    return _unreadable(
+        f"not a regular file ({_kind(mode)}); not opened",
+        "Below a folder only regular files are read, so that a FIFO or a device cannot "
+        "block the run; give it as a path of its own to read it.",
+    )
+
+
+def _folder_problem(error: OSError) -> Problem:
+    if error.errno == errno.ELOOP:
+        return _unreadable(
+            "cannot list this folder: a symbolic link loop (too many levels of symbolic "
+            "links); the records below it were not read",
+            _LINK_HINT,
+        )
+    return _unreadable(
+        f"cannot list this folder ({_reason(error)}): the records below it were not read",
+        "Give phantom-log permission to read and enter the folder (chmod u+rx), "
+        "or leave it out of the paths.",
+    )
+
+
+def _open_problem(path: str, error: OSError) -> Problem:
+    """Why a path could not be opened, as an ``unreadable`` problem."""
+    if error.errno == errno.ELOOP:
+        return _unreadable(
+            "a symbolic link loop (too many levels of symbolic links): nothing to read",
+            _LINK_HINT,
+        )
+    if isinstance(error, FileNotFoundError):
+        try:
+            target = os.readlink(path)
+        except OSError:
+            return _unreadable(
+                "the file went away before it could be read (removed or renamed after the "
+                "paths were listed)"
+            )
+        return _unreadable(
+            f"a broken symbolic link: it points to {display_name(target)}, which does not exist",
+            _LINK_HINT,
+        )
+    if isinstance(error, PermissionError):
+        return _unreadable(f"cannot read ({_reason(error)})", _PERMISSION_HINT)
+    if error.errno == errno.ENXIO:  # a socket, or a device with no driver
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = 0
+        return _unreadable(f"not a regular file ({_kind(mode)}); it cannot be read")
+    return _unreadable(f"cannot read ({_reason(error)})")
+
+
+def _too_large(limit: int, size: int | None = None, line: int | None = None) -> Problem:
+    """A source or a record over the size limit: the limit and how to raise it."""
+    where = "" if line is None else f"line {line}: the record is "
+    what = f"{where}larger than the size limit of {size_text(limit)}"
+    if size is not None:
+        what += f" ({size} bytes)"
+    suggested = max(math.ceil((size or 4 * limit) / 1024**2), 1)
+    return _unreadable(
+        what + ("; not read" if line is None else "; skipped"),
+        f"Raise the limit with --max-record-size (e.g. --max-record-size {suggested}M) "
+        "if it is meant to be this large.",
+        line,
+    )
+
+
+def _stream_ended(limit: int, line: int) -> Problem:
+    return _unreadable(
+        f"line {line}: the record is larger than the size limit of {size_text(limit)}; "
+        "the rest of this input was not read",
+        "Raise the limit with --max-record-size if a record is meant to be this large.",
+        line,
+    )
+
+
+_CLOSED_STDIN: Final = _unreadable(
+    "standard input is closed: nothing to read",
+    "Give the records on standard input (phantom-log verify - < games.jsonl), or give their paths.",
+)
+
+
+# -- reading ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
     """Raw text of one source, not yet parsed: a whole document (``lines`` is ``None``)
     or a run of records' texts (the lines of JSON Lines, or the elements of an array), each
-    ``(index, line, column, bytes)`` with the line and column where it starts. Chunks are
-    what worker processes receive."""
+    ``(index, line, column, bytes)`` with the line and column where it starts; or the
+    ``problem`` that kept a source (or the record at ``index``, on ``line``) from being
+    read. Chunks are what worker processes receive."""
 
     source: str
     document: bytes | None = None
     lines: tuple[tuple[int, int, int, bytes], ...] | None = None
     problem: Problem | None = None
+    index: int = 0
+    line: int | None = None
 
     @property
     def size(self) -> int:
@@ -90,32 +331,170 @@ class Chunk:
         return len(self.document or b"")
 
 
+def source_size(source: str) -> int | None:
+    """The bytes a source holds, for a progress display: ``None`` when not known ahead
+    (standard input, a FIFO, a device), 0 for a source that cannot be read."""
+    if source == STDIN:
+        return None
+    try:
+        status = os.stat(source)
+    except OSError:
+        return 0
+    if stat.S_ISREG(status.st_mode):
+        return status.st_size
+    return 0 if isinstance(source, FoundSource) else None
+
+
 def read_chunks(
-    source: str, stdin: IO[bytes] | None = None, lines_per_chunk: int = 512
+    source: str,
+    stdin: IO[bytes] | None = None,
+    lines_per_chunk: int = 512,
+    max_record_size: int | None = None,
 ) -> Iterator[Chunk]:
     """The raw chunks of one source: a file (JSON Lines by the suffix ``.jsonl`` or
     ``.ndjson``, otherwise one document) or ``-`` for ``stdin``. JSON Lines are read
-    lazily, ``lines_per_chunk`` at a time, so memory stays bounded."""
+    lazily, ``lines_per_chunk`` at a time, so memory stays bounded.
+
+    A path given on purpose may be a FIFO or a device: it is read as standard input is
+    (sniffed for JSON Lines unless its suffix says), within the size limit. A path found
+    below a folder is read only if it is a regular file. Whatever cannot be read is a
+    chunk with its ``unreadable`` problem; the size limit is ``max_record_size``, or the
+    one in force (:func:`record_size_limit`)."""
+    limit = max_record_size or _max_record_size.get()
+    name = display_name(source)
+    if isinstance(source, FoundSource) and source.problem is not None:
+        yield Chunk(name, problem=source.problem)
+        return
     if source == STDIN:
         if stdin is None:
-            raise SourceError("-: no standard input to read")
-        data = stdin.read()
-        if _is_json_lines(data):
-            yield from _line_chunks(source, data.splitlines(keepends=True), lines_per_chunk)
-        else:
-            yield from _document_chunks(source, data, lines_per_chunk)
-        return
-    try:
-        if RECORD_SUFFIXES.get(Path(source).suffix.lower()) == "jsonl":
-            with open(source, "rb") as handle:
-                yield from _line_chunks(source, handle, lines_per_chunk)
+            yield Chunk(name, problem=_CLOSED_STDIN)
             return
-        with open(source, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        yield Chunk(source, problem=Problem(Code.JSON, f"cannot read: {error.strerror}"))
+        yield from _guarded(name, _sniffed_chunks(name, stdin, limit, lines_per_chunk))
         return
-    yield from _document_chunks(source, data, lines_per_chunk)
+    found = isinstance(source, FoundSource)
+    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+    if found:
+        # Never wait on a FIFO put in place of a listed file: opened without blocking,
+        # then refused below as not a regular file.
+        flags |= getattr(os, "O_NONBLOCK", 0)
+    try:
+        descriptor = os.open(source, flags)
+    except OSError as error:
+        yield Chunk(name, problem=_open_problem(source, error))
+        return
+    with open(descriptor, "rb") as handle:
+        try:
+            mode = os.fstat(descriptor).st_mode
+        except OSError as error:
+            yield Chunk(name, problem=_unreadable(f"cannot read ({_reason(error)})"))
+            return
+        kind = RECORD_SUFFIXES.get(Path(source).suffix.lower())
+        regular = stat.S_ISREG(mode)
+        if not regular and (found or stat.S_ISDIR(mode)):
+            yield Chunk(name, problem=_not_regular(mode))
+            return
+        if kind == "jsonl":
+            lines = _bounded_lines(handle, limit, skip_long=regular)
+            chunks = _line_chunks(name, lines, lines_per_chunk, limit, stream=not regular)
+        elif kind == "json" or regular:
+            size = os.fstat(descriptor).st_size if regular else None
+            chunks = _whole_document(name, handle, limit, lines_per_chunk, size)
+        else:
+            chunks = _sniffed_chunks(name, handle, limit, lines_per_chunk)
+        yield from _guarded(name, chunks)
+
+
+def _guarded(source: str, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
+    """The chunks, then an ``unreadable`` chunk (after the records read) if reading
+    failed on the way: a disk error, a file truncated under us."""
+    index = 0
+    try:
+        for chunk in chunks:
+            if chunk.lines:
+                index = chunk.lines[-1][0] + 1
+            elif chunk.problem is not None:
+                index = chunk.index + 1
+            yield chunk
+    except OSError as error:
+        problem = _unreadable(f"cannot read ({_reason(error)}); the rest was not read")
+        yield Chunk(source, problem=problem, index=index)
+
+
+def _whole_document(
+    source: str, handle: IO[bytes], limit: int, batch_size: int, known_size: int | None
+) -> Iterator[Chunk]:
+    """A document read whole, within the limit: a regular file larger than the limit is
+    not read at all, a stream no further than the limit."""
+    if known_size is not None and known_size > limit:
+        yield Chunk(source, problem=_too_large(limit, known_size))
+        return
+    data = handle.read(limit + 1)
+    if len(data) > limit:
+        yield Chunk(source, problem=_too_large(limit, known_size))
+        return
+    yield from _document_chunks(source, data, batch_size)
+
+
+def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> Iterator[Chunk]:
+    """Standard input (or a FIFO or device without a record suffix): JSON Lines when its
+    first non-blank line is a whole JSON value and more non-blank lines follow, otherwise
+    one document. Read a line at a time: JSON Lines are then streamed, each line within
+    the limit, and a document is read no further than the limit."""
+    lines = _bounded_lines(handle, limit, skip_long=False)
+    head: list[bytes] = []
+    held = 0
+    values = 0
+    for line in lines:
+        if line is None:  # a line over the limit
+            if values == 1:  # JSON Lines whose second record is too large
+                yield from _line_chunks(source, [*head, None], size, limit, stream=True)
+            else:
+                yield Chunk(source, problem=_too_large(limit))
+            return
+        head.append(line)
+        held += len(line)
+        if held > limit:
+            yield Chunk(source, problem=_too_large(limit))
+            return
+        if not line.strip():
+            continue
+        values += 1
+        if values == 2:
+            yield from _line_chunks(source, itertools.chain(head, lines), size, limit, stream=True)
+            return
+        if not _is_json_value(line.removeprefix(_BOM) if len(head) == 1 else line):
+            break  # a document over several lines: read the rest whole
+    rest = handle.read(limit + 1 - held)
+    if held + len(rest) > limit:
+        yield Chunk(source, problem=_too_large(limit))
+        return
+    yield from _document_chunks(source, b"".join(head) + rest, size)
+
+
+def _is_json_value(line: bytes) -> bool:
+    try:
+        parse_json(line)
+    except JsonError:
+        return False
+    return True
+
+
+def _bounded_lines(handle: IO[bytes], limit: int, skip_long: bool) -> Iterator[bytes | None]:
+    """The lines of a binary stream, each with its line break; ``None`` in place of a line
+    of more than ``limit`` bytes, which is never held whole. With ``skip_long`` (a regular
+    file) the reading goes on after such a line; otherwise (a stream, which may never end)
+    it ends there."""
+    while line := handle.readline(limit + 1):
+        if len(line) <= limit:
+            yield line
+            continue
+        yield None
+        if not skip_long:
+            return
+        while not line.endswith(b"\n"):
+            line = handle.readline(_SKIP_SIZE)
+            if not line:
+                return
 
 
 def _document_chunks(source: str, data: bytes, size: int) -> Iterator[Chunk]:
@@ -141,23 +520,23 @@ def _document_chunks(source: str, data: bytes, size: int) -> Iterator[Chunk]:
         yield Chunk(source, lines=tuple(batch))
 
 
-def _is_json_lines(data: bytes) -> bool:
-    """Standard input is JSON Lines when its first non-blank line is a whole JSON value
-    and more non-blank lines follow."""
-    lines = [line for line in data.splitlines() if line.strip()]
-    if len(lines) < 2:
-        return False
-    try:
-        parse_json(lines[0])
-    except JsonError:
-        return False
-    return True
-
-
-def _line_chunks(source: str, lines: Iterable[bytes], size: int) -> Iterator[Chunk]:
+def _line_chunks(
+    source: str, lines: Iterable[bytes | None], size: int, limit: int, stream: bool = False
+) -> Iterator[Chunk]:
+    """The records of JSON Lines, ``size`` lines a chunk; a line over the limit (``None``)
+    is a chunk of its own with its ``unreadable`` problem, at its index (on a ``stream``,
+    the reading ended there)."""
     batch: list[tuple[int, int, int, bytes]] = []
     index = 0
     for number, line in enumerate(lines, start=1):
+        if line is None:
+            if batch:
+                yield Chunk(source, lines=tuple(batch))
+                batch = []
+            problem = _stream_ended(limit, number) if stream else _too_large(limit, line=number)
+            yield Chunk(source, problem=problem, index=index, line=number)
+            index += 1
+            continue
         if number == 1 and line.startswith(_BOM):
             line = line[len(_BOM) :]
         if not line or line.isspace():
@@ -176,7 +555,7 @@ def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
     ``json`` problem (line and column counted in the whole source)."""
     source = chunk.source
     if chunk.problem is not None:
-        yield SourceRecord(source, 0, problem=chunk.problem)
+        yield SourceRecord(source, chunk.index, problem=chunk.problem, line=chunk.line)
     elif chunk.lines is not None:
         for index, number, column, line in chunk.lines:
             try:
@@ -191,10 +570,27 @@ def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
         yield from _read_document(source, chunk.document)
 
 
-def read_source(source: str, stdin: IO[bytes] | None = None) -> Iterator[SourceRecord]:
+def read_source(
+    source: str, stdin: IO[bytes] | None = None, max_record_size: int | None = None
+) -> Iterator[SourceRecord]:
     """The records of one source, parsed (see :func:`read_chunks`)."""
-    for chunk in read_chunks(source, stdin):
+    for chunk in read_chunks(source, stdin, max_record_size=max_record_size):
         yield from chunk_records(chunk)
+
+
+def read_limited(path: str, max_record_size: int | None = None) -> bytes:
+    """The whole content of a side file (``--sheets``, ``--manifest``), within the size
+    limit. Raises ``OSError`` (``strerror`` says why) when it cannot be read or is larger
+    than the limit."""
+    limit = max_record_size or _max_record_size.get()
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(
+            errno.EFBIG,
+            f"larger than the size limit of {size_text(limit)} (raise it with --max-record-size)",
+        )
+    return data
 
 
 def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
