@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from .engine import Replay, Result, SheetProblems, replay
 from .problems import FAILURE_CODES, Code, Problem, Severity, pointer
 from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
 from .sources import JsonError, SourceRecord, find_sources, parse_json, read_source
-from .wording import word_all
+from .wording import EXCERPT, counted, excerpt, shortened, word_all
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, ValidationError
@@ -28,7 +29,14 @@ RECORD_SCHEMA: Final = "game-record-1.schema.json"
 # Problems that come before a record is known to have the schema's shape.
 _BEFORE_MODEL: Final = frozenset({Code.JSON, Code.SCHEMA})
 SHEETS_SCHEMA: Final = "sheet-1.schema.json"
-_SHOWN: Final = 60
+#: The schema errors of one document that are worded: past them the check stops and says
+#: so, so that a record of any size gives a report of a bounded size, in bounded time.
+SCHEMA_ERROR_LIMIT: Final = 100
+#: The items of an array of a record that the schema check reads: more than any array of
+#: a record may hold, so that a longer one still breaks its ``maxItems``.
+ARRAY_ITEMS_CHECKED: Final = 64
+# The depth of the deepest array of the record schema (a swap's list of cards).
+_SCHEMA_DEPTH: Final = 8
 
 
 def schema_text(name: str = RECORD_SCHEMA) -> str:
@@ -83,11 +91,6 @@ def _inline_refs(node: Any, definitions: Mapping[str, Any]) -> Any:
     return node
 
 
-def _shown(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
-
-
 _JSON_TYPES: Final = (
     (bool, "a boolean"),
     (int, "an integer"),
@@ -114,25 +117,44 @@ _ENUM_WORDS: Final = {
 }
 
 
-def _schema_message(error: ValidationError) -> tuple[str, str | None]:
-    """A message that names the keyword, and a hint where one helps."""
+def _schema_message(error: ValidationError, instance: Any) -> tuple[str, str | None]:
+    """A message that names the keyword, and a hint where one helps. ``instance`` is the
+    value of the record the error is about; the message quotes only an excerpt of it."""
     keyword = str(error.validator)
-    value = error.validator_value
-    instance = error.instance
+    value: Any = error.validator_value
     if keyword == "type":
-        return f"type: expected {value}, got {_json_type(instance)} {_shown(instance)}", None
+        return f"type: expected {value}, got {_json_type(instance)} {excerpt(instance)}", None
     if keyword == "enum" and isinstance(value, list) and value:
         words = _ENUM_WORDS.get(value[0])
         if words is None:
-            return f"enum: {_shown(instance)} is not one of {_shown(value)}", None
+            return f"enum: {excerpt(instance)} is not one of {excerpt(value)}", None
         what, rule = words
-        return f"enum: {_shown(instance)} is not {what}", rule[:1].upper() + rule[1:] + "."
+        return f"enum: {excerpt(instance)} is not {what}", rule[:1].upper() + rule[1:] + "."
     if keyword == "required":
         required: list[str] = list(value) if isinstance(value, list) else []
         missing = [key for key in required if isinstance(instance, dict) and key not in instance]
         return f"required: the key {missing[0]!r} is missing", None
     if keyword == "const":
-        return f"const: {_shown(instance)} must be {_shown(value)}", None
+        return f"const: {excerpt(instance)} must be {excerpt(value)}", None
+    if keyword in ("maxLength", "maxItems") and isinstance(instance, str | list):
+        unit = "character" if isinstance(instance, str) else "item"
+        cut = isinstance(instance, list) and len(instance) > ARRAY_ITEMS_CHECKED
+        return (
+            f"{keyword}: {excerpt(instance)} has more than {counted(value, unit)}"
+            + (f"; only its first {ARRAY_ITEMS_CHECKED} are checked" if cut else ""),
+            None,
+        )
+    if keyword in ("minLength", "minItems") and isinstance(instance, str | list):
+        unit = "character" if isinstance(instance, str) else "item"
+        if not instance:
+            what = "string" if isinstance(instance, str) else "array"
+            return f"{keyword}: the {what} is empty; it needs at least {counted(value, unit)}", None
+        return f"{keyword}: {excerpt(instance)} has fewer than {counted(value, unit)}", None
+    if keyword in ("minimum", "maximum"):
+        than = "less" if keyword == "minimum" else "greater"
+        return f"{keyword}: {excerpt(instance)} is {than} than {value}", None
+    if keyword == "format":
+        return f"format: {excerpt(instance)} is not a {value}", None
     if keyword == "pattern" and isinstance(instance, str) and "\\u0000" in str(value):
         control = next(
             (char for char in instance if ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0), ""
@@ -141,7 +163,46 @@ def _schema_message(error: ValidationError) -> tuple[str, str | None]:
             f"pattern: the string holds the control character U+{ord(control):04X}",
             "Strings hold no control characters (a comment may hold tabs and line breaks).",
         )
-    return f"{keyword}: {error.message}", None
+    if keyword == "pattern":
+        return f"pattern: {excerpt(instance)} does not match {excerpt(value)}", None
+    # jsonschema's own words, which may quote the whole value: cut to a bounded length.
+    message = error.message
+    if len(message) > 4 * EXCERPT:
+        message = message[: 4 * EXCERPT] + f"… ({counted(len(message), 'character')})"
+    return f"{keyword}: {message}", None
+
+
+def _cut_long_arrays(value: Any, depth: int = 0) -> Any:
+    """A document with every array down to the schema's depth cut to its first
+    :data:`ARRAY_ITEMS_CHECKED` items (what is not cut is shared, not copied): the schema
+    check then takes a bounded time on an array of any length."""
+    if depth > _SCHEMA_DEPTH:
+        return value
+    if isinstance(value, list):
+        kept = [_cut_long_arrays(item, depth + 1) for item in value[:ARRAY_ITEMS_CHECKED]]
+        same = len(value) <= ARRAY_ITEMS_CHECKED and all(
+            new is old for new, old in zip(kept, value, strict=False)
+        )
+        return value if same else kept
+    if isinstance(value, dict):
+        changed = {
+            key: new
+            for key, item in value.items()
+            if (new := _cut_long_arrays(item, depth + 1)) is not item
+        }
+        return {**value, **changed} if changed else value
+    return value
+
+
+def _value_at(data: Any, path: Iterable[str | int], default: Any) -> Any:
+    """The value at a path of a document, or ``default`` if the path is not in it."""
+    value = data
+    for part in path:
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            return default
+    return value
 
 
 # Stand-ins, valid under the schema, for the rounds and tricks that have no schema error:
@@ -158,9 +219,12 @@ def _without_valid_parts(data: Any) -> Any:
     if not isinstance(rounds, list):
         return data
     try:
-        paths = [list(error.instance_path) for error in schema_gate().iter_errors(data)]
+        errors = itertools.islice(schema_gate().iter_errors(data), 10 * SCHEMA_ERROR_LIMIT + 1)
+        paths = [list(error.instance_path) for error in errors]
     except (ValueError, TypeError, OverflowError):
         return data
+    if len(paths) > 10 * SCHEMA_ERROR_LIMIT:
+        return data  # the check stops early anyway: no need to find the valid parts
     failing: dict[int, set[int] | None] = {}
     for path in paths:
         if path[:1] != ["rounds"]:
@@ -209,12 +273,19 @@ def schema_problems(
     """Every schema error of a document, in document order, as ``schema`` problems.
 
     A document the fast check accepts has none; any other is worded by ``jsonschema``.
+    Past :data:`SCHEMA_ERROR_LIMIT` errors the check stops, and a last problem says so;
+    the items of an array past :data:`ARRAY_ITEMS_CHECKED` are not read (the array
+    breaks its ``maxItems``, which says so).
     """
     if schema_valid(data, name):
         return []
     problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
-    checked = _without_valid_parts(data) if name == RECORD_SCHEMA else data
+    checked = _without_valid_parts(_cut_long_arrays(data)) if name == RECORD_SCHEMA else data
+    stopped = False
     for error in schema_validator(name).iter_errors(checked):
+        if len(problems) >= SCHEMA_ERROR_LIMIT:
+            stopped = True
+            break
         path = [*base, *error.absolute_path]
         round_no, trick_no = _round_and_trick(path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
@@ -222,15 +293,20 @@ def schema_problems(
             for key in error.instance:
                 if key in allowed or key.startswith("x-"):
                     continue
-                close = difflib.get_close_matches(key, allowed, n=1)
+                if len(problems) >= SCHEMA_ERROR_LIMIT:
+                    stopped = True
+                    break
+                close = difflib.get_close_matches(key[: 2 * EXCERPT], allowed, n=1)
                 hint = f"Did you mean {close[0]!r}?" if close else None
-                where = [*path, key]
+                # A key too long to quote whole is not put in the pointer: it points at
+                # the object that holds the key.
+                where = [*path, key] if len(key) <= EXCERPT else path
                 problems.append(
                     (
-                        _sort_key(where),
+                        _sort_key([*path, key]),
                         Problem.of(
                             Code.SCHEMA,
-                            f"additionalProperties: unknown key {_shown(key)} (allowed: "
+                            f"additionalProperties: unknown key {excerpt(key)} (allowed: "
                             f"{', '.join(allowed)}, and keys starting with x-)",
                             pointer(*where),
                             round_no,
@@ -240,7 +316,8 @@ def schema_problems(
                     )
                 )
             continue
-        message, hint = _schema_message(error)
+        instance = _value_at(data, error.absolute_path, error.instance)
+        message, hint = _schema_message(error, instance)
         problems.append(
             (
                 _sort_key(path),
@@ -248,7 +325,16 @@ def schema_problems(
             )
         )
     problems.sort(key=lambda item: item[0])
-    return [problem for _, problem in problems]
+    found = [problem for _, problem in problems]
+    if stopped:
+        found.append(
+            Problem.of(
+                Code.SCHEMA,
+                f"too many errors: the schema check stopped after {SCHEMA_ERROR_LIMIT}",
+                hint="Put these right and check the record again.",
+            )
+        )
+    return found
 
 
 def _sort_key(path: list[str | int]) -> tuple[tuple[int, str | int], ...]:
@@ -313,7 +399,9 @@ def _game_id(data: Any) -> str | None:
     if isinstance(data, dict):
         game_id = data.get("game_id")
         if isinstance(game_id, str) and game_id:
-            return game_id
+            # An id longer than the schema allows (200) is named by an excerpt: every line
+            # of the report names the record.
+            return game_id if len(game_id) <= 200 else shortened(game_id)
     return None
 
 
