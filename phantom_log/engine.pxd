@@ -136,8 +136,16 @@ cdef object _round_start(GameState state, dict data, object out, int index, bint
 cdef object _trick(GameState state, dict trick, object out, int index, int trick_index,
                    bint is_last, bint trace)
 
-@cython.locals(player=int, card=int, swap=object)
+@cython.locals(player=int, card=int, role=str, swap=dict, phantom=object, christine=object)
 cdef object _play(GameState state, dict play, int index, int trick_index, int position)
+
+cdef list _cards(list codes)
+
+@cython.locals(text=str, first=int, second=int, number=int, suit=int)
+cpdef int _card_of(object code) except -1
+
+cdef bytes _SUIT_OF_LETTERS
+cdef int _NUMBERS
 
 
 cdef class Replay:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any, Final
 
-from .cards import CARD_BY_CODE, Role, Suit
+from .cards import CARD_BY_CODE, NUMBERS_PER_SUIT, SUIT_CODES, Role, Suit
 from .problems import Code, Illegal
 from .sheets import BUILTIN_SHEETS, NOTES_PER_SHEET, Sheet, sheet_from_json
 
@@ -1070,7 +1070,36 @@ class _Stop(Exception):
 
 
 def _cards(codes: list[Any]) -> list[int]:
-    return [CARD_BY_CODE[code] for code in codes]
+    return [_card_of(code) for code in codes]
+
+
+def _card_of(code: Any) -> int:
+    """The card of a card code such as ``"Ma5"`` (``KeyError`` for anything else), read
+    from its three characters: every card of every record passes here, and a dict lookup
+    would hash each fresh string."""
+    if type(code) is str and len(code) == 3:
+        text = code
+        first = ord(text[0])
+        second = ord(text[1])
+        number = ord(text[2]) - 49  # "1" is 49
+        if first < 128 and second < 128 and 0 <= number < _NUMBERS:
+            suit = _SUIT_OF_LETTERS[first * 128 + second] - 1
+            if suit >= 0:
+                return suit * _NUMBERS + number
+    return CARD_BY_CODE[code]
+
+
+def _suit_table() -> bytes:
+    table = bytearray(128 * 128)
+    for suit, letters in enumerate(SUIT_CODES):
+        table[ord(letters[0]) * 128 + ord(letters[1])] = suit + 1
+    return bytes(table)
+
+
+# The suit of a card code's two letters (both ASCII, first * 128 + second), plus one; 0
+# for two letters that are no suit's code.
+_SUIT_OF_LETTERS = _suit_table()
+_NUMBERS = NUMBERS_PER_SUIT
 
 
 def record_sheet(value: Any, sheets: Mapping[str, Sheet] | None = None) -> Sheet | list[Illegal]:
@@ -1198,7 +1227,7 @@ def _deal(state: GameState, data: Mapping[str, Any], index: int) -> None:
             )
         hand = 0
         for position, code in enumerate(codes):
-            card = CARD_BY_CODE[code]
+            card = _card_of(code)
             if seen >> card & 1:
                 first = key if hand >> card & 1 else _holder(hands, card)
                 raise _at(
@@ -1232,8 +1261,8 @@ def _round_start(
     round_no = index + 1
     exchange = data.get("exchange")
     if exchange is not None:
-        phantom_card = CARD_BY_CODE[exchange["phantom"]]
-        christine_card = CARD_BY_CODE[exchange["christine"]]
+        phantom_card = _card_of(exchange["phantom"])
+        christine_card = _card_of(exchange["christine"])
         problem = state.step_exchange(phantom_card, christine_card)
         if problem is not None:
             player = problem.facts.get("player")
@@ -1338,8 +1367,9 @@ def _role(key: str) -> Role:
 def _play(
     state: GameState, play: Mapping[str, Any], index: int, trick_index: int, position: int
 ) -> None:
-    player = 0 if play["player"] == "phantom" else 1
-    card = CARD_BY_CODE[play["card"]]
+    role = play["player"]
+    player = 0 if role == "phantom" else 1
+    card = _card_of(play["card"])
     problem = state.step_play(player, card)
     if problem is not None:
         field = "player" if problem.code is Code.WRONG_PLAYER else "card"
@@ -1351,8 +1381,8 @@ def _play(
         )
     swap = play.get("swap")
     if state.phase_code == _SWAP:
-        at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
         if swap is None:
+            at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
             raise _at(state._out_of_phase(), at, index + 1, trick_index + 1)
         phantom = swap.get("phantom")
         christine = swap.get("christine")
@@ -1361,6 +1391,7 @@ def _play(
             () if christine is None else _cards(christine),
         )
         if problem is not None:
+            at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
             key = problem.facts["player"].key
             if problem.code is Code.CARD_NOT_HELD:
                 pointer = f"{at}/swap/{key}/{problem.facts['position']}"

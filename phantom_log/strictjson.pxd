@@ -10,9 +10,14 @@ cpdef Py_ssize_t scan(object value) except -2
 @cython.locals(kind=object)
 cdef bint _doubtful(object child, list stack) except -1
 
-@cython.locals(text="const unsigned char[:]", count=Py_ssize_t, length=Py_ssize_t,
-               index=Py_ssize_t, after=Py_ssize_t)
-cpdef Py_ssize_t _text_keys(bytes data) except -1
+cdef Py_ssize_t _DOUBTFUL_DIGITS
+
+@cython.locals(text="const unsigned char*", count=Py_ssize_t, length=Py_ssize_t,
+               index=Py_ssize_t, after=Py_ssize_t, digits=Py_ssize_t, byte="unsigned char")
+cpdef Py_ssize_t _text_keys(bytes data) except -2
+
+@cython.locals(count=Py_ssize_t, mapping=dict, sequence=list, kind=object)
+cdef Py_ssize_t _count_keys(object value) except -1
 
 @cython.locals(text="const unsigned char[:]", spans=list, depth=Py_ssize_t, element=Py_ssize_t,
                index=Py_ssize_t, length=Py_ssize_t, start=Py_ssize_t, byte="unsigned char")

@@ -6,10 +6,11 @@ surrogates, NUL and other raw control characters, and nesting deeper than about 
 all :class:`JsonError` with a line and column where known. A leading UTF-8 byte-order
 mark is accepted.
 
-orjson parses; what it lets through (duplicate keys, large integers) is found by
-:func:`scan`, which counts the keys of the parsed value and flags doubtful numbers, against
-a count of the keys in the text; any doubt sends the text to the standard library's parser
-with every check hooked in. This module is compiled with Cython where a compiler is
+orjson parses; what it lets through (duplicate keys, large integers) is found by one pass
+over the bytes: it counts the keys of the text (every quote followed by a colon), to
+compare with the keys of the parsed value, and flags any run of 19 digits (a number that
+may be outside the 64-bit range). Any doubt sends the text to the standard library's
+parser with every check hooked in. This module is compiled with Cython where a compiler is
 available (``strictjson.pxd``); the same source runs as plain Python elsewhere.
 """
 
@@ -32,6 +33,10 @@ _DOUBTFUL_FLOAT = 9.0e18
 # A key is a string followed by a colon (spaces allowed between); in a string value a
 # quote is escaped, so this pattern counts every key of a text at least once.
 _KEY_PATTERN: Final = re.compile(rb'"\s*:')
+# 19 digits in a row may be an integer outside the signed 64-bit range (orjson reads some
+# of those as floats, silently): such texts take the exact check.
+_LONG_DIGITS: Final = re.compile(rb"[0-9]{19}")
+_DOUBTFUL_DIGITS = 19
 #: True in the compiled build (the loop of _text_keys is then C); the pure-Python build
 #: counts with the regular expression instead.
 COMPILED: Final = not __file__.endswith(".py")
@@ -170,21 +175,52 @@ def _doubtful(child: Any, stack: list[Any]) -> bool:
 def _text_keys(data: bytes) -> int:
     """The keys of a text, counted from its bytes: every quote followed by a colon, spaces
     allowed between (at least the true count; more when a string holds an escaped quote
-    followed by a colon)."""
+    followed by a colon); -1 when the text holds 19 digits in a row."""
     if not COMPILED:
+        if _LONG_DIGITS.search(data):
+            return -1
         return len(_KEY_PATTERN.findall(data))
-    text = data  # a C byte buffer in the compiled build
+    text = data  # a C pointer to the bytes in the compiled build
     count = 0
+    digits = 0
     length = len(data)
     index = 0
     while index < length:
-        if text[index] == 34:  # '"'
-            after = index + 1
-            while after < length and text[after] in (32, 9, 10, 13):  # JSON whitespace
-                after += 1
-            if after < length and text[after] == 58:  # ':'
-                count += 1
+        byte = text[index]
         index += 1
+        if byte > 57:  # letters, colons, brackets: the most common bytes, nothing to count
+            digits = 0
+        elif byte >= 48:  # a digit
+            digits += 1
+            if digits >= _DOUBTFUL_DIGITS:
+                return -1
+        else:
+            digits = 0
+            if byte == 34:  # '"'
+                after = index
+                while after < length and text[after] in (32, 9, 10, 13):  # JSON whitespace
+                    after += 1
+                if after < length and text[after] == 58:  # ':'
+                    count += 1
+    return count
+
+
+def _count_keys(value: Any) -> int:
+    """How many keys the objects of a parsed value hold, all levels together."""
+    count = 0
+    if type(value) is dict:
+        mapping = value
+        count = len(mapping)
+        for child in mapping.values():
+            kind = type(child)
+            if kind is dict or kind is list:
+                count += _count_keys(child)
+    elif type(value) is list:
+        sequence = value
+        for child in sequence:
+            kind = type(child)
+            if kind is dict or kind is list:
+                count += _count_keys(child)
     return count
 
 
@@ -203,8 +239,11 @@ def parse_json(data: bytes) -> Any:
         raise JsonError(message, line, column) from None
     kind = type(value)
     if kind is dict or kind is list:
-        keys = scan(value)
-        if keys < 0 or keys != _text_keys(data):
+        # The text's count is at least the true number of keys in the text, which is at
+        # least the parsed value's (a repeated key is kept once): equal counts leave no
+        # room for a duplicate. 19 digits in a row (-1) may be a number past 64 bits.
+        keys = _text_keys(data)
+        if keys < 0 or keys != _count_keys(value):
             return _slow_parse(data)
     elif (kind is int or kind is float) and scan([value]) < 0:
         return _slow_parse(data)

@@ -259,3 +259,16 @@ def test_the_engine_holds_no_english() -> None:
         and re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", node.value)
     ]
     assert phrases == []
+
+
+def test_card_codes_are_read_from_their_characters_exactly() -> None:
+    """The replay reads each card code from its three characters; every code of the deck
+    gives its card, anything else is refused as the table would refuse it."""
+    from phantom_log.cards import CARD_BY_CODE
+    from phantom_log.engine import _card_of
+
+    for code, card in CARD_BY_CODE.items():
+        assert _card_of(code) == card
+    for wrong in ["Mi0", "Mi7", "mi1", "MI1", "Mx1", "Ca1", "Mi", "Mi11", "", 3, None, "\uff2di1"]:
+        with pytest.raises((KeyError, TypeError)):
+            _card_of(wrong)
