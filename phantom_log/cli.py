@@ -15,7 +15,7 @@ import orjson
 
 from .check import RECORD_SCHEMA, SHEETS_SCHEMA, RecordReport, read_sheets, schema_text
 from .problems import Severity
-from .reports import problem_lines, record_name, verdict_line
+from .reports import printable, record_name, report_lines, verdict_line
 from .sheets import Sheet
 from .sources import DEFAULT_MAX_RECORD_SIZE, SourceError, read_limited, record_size_limit
 
@@ -153,7 +153,7 @@ def _run_failed(message: str) -> click.exceptions.Exit:
 
 
 def _usage_error(message: str) -> click.exceptions.Exit:
-    click.echo(f"phantom-log: error: {message}", err=True)
+    click.echo(printable(f"phantom-log: error: {message}"), err=True)
     return click.exceptions.Exit(EXIT_USAGE)
 
 
@@ -358,9 +358,8 @@ def annotate(
         failed |= report.failed
         if fast_csv is not None:
             fast_csv.add(report)
-            for problem in report.problems:
-                for line in problem_lines(report, problem):
-                    sys.stderr.write(line + "\n")
+            for line in report_lines(report):
+                sys.stderr.write(line + "\n")
             continue
         annotations = (
             [] if report.replay is None else list(annotate(report.replay, report.game_id, explain))
@@ -379,9 +378,8 @@ def annotate(
             elif output_format == "json":
                 stdout.write(orjson.dumps(annotation.to_json(explain)).decode() + "\n")
         problem_stream = stdout if output_format == "table" else sys.stderr
-        for problem in report.problems:
-            for line in problem_lines(report, problem):
-                problem_stream.write(line + "\n")
+        for line in report_lines(report):
+            problem_stream.write(line + "\n")
         if output_format == "table" and report.valid:
             stdout.write(verdict_line(report) + "\n")
     if fast_csv is not None:
@@ -393,6 +391,7 @@ def annotate(
 
 
 def _record_title(report: RecordReport) -> str:
+    """The record's name, players, sheet and rules, as a terminal may print it."""
     title = record_name(report)
     record = report.record
     if isinstance(record, dict) and report.replay is not None:
@@ -404,7 +403,7 @@ def _record_title(report: RecordReport) -> str:
         rules = [name for name in ("beginner", "balance") if getattr(report.replay.rules, name)]
         if rules:
             title += f", {' and '.join(rules)} rule{'s' if len(rules) > 1 else ''}"
-    return title
+    return printable(title)
 
 
 @main.command()
@@ -437,10 +436,19 @@ def show(
     number and both hands. With --svg, draw the game as an SVG picture: the
     sheet at the end and the notes completed after every trick.
 
-    An illegal record is shown up to its first problem, which is printed (exit 1).
+    An illegal record is shown as far as its replay got (the empty sheet when it stops
+    before round 1), and drawn so with --svg; its problems are printed (exit 1).
     """
     from .output import OutputExists, write_atomically
-    from .picture import MomentError, moment, moment_lines, parse_moment, svg_picture
+    from .picture import (
+        Moment,
+        MomentError,
+        before_play_lines,
+        moment,
+        moment_lines,
+        parse_moment,
+        svg_picture,
+    )
     from .terminal import detect_style
 
     at = None
@@ -456,26 +464,46 @@ def show(
     report = reports[index]
     stdout = sys.stdout
     style = detect_style(no_colour)
-    if report.replay is not None:
+    if report.replay is None:
         if svg_path is not None:
-            try:
-                write_atomically(svg_path, svg_picture(report.replay, _record_title(report)), force)
-            except OutputExists as error:
-                raise _usage_error(str(error)) from None
-            except OSError as error:
-                raise _usage_error(f"{svg_path}: {error.strerror}") from None
-            stdout.write(f"wrote {svg_path}\n")
-        else:
-            try:
-                shown = moment(report.replay, at)
-            except MomentError as error:
+            click.echo(
+                f"phantom-log: {svg_path} not written: the record cannot be replayed "
+                "(its problems follow)",
+                err=True,
+            )
+    elif svg_path is not None:
+        try:
+            write_atomically(svg_path, svg_picture(report.replay, _record_title(report)), force)
+        except OutputExists as error:
+            raise _usage_error(str(error)) from None
+        except OSError as error:
+            raise _usage_error(f"{svg_path}: {error.strerror}") from None
+        stdout.write(f"wrote {svg_path}\n")
+    else:
+        shown: Moment | None = None
+        missed = ""
+        try:
+            shown = moment(report.replay, at)
+        except MomentError as error:
+            if report.valid:  # a moment the record does not reach
                 raise _usage_error(f"--at {at_text}: {error}") from None
-            stdout.write(style.paint(_record_title(report), bold=True) + "\n")
-            for line in moment_lines(report.replay, shown, style):
-                stdout.write(line + "\n")
-    for problem in report.problems:
-        for line in problem_lines(report, problem):
+            # An illegal record: shown where its replay stopped, its problems below.
+            if at is not None:
+                missed = f"--at {at_text}: {error}; shown where the replay stops"
+            if report.replay.rounds:
+                shown = moment(report.replay)
+        stdout.write(style.paint(_record_title(report), bold=True) + "\n")
+        if missed:
+            stdout.write(missed + "\n")
+        lines = (
+            before_play_lines(report.replay, style)
+            if shown is None
+            else moment_lines(report.replay, shown, style)
+        )
+        for line in lines:
             stdout.write(line + "\n")
+    for line in report_lines(report):
+        stdout.write(line + "\n")
     if report.failed:
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
@@ -699,7 +727,7 @@ def _cell(value: object) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:.3f}"
-    return str(value)
+    return printable(str(value))
 
 
 def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
@@ -973,7 +1001,9 @@ def tournament_check(
             where = problem.source if problem.index is None else f"{problem.source}#{problem.index}"
             name = f" ({problem.game_id})" if problem.game_id else ""
             severity = "warning: " if problem.severity is Severity.WARNING else ""
-            stdout.write(f"{where}{name}: {severity}{problem.code}: {problem.message}\n")
+            stdout.write(
+                printable(f"{where}{name}: {severity}{problem.code}: {problem.message}") + "\n"
+            )
         all_warnings = sum(p.severity is Severity.WARNING for p in report.problems)
         stdout.write(
             f"{report.records} record{'s' if report.records != 1 else ''}: {report.valid} "
@@ -985,7 +1015,7 @@ def tournament_check(
             columns = list(report.standings[0])
             stdout.write("\nStandings\n")
             rows = [
-                [str(place), *(str(row[column]) for column in columns)]
+                [str(place), *(printable(str(row[column])) for column in columns)]
                 for place, row in enumerate(report.standings, start=1)
             ]
             for line in table(["#", *columns], rows):

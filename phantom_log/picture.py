@@ -127,6 +127,16 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
     return [line.rstrip() for line in lines]
 
 
+def before_play_lines(replayed: Replay, style: Style) -> list[str]:
+    """The picture of a game whose replay stopped before round 1 could start (a bad deal or
+    exchange): the sheet, with no note completed."""
+    return [
+        f"Before round 1: the replay stops there, 0 of {NOTES_PER_SHEET} notes completed",
+        "",
+        *sheet_lines(replayed.sheet, 0, style),
+    ]
+
+
 def moment_lines(replayed: Replay, at: Moment, style: Style) -> list[str]:
     """The picture of one moment: the sheet, the super trump, the special number, the
     next note, both hands."""
@@ -169,7 +179,12 @@ _SVG_NS: Final = "http://www.w3.org/2000/svg"
 def svg_picture(replayed: Replay, title: str) -> str:
     """An SVG picture of a game: the sheet with its discs where the replay ends, and the
     notes completed after each trick of both rounds, special tricks and the round
-    boundary marked."""
+    boundary marked. A replay that stopped before round 1 gives the empty sheet. The
+    title is written with the characters that could forge it, or that XML does not allow,
+    as escapes: the picture is well-formed XML whatever the record holds."""
+    from .reports import printable
+
+    title = printable(title)
     ElementTree.register_namespace("", _SVG_NS)
     width, height = 780, 560
     svg = ElementTree.Element(
@@ -187,8 +202,11 @@ def svg_picture(replayed: Replay, title: str) -> str:
     ElementTree.SubElement(svg, "rect", width=str(width), height=str(height), fill="white")
     heading = ElementTree.SubElement(svg, "text", x="20", y="28", attrib={"font-size": "17"})
     heading.text = title
-    final = moment(replayed)
-    _svg_sheet(svg, replayed.sheet, final.notes, top=50)
+    try:
+        notes = moment(replayed).notes
+    except MomentError:  # the replay did not reach the start of round 1
+        notes = 0
+    _svg_sheet(svg, replayed.sheet, notes, top=50)
     _svg_curve(svg, replayed, top=290, width=width)
     return ElementTree.tostring(svg, encoding="unicode", xml_declaration=False) + "\n"
 

@@ -47,7 +47,7 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
     if options.output == "json":
         text = orjson.dumps(report.to_json()).decode() + "\n"
         return Outcome(report.valid, report.warnings, text, failed=report.failed)
-    lines = [line for problem in report.problems for line in problem_lines(report, problem)]
+    lines = report_lines(report)
     if report.valid and not options.quiet:
         lines.append(verdict_line(report))
     text = "".join(line + "\n" for line in lines)
@@ -72,12 +72,29 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
 # -- the text report -----------------------------------------------------------------
 
 
-# Control characters (C0, DEL, C1) and the bidirectional overrides and isolates, which
-# could move the cursor, clear a line or reorder text on a terminal: written as escapes in
-# every line printed, so that no record or file name can forge the report.
+# Control characters (C0, DEL, C1), the bidirectional marks, embeddings, overrides and
+# isolates, and the line and paragraph separators, which could move the cursor, clear a
+# line, break a line or reorder text on a terminal: written as escapes in every line
+# printed, so that no record or file name can forge the report. So are lone surrogates
+# (a file name that is not UTF-8), which no terminal could be sent, and U+FFFE and U+FFFF,
+# which no XML document may hold: the same text is safe in an SVG picture.
 _UNSAFE: Final = {
     **{code: f"\\x{code:02x}" for code in [*range(0x20), *range(0x7F, 0xA0)]},
-    **{code: f"\\u{code:04x}" for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]},
+    **{
+        code: f"\\u{code:04x}"
+        for code in [
+            0x061C,
+            0x200E,
+            0x200F,
+            0x2028,
+            0x2029,
+            *range(0x202A, 0x202F),
+            *range(0x2066, 0x206A),
+            *range(0xD800, 0xE000),
+            0xFFFE,
+            0xFFFF,
+        ]
+    },
 }
 
 
@@ -100,6 +117,30 @@ def record_name(report: RecordReport) -> str:
     """A record for people: ``source#index (game id)``."""
     name = f"{report.source}#{report.index}"
     return name if report.game_id is None else f"{name} ({report.game_id})"
+
+
+#: The problems of one record that a text report lists; one more line says how many
+#: others there are (``--format json`` lists them all).
+PROBLEMS_LISTED: Final = 20
+
+
+def report_lines(report: RecordReport) -> list[str]:
+    """The problems of a record in compiler style: the first :data:`PROBLEMS_LISTED`, then
+    one line saying how many more, so that a record of any size gives a short report."""
+    lines = [
+        line
+        for problem in report.problems[:PROBLEMS_LISTED]
+        for line in problem_lines(report, problem)
+    ]
+    more = len(report.problems) - PROBLEMS_LISTED
+    if more > 0:
+        lines.append(
+            printable(
+                f"{record_name(report)}: and {more} more problem{'s' if more != 1 else ''}, "
+                "not listed"
+            )
+        )
+    return lines
 
 
 def problem_lines(report: RecordReport, problem: Problem) -> list[str]:

@@ -8,17 +8,20 @@ be verified in worker processes and only their facts come back.
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import orjson
 
 from .check import RecordReport
+from .identity import game_key, person_key
 from .problems import Severity
 from .sources import JsonError, parse_json
+from .wording import quoted, shortened
 
 MANIFEST_SCHEMA: Final = "manifest-1.schema.json"
 STANDINGS_COLUMNS: Final = (
@@ -69,11 +72,6 @@ class TournamentProblem:
             "severity": self.severity.value,
             "message": self.message,
         }
-
-
-def _person(name: str) -> str:
-    """A player's name compared across records: case, outer and repeated spaces ignored."""
-    return " ".join(name.split()).casefold()
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,9 +145,7 @@ def facts_of(
             )
         stage = record.get("stage") if isinstance(record.get("stage"), str) else None
         body = {key: value for key, value in record.items() if key != "game_id"}
-        content = hashlib.blake2b(
-            orjson.dumps(body, option=orjson.OPT_SORT_KEYS), digest_size=16
-        ).digest()
+        content = _content_digest(body)
         if replayed:
             deals = tuple(_deal_key(data["deal"]) for data in record["rounds"])
     # Names and stages repeat across the records of an event: keep one copy of each.
@@ -167,6 +163,53 @@ def facts_of(
         notes,
         winner is not None,
     )
+
+
+def _content_digest(body: Any) -> bytes:
+    """A digest of a record's content, the same for the same content whatever the order
+    of its keys."""
+    try:
+        text = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        # Nested deeper than orjson writes (in an x- value, say), or a number it cannot
+        # write: the same text, written without recursion. The same content always takes
+        # the same way, so the digests still compare.
+        text = _canonical_json(body)
+    return hashlib.blake2b(text, digest_size=16).digest()
+
+
+_END: Final = object()
+
+
+def _canonical_json(value: Any) -> bytes:
+    """The JSON text of a value with sorted keys, written with a stack of its own, so
+    that no depth is too deep."""
+    out: list[str] = []
+    # Each frame: the items still to write, the closing bracket, whether none is written
+    # yet, whether the items are an object's (key, value) pairs.
+    stack: list[tuple[Iterator[Any], str, list[bool], bool]] = [(iter((value,)), "", [True], False)]
+    while stack:
+        items, closing, first, pairs = stack[-1]
+        item = next(items, _END)
+        if item is _END:
+            out.append(closing)
+            stack.pop()
+            continue
+        if not first[0]:
+            out.append(",")
+        first[0] = False
+        if pairs:
+            key, item = cast(tuple[str, Any], item)
+            out.append(json.dumps(key) + ":")
+        if isinstance(item, dict):
+            out.append("{")
+            stack.append((iter(sorted(item.items())), "}", [True], True))
+        elif isinstance(item, list):
+            out.append("[")
+            stack.append((iter(item), "]", [True], False))
+        else:
+            out.append(json.dumps(item))
+    return "".join(out).encode("utf-8", "surrogatepass")
 
 
 def _deal_key(deal: Mapping[str, Any]) -> bytes:
@@ -190,8 +233,11 @@ class ScheduledGame:
     def name(self) -> str:
         """The game in words, without its stage."""
         if self.game_id is not None:
-            return f"game {self.game_id!r}"
-        return f"the game of {self.phantom} (the Phantom) against {self.christine} (Christine)"
+            return f"game {quoted(self.game_id)}"
+        return (
+            f"the game of {shortened(self.phantom or '')} (the Phantom) against "
+            f"{shortened(self.christine or '')} (Christine)"
+        )
 
     @property
     def label(self) -> str:
@@ -231,10 +277,16 @@ def read_manifest(data: bytes, source: str) -> Manifest | list[str]:
         for game in stage["games"]
     )
     messages = []
-    counts = Counter(game.game_id for game in games if game.game_id is not None)
-    repeated = sorted(game_id for game_id, count in counts.items() if count > 1)
+    spellings: dict[str, list[str]] = defaultdict(list)
+    for game in games:
+        if game.game_id is not None:
+            spellings[game_key(game.game_id)].append(game.game_id)
+    repeated = sorted(ids[0] for ids in spellings.values() if len(ids) > 1)
     if repeated:
-        messages.append(f"the schedule lists game ids more than once: {', '.join(repeated)}")
+        messages.append(
+            "the schedule lists game ids more than once: "
+            + ", ".join(shortened(game_id) for game_id in repeated)
+        )
     for game in games:
         if game.game_id is None and (game.phantom is None or game.christine is None):
             messages.append(f"a game of stage {game.stage} has neither a game_id nor both players")
@@ -280,29 +332,40 @@ def _problem(facts: RecordFacts, code: str, severity: Severity, message: str) ->
     return TournamentProblem(facts.source, facts.index, facts.game_id, code, severity, message)
 
 
+#: How many other records a ``duplicate-game-id`` names; the rest are counted.
+OTHERS_NAMED: Final = 5
+
+
+def _named(others: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``; past :data:`OTHERS_NAMED`, ``... and 7 more``."""
+    if len(others) > OTHERS_NAMED:
+        return ", ".join(others[:OTHERS_NAMED]) + f" and {len(others) - OTHERS_NAMED} more"
+    return ", ".join(others[:-1]) + (" and " if len(others) > 1 else "") + others[-1]
+
+
 def cross_record_problems(all_facts: list[RecordFacts]) -> list[TournamentProblem]:
     """The problems between records: the same game id twice (error, on every copy), the
     same content twice (warning, on the later copies), the same deal in two games
-    (warning, on the later game), one player on both sides (error)."""
+    (warning, on the later game), one player on both sides (error). Game ids and names
+    are compared by :mod:`~phantom_log.identity`'s keys."""
     problems: list[TournamentProblem] = []
     by_id: dict[str, list[RecordFacts]] = defaultdict(list)
     first_content: dict[bytes, RecordFacts] = {}
     first_deal: dict[bytes, tuple[RecordFacts, int]] = {}
     for facts in all_facts:
         if facts.game_id is not None:
-            by_id[facts.game_id].append(facts)
+            by_id[game_key(facts.game_id)].append(facts)
     for facts in all_facts:
-        if facts.game_id is not None and len(by_id[facts.game_id]) > 1:
-            holders = by_id[facts.game_id]
+        holders = [] if facts.game_id is None else by_id[game_key(facts.game_id)]
+        if len(holders) > 1:
             others = [other.where for other in holders if other is not facts]
-            named = ", ".join(others[:-1]) + (" and " if len(others) > 1 else "") + others[-1]
             problems.append(
                 _problem(
                     facts,
                     TournamentCode.DUPLICATE_GAME_ID,
                     Severity.ERROR,
-                    f"game id {facts.game_id!r} is held by {len(holders)} records: this one "
-                    f"and {named}",
+                    f"game id {quoted(facts.game_id or '')} is held by {len(holders)} "
+                    f"records: this one and {_named(others)}",
                 )
             )
         copy = False
@@ -337,14 +400,14 @@ def cross_record_problems(all_facts: list[RecordFacts]) -> list[TournamentProble
         if (
             facts.phantom is not None
             and facts.christine is not None
-            and _person(facts.phantom) == _person(facts.christine)
+            and person_key(facts.phantom) == person_key(facts.christine)
         ):
             problems.append(
                 _problem(
                     facts,
                     TournamentCode.SAME_PLAYER,
                     Severity.ERROR,
-                    f"{facts.phantom!r} plays both the Phantom and Christine",
+                    f"{quoted(facts.phantom)} plays both the Phantom and Christine",
                 )
             )
     return problems
@@ -353,31 +416,31 @@ def cross_record_problems(all_facts: list[RecordFacts]) -> list[TournamentProble
 def manifest_problems(manifest: Manifest, all_facts: list[RecordFacts]) -> list[TournamentProblem]:
     """The problems of the records against the manifest's players and schedule."""
     problems: list[TournamentProblem] = []
-    known = {_person(name) for name in manifest.players}
+    known = {person_key(name) for name in manifest.players}
     if known:
         for facts in all_facts:
             for role, name in (("the Phantom", facts.phantom), ("Christine", facts.christine)):
-                if name is not None and _person(name) not in known:
+                if name is not None and person_key(name) not in known:
                     problems.append(
                         _problem(
                             facts,
                             TournamentCode.UNKNOWN_PLAYER,
                             Severity.ERROR,
-                            f"{name!r} ({role}) is not a player of the event",
+                            f"{quoted(name)} ({role}) is not a player of the event",
                         )
                     )
     matched: set[int] = set()
     by_id: dict[str, list[int]] = defaultdict(list)
     for position, facts in enumerate(all_facts):
         if facts.game_id is not None:
-            by_id[facts.game_id].append(position)
+            by_id[game_key(facts.game_id)].append(position)
     missing: list[ScheduledGame] = []
     pairings: list[ScheduledGame] = []
     for game in manifest.games:
         if game.game_id is None:
             pairings.append(game)
             continue
-        positions = by_id.get(game.game_id, [])
+        positions = by_id.get(game_key(game.game_id), [])
         if not positions:
             missing.append(game)
             continue
@@ -387,10 +450,12 @@ def manifest_problems(manifest: Manifest, all_facts: list[RecordFacts]) -> list[
     by_pair: dict[frozenset[str], list[int]] = defaultdict(list)
     for position, facts in enumerate(all_facts):
         if facts.phantom is not None and facts.christine is not None:
-            by_pair[frozenset((_person(facts.phantom), _person(facts.christine)))].append(position)
+            by_pair[frozenset((person_key(facts.phantom), person_key(facts.christine)))].append(
+                position
+            )
     for game in pairings:
         assert game.phantom is not None and game.christine is not None
-        wanted = frozenset((_person(game.phantom), _person(game.christine)))
+        wanted = frozenset((person_key(game.phantom), person_key(game.christine)))
         candidates = [position for position in by_pair[wanted] if position not in matched]
         if not candidates:
             missing.append(game)
@@ -399,7 +464,7 @@ def manifest_problems(manifest: Manifest, all_facts: list[RecordFacts]) -> list[
         def fit(position: int, game: ScheduledGame = game) -> tuple[bool, bool]:
             facts = all_facts[position]
             return (
-                _person(facts.phantom or "") != _person(game.phantom or ""),
+                person_key(facts.phantom or "") != person_key(game.phantom or ""),
                 facts.stage != game.stage,
             )
 
@@ -426,7 +491,8 @@ def manifest_problems(manifest: Manifest, all_facts: list[RecordFacts]) -> list[
                     Severity.ERROR,
                     "the schedule has no such game"
                     + (
-                        f" (the Phantom {facts.phantom}, Christine {facts.christine})"
+                        f" (the Phantom {shortened(facts.phantom)}, "
+                        f"Christine {shortened(facts.christine)})"
                         if facts.phantom and facts.christine
                         else ""
                     ),
@@ -439,8 +505,8 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
     problems = []
     players_known = facts.phantom is not None and facts.christine is not None
     if game.phantom is not None and game.christine is not None and players_known:
-        expected = (_person(game.phantom), _person(game.christine))
-        actual = (_person(facts.phantom or ""), _person(facts.christine or ""))
+        expected = (person_key(game.phantom), person_key(game.christine))
+        actual = (person_key(facts.phantom or ""), person_key(facts.christine or ""))
         if expected != actual:
             swapped = expected == actual[::-1]
             problems.append(
@@ -448,9 +514,11 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
                     facts,
                     TournamentCode.WRONG_PLAYERS,
                     Severity.ERROR,
-                    f"the schedule has {game.phantom} as the Phantom against {game.christine} "
-                    f"as Christine in {game.name}; the record has {facts.phantom} against "
-                    f"{facts.christine}" + (" (the roles are swapped)" if swapped else ""),
+                    f"the schedule has {shortened(game.phantom)} as the Phantom against "
+                    f"{shortened(game.christine)} as Christine in {game.name}; the record has "
+                    f"{shortened(facts.phantom or '')} against "
+                    f"{shortened(facts.christine or '')}"
+                    + (" (the roles are swapped)" if swapped else ""),
                 )
             )
     if facts.stage != game.stage:
@@ -459,8 +527,9 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
                 facts,
                 TournamentCode.WRONG_STAGE,
                 Severity.ERROR,
-                f"the schedule puts {game.name} in stage {game.stage}, but the record says "
-                + ("no stage" if facts.stage is None else f"stage {facts.stage}"),
+                f"the schedule puts {game.name} in stage {shortened(game.stage)}, but the "
+                "record says "
+                + ("no stage" if facts.stage is None else f"stage {shortened(facts.stage)}"),
             )
         )
     return problems
@@ -487,7 +556,7 @@ def standings(
             continue
         for role, name in (("phantom", facts.phantom), ("christine", facts.christine)):
             row = table.setdefault(
-                _person(name), {"player": name, **dict.fromkeys(STANDINGS_COLUMNS[1:], 0)}
+                person_key(name), {"player": name, **dict.fromkeys(STANDINGS_COLUMNS[1:], 0)}
             )
             row["games"] += 1
             won = facts.winner == role
