@@ -7,6 +7,7 @@ import io
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
@@ -155,6 +156,24 @@ def _run_failed(message: str) -> click.exceptions.Exit:
 def _usage_error(message: str) -> click.exceptions.Exit:
     click.echo(printable(f"phantom-log: error: {message}"), err=True)
     return click.exceptions.Exit(EXIT_USAGE)
+
+
+@contextmanager
+def _writing_output() -> Iterator[None]:
+    """The errors of an output file as the exit codes give them: an output refused (it
+    exists without --force, it is a FIFO or a device, its folder does not exist) is a
+    usage error, exit 2; a write that failed (a full disk, no permission) exits 3. Either
+    is said in one line naming the output."""
+    from .output import OutputExists, OutputFailed, OutputRefused
+    from .reports import printable
+
+    try:
+        yield
+    except (OutputExists, OutputRefused) as error:
+        raise _usage_error(str(error)) from None
+    except OutputFailed as error:
+        click.echo(printable(f"phantom-log: error: {error}"), err=True)
+        raise click.exceptions.Exit(EXIT_FAILED) from None
 
 
 def _print_version(context: click.Context, _option: click.Parameter, value: bool) -> None:
@@ -439,7 +458,7 @@ def show(
     An illegal record is shown as far as its replay got (the empty sheet when it stops
     before round 1), and drawn so with --svg; its problems are printed (exit 1).
     """
-    from .output import OutputExists, write_atomically
+    from .output import check_writable, write_atomically
     from .picture import (
         Moment,
         MomentError,
@@ -457,6 +476,9 @@ def show(
             at = parse_moment(at_text)
         except ValueError as error:
             raise _usage_error(f"--at {error}") from None
+    if svg_path is not None:
+        with _writing_output():
+            check_writable(svg_path, force)
     sheets = _load_sheets(sheets_path)
     reports = list(_reports((path,), sheets))
     if not 0 <= index < len(reports):
@@ -472,12 +494,8 @@ def show(
                 err=True,
             )
     elif svg_path is not None:
-        try:
+        with _writing_output():
             write_atomically(svg_path, svg_picture(report.replay, _record_title(report)), force)
-        except OutputExists as error:
-            raise _usage_error(str(error)) from None
-        except OSError as error:
-            raise _usage_error(f"{svg_path}: {error.strerror}") from None
         stdout.write(f"wrote {svg_path}\n")
     else:
         shown: Moment | None = None
@@ -549,7 +567,7 @@ def simulate(
     real play records.
     """
     from .engine import Rules
-    from .output import OutputExists, atomic_output
+    from .output import atomic_output, is_standard_output
     from .sheets import BUILTIN_SHEETS
     from .simulate import Simulation, simulate_game
 
@@ -577,18 +595,9 @@ def simulate(
             for number in progress:
                 stream.write(orjson.dumps(simulate_game(simulation, number)) + b"\n")
 
-    if output_path == "-":
-        write_games(sys.stdout.buffer)
-        sys.stdout.flush()
-        return
-    try:
-        with atomic_output(output_path, force) as stream:
-            write_games(stream)
-    except OutputExists as error:
-        raise _usage_error(str(error)) from None
-    except OSError as error:
-        raise _usage_error(f"{output_path}: {error.strerror}") from None
-    if not quiet:
+    with _writing_output(), atomic_output(output_path, force, standard_output=True) as stream:
+        write_games(stream)
+    if not quiet and not is_standard_output(output_path):
         click.echo(f"wrote {count} game{'s' if count != 1 else ''} to {output_path}", err=True)
 
 
@@ -681,9 +690,10 @@ def export(
     --include-invalid. An existing file is never overwritten without --force; each file
     is written to a temporary file first and then renamed.
     """
-    import tempfile
+    import os
+    from contextlib import ExitStack
 
-    from .output import OutputExists, atomic_path, check_writable
+    from .output import atomic_path, check_writable, work_folder
 
     if games_path is None and tricks_path is None:
         raise _usage_error("export: give --games FILE, --tricks FILE, or both")
@@ -695,31 +705,30 @@ def export(
         )
         if path is not None
     ]
-    try:
+    if games_path and tricks_path and os.path.realpath(games_path) == os.path.realpath(tricks_path):
+        raise _usage_error(f"--games and --tricks are the same file: {games_path}")
+    with _writing_output():
         for path, _, _ in outputs:
             check_writable(path, force)
-    except OutputExists as error:
-        raise _usage_error(str(error)) from None
     sheets = _load_sheets(sheets_path)
-    with tempfile.TemporaryDirectory(prefix="phantom-log-") as folder:
-        files = _build_tables(paths, sheets, folder, include_invalid, quiet, jobs)
-        for path, kind, which in outputs:
-            frame = files.scan_games() if which == "games" else files.scan_tricks()
-            frame = frame.drop("game_key")
-            try:
-                with atomic_path(path, force) as temporary:
-                    if kind == "csv":
-                        frame.sink_csv(temporary)
-                    elif kind == "parquet":
-                        frame.sink_parquet(temporary)
-                    else:
-                        frame.sink_ndjson(temporary)
-            except OutputExists as error:
-                raise _usage_error(str(error)) from None
-            except OSError as error:
-                raise _usage_error(f"{path}: {error.strerror}") from None
-            if not quiet:
-                click.echo(f"wrote {path}", err=True)
+    with _writing_output(), work_folder() as folder:
+        files = _build_tables(paths, sheets, str(folder), include_invalid, quiet, jobs)
+        # Both files are renamed into place only once both are written: a failure leaves
+        # neither.
+        with ExitStack() as renames:
+            for path, kind, which in outputs:
+                frame = files.scan_games() if which == "games" else files.scan_tricks()
+                frame = frame.drop("game_key")
+                temporary = renames.enter_context(atomic_path(path, force))
+                if kind == "csv":
+                    frame.sink_csv(temporary)
+                elif kind == "parquet":
+                    frame.sink_parquet(temporary)
+                else:
+                    frame.sink_ndjson(temporary)
+    if not quiet:
+        for path, _, _ in outputs:
+            click.echo(f"wrote {path}", err=True)
 
 
 def _cell(value: object) -> str:
@@ -793,90 +802,191 @@ def stats(
     their mean net effect on the notes. --curve gives, per trick of the game, the mean
     notes completed and the share of games still running; --plot draws it.
     """
-    import tempfile
+    from contextlib import ExitStack
 
-    from .output import OutputExists, atomic_path, check_writable
+    from .output import (
+        atomic_output,
+        atomic_path,
+        check_writable,
+        is_standard_output,
+        work_folder,
+        write_atomically,
+    )
     from .stats import progress_curve, summary
 
     keys = list(dict.fromkeys(groupings))
     if plot_path is not None and not plot_path.lower().endswith((".svg", ".png")):
         raise _usage_error(f"--plot {plot_path}: give a .svg or .png file")
-    try:
-        for path in (output_path, plot_path):
-            if path is not None:
-                check_writable(path, force)
-    except OutputExists as error:
-        raise _usage_error(str(error)) from None
+    if output_format == "table" and output_path and not is_standard_output(output_path):
+        raise _usage_error("-o FILE takes --format csv or json")
+    with _writing_output():
+        if output_path is not None:
+            check_writable(output_path, force, standard_output=True)
+        if plot_path is not None:
+            check_writable(plot_path, force)
     sheets = _load_sheets(sheets_path)
-    with tempfile.TemporaryDirectory(prefix="phantom-log-") as folder:
-        files = _build_tables(paths, sheets, folder, False, quiet, jobs)
+    with _writing_output(), work_folder() as folder:
+        files = _build_tables(paths, sheets, str(folder), False, quiet, jobs)
         frame = progress_curve(files, keys) if curve or plot_path else summary(files, keys)
-    try:
+    shown = plot_path is None or curve  # --plot alone draws the curve, and no more
+    text = None
+    if shown and output_format != "table":
+        text = frame.write_csv() if output_format == "csv" else frame.write_ndjson()
+    to_file = text is not None and output_path is not None and not is_standard_output(output_path)
+    written = []
+    # The files are renamed into place only once all are written: a failure leaves none.
+    with _writing_output(), ExitStack() as renames:
         if plot_path is not None:
             from .plot import plot_curve
 
-            with atomic_path(plot_path, force) as temporary:
-                plot_curve(frame, keys, temporary, plot_path.lower().endswith(".png"))
-            if not quiet:
-                click.echo(f"wrote {plot_path}", err=True)
-            if not curve:
-                return
-        if output_format == "table" and output_path is None:
-            _print_frame(frame, keys)
-            return
-        if output_format == "table":
-            raise _usage_error("-o FILE takes --format csv or json")
-        text = frame.write_csv() if output_format == "csv" else frame.write_ndjson()
-        if output_path is None:
-            click.echo(text, nl=False)
-            return
-        with atomic_path(output_path, force) as temporary:
-            temporary.write_text(text, encoding="utf-8")
-        if not quiet:
-            click.echo(f"wrote {output_path}", err=True)
-    except OutputExists as error:
-        raise _usage_error(str(error)) from None
-    except BrokenPipeError:
-        raise
-    except OSError as error:
-        raise _usage_error(f"{error.filename}: {error.strerror}") from None
+            temporary = renames.enter_context(atomic_path(plot_path, force))
+            plot_curve(frame, keys, temporary, plot_path.lower().endswith(".png"))
+            written.append(plot_path)
+        if to_file and text is not None and output_path is not None:
+            stream = renames.enter_context(atomic_output(output_path, force, True))
+            stream.write(text.encode("utf-8"))
+            written.append(output_path)
+    if not quiet:
+        for path in written:
+            click.echo(f"wrote {path}", err=True)
+    if not shown or to_file:
+        return
+    if text is None:
+        _print_frame(frame, keys)
+    elif output_path is None:
+        click.echo(text, nl=False)
+    else:
+        with _writing_output():
+            write_atomically(output_path, text, force, standard_output=True)
 
 
 def entry() -> None:
     """The console script: :data:`main`, ending quietly when the reader of standard
-    output goes away (``phantom-log ... | head``, exit 141), on Ctrl-C (exit 130), and
-    with one line and exit 3 on a failure of phantom-log itself."""
-    import os
+    output goes away (``phantom-log ... | head``, exit 141), on Ctrl-C (exit 130), on
+    SIGTERM or SIGHUP (exit 143 or 129) once the temporary files are removed, with one
+    line and exit 3 when standard output cannot be written (a full disk) or on a failure
+    of phantom-log itself."""
+    from .output import Terminated, ending_cleanly_on_signals
 
     try:
-        main.main(prog_name="phantom-log", standalone_mode=False)
+        with ending_cleanly_on_signals():
+            code = _run_main()
+    except Terminated as stop:  # the signal came as the run ended
+        code = _terminated(stop)
+    sys.exit(_flushed(code))
+
+
+def _run_main() -> int:
+    """Run :data:`main`; its exit code, whatever ends it."""
+    import errno
+
+    from .output import Terminated
+
+    try:
+        returned = main.main(prog_name="phantom-log", standalone_mode=False)
     except SystemExit as done:
         # click ends with 1 when standard output's reader went away, after wrapping stdout
         # to keep it quiet: that is no invalid record, but the end of a Unix tool's pipe.
         if type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper":
-            sys.exit(141)
-        raise done from None
+            return 141
+        # An exit asked for while unwinding (a command's clean-up) after a signal or
+        # Ctrl-C: the interruption is what ended the run.
+        if isinstance(done.__context__, Terminated):
+            return _terminated(done.__context__)
+        if isinstance(done.__context__, KeyboardInterrupt):
+            _say("phantom-log: interrupted")
+            return 130
+        if done.code is None or isinstance(done.code, int):
+            return done.code or 0
+        _say(str(done.code))
+        return 1
     except click.exceptions.Exit as done:
-        sys.exit(done.exit_code)
+        return done.exit_code
     except click.ClickException as error:
         error.show()
-        sys.exit(error.exit_code)
+        return error.exit_code
+    except Terminated as stop:
+        return _terminated(stop)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("phantom-log: interrupted", err=True)
-        sys.exit(130)
+        _say("phantom-log: interrupted")
+        return 130
     except BrokenPipeError:
-        # Point stdout at /dev/null so that the interpreter's final flush does not fail,
-        # and end as a Unix tool whose reader went away (128 + SIGPIPE).
+        # End as a Unix tool whose reader went away (128 + SIGPIPE).
+        _silence_standard_output()
+        return 141
+    except OSError as error:
+        # What is written to a file goes through phantom_log.output, which names the file;
+        # a failed write without a file name is one to standard output.
+        if error.filename is None and error.errno in (
+            errno.ENOSPC,
+            errno.EDQUOT,
+            errno.EFBIG,
+            errno.EIO,
+        ):
+            _silence_standard_output()
+            _say(f"phantom-log: error: cannot write standard output: {error.strerror}")
+            return EXIT_FAILED
+        return _internal_error(error)
+    except Exception as error:
+        return _internal_error(error)
+    # with standalone_mode=False, click returns the code of an exit (a usage error).
+    return returned if isinstance(returned, int) else EXIT_OK
+
+
+def _internal_error(error: Exception) -> int:
+    """A bug: said in one line, never a traceback, exit 3."""
+    _say(
+        f"phantom-log: internal error ({type(error).__name__}); the run did not finish. "
+        "This is a bug: please report it with the command and its input."
+    )
+    return EXIT_FAILED
+
+
+def _terminated(stop: BaseException) -> int:
+    """The run ended by SIGTERM or SIGHUP, its temporary files removed: 128 + the
+    signal's number, as a shell reports a process that a signal ended."""
+    from .output import Terminated
+
+    assert isinstance(stop, Terminated)
+    _say(f"phantom-log: terminated ({stop.signal_name})")
+    return stop.exit_code
+
+
+def _say(message: str) -> None:
+    """A line on standard error, if it can still be written (after SIGHUP, the terminal
+    may be gone)."""
+    with suppress(OSError, ValueError):
+        click.echo(message, err=True)
+
+
+def _silence_standard_output() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush of what
+    could not be written does not fail again."""
+    import os
+
+    if sys.stdout is None:
+        return
+    with suppress(OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(141)
-    except Exception as error:  # a bug: said in one line, never a traceback, exit 3
-        click.echo(
-            f"phantom-log: internal error ({type(error).__name__}); the run did not finish. "
-            "This is a bug: please report it with the command and its input.",
-            err=True,
-        )
-        sys.exit(EXIT_FAILED)
+        os.close(devnull)
+
+
+def _flushed(code: int) -> int:
+    """``code`` once standard output is flushed: a reader gone away is 141, standard
+    output that cannot be written (a full disk) is said in one line and exit 3."""
+    if sys.stdout is None:
+        return code
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_standard_output()
+        return code if code >= 128 else 141
+    except OSError as error:
+        _silence_standard_output()
+        _say(f"phantom-log: error: cannot write standard output: {error.strerror}")
+        return max(code, EXIT_FAILED)
+    return code
 
 
 @main.group()
@@ -937,7 +1047,7 @@ def tournament_check(
     unknown-player (errors). Then the standings: per player, games, wins, losses, wins
     as the Phantom and as Christine, and notes completed as the Phantom (the tie-break).
     """
-    from .output import OutputExists, atomic_path, check_writable
+    from .output import check_writable, is_standard_output, write_atomically
     from .pipeline import WorkerLost, default_jobs, verify_sources
     from .reports import Options
     from .terminal import Progress, table
@@ -951,12 +1061,15 @@ def tournament_check(
     )
 
     if standings_path is not None:
+        if is_standard_output(standings_path):
+            raise _usage_error(
+                f"-o {standings_path}: standard output carries the report; "
+                "give a .csv file for the standings"
+            )
         if not standings_path.lower().endswith(".csv"):
             raise _usage_error(f"-o {standings_path}: the standings are exported as .csv")
-        try:
+        with _writing_output():
             check_writable(standings_path, force)
-        except OutputExists as error:
-            raise _usage_error(str(error)) from None
     manifest: Manifest | None = None
     if manifest_path is not None:
         try:
@@ -1028,13 +1141,8 @@ def tournament_check(
         writer = csv.DictWriter(buffer, fieldnames=STANDINGS_COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(report.standings)
-        try:
-            with atomic_path(standings_path, force) as temporary:
-                temporary.write_text(buffer.getvalue(), encoding="utf-8")
-        except OutputExists as error:
-            raise _usage_error(str(error)) from None
-        except OSError as error:
-            raise _usage_error(f"{standings_path}: {error.strerror}") from None
+        with _writing_output():
+            write_atomically(standings_path, buffer.getvalue(), force)
         if not quiet:
             click.echo(f"wrote {standings_path}", err=True)
     stdout.flush()

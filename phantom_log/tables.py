@@ -18,6 +18,7 @@ from .annotate import ANNOTATION_FIELDS, swaps_text
 from .cards import CARD_CODES, SUIT_CODES, Role
 from .check import RecordReport
 from .engine import PACKED_LAYOUT, Reason
+from .output import writing_work_files
 from .problems import Severity
 
 GAME_SCHEMA: Final = {
@@ -322,8 +323,9 @@ def build_tables(
         )
         files.games.append(folder / f"games-{number:06d}.parquet")
         files.tricks.append(folder / f"tricks-{number:06d}.parquet")
-        game_frame.write_parquet(files.games[-1])
-        trick_frame.write_parquet(files.tricks[-1])
+        with writing_work_files(folder):
+            game_frame.write_parquet(files.games[-1])
+            trick_frame.write_parquet(files.tricks[-1])
         games.clear()
         for column in (trick_keys, trick_ids, packed, swaps):
             column.clear()
