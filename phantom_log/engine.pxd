@@ -141,6 +141,13 @@ cdef object _play(GameState state, dict play, int index, int trick_index, int po
 
 cdef list _cards(list codes)
 
+@cython.locals(rounds=list, tricks=int, claim=object, claimed_winner=object)
+cdef object _finish(dict record, GameState state, Replay out)
+
+cdef object _role(object key)
+
+cpdef object record_sheet(object value, object sheets=*)
+
 @cython.locals(text=str, first=int, second=int, number=int, suit=int)
 cpdef int _card_of(object code) except -1
 

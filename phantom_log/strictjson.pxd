@@ -19,6 +19,8 @@ cpdef Py_ssize_t _text_keys(bytes data) except -2
 @cython.locals(count=Py_ssize_t, mapping=dict, sequence=list, kind=object)
 cdef Py_ssize_t _count_keys(object value) except -1
 
+cdef Py_ssize_t _parsed_keys(object value) except -2
+
 @cython.locals(text="const unsigned char[:]", spans=list, depth=Py_ssize_t, element=Py_ssize_t,
                index=Py_ssize_t, length=Py_ssize_t, start=Py_ssize_t, byte="unsigned char")
 cpdef object split_array(bytes data)

@@ -205,6 +205,15 @@ def _text_keys(data: bytes) -> int:
     return count
 
 
+def _parsed_keys(value: Any) -> int:
+    """:func:`_count_keys`, or :func:`scan` for a value nested deeper than the Python build
+    can recurse (orjson reads up to 1,024 levels)."""
+    try:
+        return _count_keys(value)
+    except RecursionError:
+        return scan(value)
+
+
 def _count_keys(value: Any) -> int:
     """How many keys the objects of a parsed value hold, all levels together."""
     count = 0
@@ -243,7 +252,7 @@ def parse_json(data: bytes) -> Any:
         # least the parsed value's (a repeated key is kept once): equal counts leave no
         # room for a duplicate. 19 digits in a row (-1) may be a number past 64 bits.
         keys = _text_keys(data)
-        if keys < 0 or keys != _count_keys(value):
+        if keys < 0 or keys != _parsed_keys(value):
             return _slow_parse(data)
     elif (kind is int or kind is float) and scan([value]) < 0:
         return _slow_parse(data)

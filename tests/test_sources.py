@@ -198,6 +198,12 @@ def test_long_digit_runs_inside_strings_are_fine() -> None:
     }
 
 
+@pytest.mark.parametrize("depth", [900, 1000, 1020])
+def test_deep_nesting_that_orjson_reads_is_parsed_in_both_builds(depth: int) -> None:
+    text = b'{"x-deep": ' + b"[" * depth + b"]" * depth + b', "a": {"b": 1}}'
+    assert parse_json(text)["a"] == {"b": 1}
+
+
 def test_deep_nesting() -> None:
     json_error(b"[" * 5000 + b"]" * 5000)
 
