@@ -32,7 +32,14 @@ EXIT_INVALID: Final = 1
 EXIT_FAILED: Final = 3
 EXIT_USAGE: Final = 2
 
-VERIFY_EPILOG: Final = """\b
+_EXIT_TAIL: Final = """\
+  130  interrupted (Ctrl-C); 143 and 129 on SIGTERM and SIGHUP
+  (A closed output pipe, as with | head, ends the run silently: 141.)
+"""
+
+
+VERIFY_EPILOG: Final = (
+    """\b
 Exit codes:
   0  every record is valid (warnings allowed, unless --strict)
   1  at least one record is invalid
@@ -43,7 +50,62 @@ Exit codes:
      failed on a record (internal-error; the other records are still
      checked) or a worker process died
 """
+    + _EXIT_TAIL
+)
 
+
+def _exit_codes(valid: str, invalid: str, usage: str, failed: str) -> str:
+    """The exit codes of a command that reads records, for its ``--help``."""
+    return (
+        "\b\nExit codes:\n"
+        f"  0  {valid}\n"
+        f"  1  {invalid}\n"
+        f"  2  a usage error: {usage}\n"
+        f"  3  the run could not do all its work: {failed}\n" + _EXIT_TAIL
+    )
+
+
+_FAILED: Final = "a source unreadable, the\n     checker failed on a record (internal-error)"
+ANNOTATE_EPILOG: Final = _exit_codes(
+    "every record is valid",
+    "at least one record is invalid (annotated up to its first problem)",
+    "a bad option, a path that does not exist,\n     or paths that hold no records",
+    _FAILED,
+)
+SHOW_EPILOG: Final = _exit_codes(
+    "the record is valid",
+    "the record is invalid (shown as far as the replay got)",
+    "a bad option or --at, a path that does not\n     exist, no record at --index, "
+    "or an --svg file that exists",
+    _FAILED + "\n     or the --svg file could not be written",
+)
+_TABLES_USAGE: Final = (
+    "a bad option, a path that does not exist,\n     paths that hold no records, "
+    "or an output that exists without\n     --force"
+)
+EXPORT_EPILOG: Final = _exit_codes(
+    "every record is valid",
+    "at least one record is invalid (left out unless\n"
+    "     --include-invalid; the tables are written)",
+    _TABLES_USAGE,
+    _FAILED + ", a worker\n     process died or an output could not be written",
+)
+STATS_EPILOG: Final = _exit_codes(
+    "every record is valid",
+    "at least one record is invalid (left out of the\n     figures, which are still written)",
+    _TABLES_USAGE,
+    _FAILED + ", a worker\n     process died or an output could not be written",
+)
+SIMULATE_EPILOG: Final = (
+    """\b
+Exit codes:
+  0  the games were written
+  2  a usage error: a bad option, an unknown sheet, or an OUT file
+     that exists without --force
+  3  the OUT file could not be written
+"""
+    + _EXIT_TAIL
+)
 
 # Options shared by several commands, so that every command speaks them the same way.
 sheets_option = click.option(
@@ -321,7 +383,7 @@ def schema(which: str) -> None:
     click.echo(schema_text(RECORD_SCHEMA if which == "record" else SHEETS_SCHEMA), nl=False)
 
 
-@main.command()
+@main.command(epilog=ANNOTATE_EPILOG)
 @click.argument("paths", nargs=-1, required=True)
 @format_option(
     ["table", "json", "csv"],
@@ -425,7 +487,7 @@ def _record_title(report: RecordReport) -> str:
     return printable(title)
 
 
-@main.command()
+@main.command(epilog=SHOW_EPILOG)
 @click.argument("path")
 @click.option(
     "--at",
@@ -527,7 +589,7 @@ def show(
     sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
 
 
-@main.command()
+@main.command(epilog=SIMULATE_EPILOG)
 @click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="How many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The random seed.")
 @click.option("--sheet", "sheet_name", default="rulebook", show_default=True, help="Sheet name.")
@@ -652,8 +714,12 @@ def _build_tables(
             "names them); the tables hold the others",
             err=True,
         )
-        # Once the outputs are written: the run could not do all its work.
+    # Once the outputs are written: the run could not do all its work (3), or a record
+    # was invalid (1), as for every command that reads records.
+    if files.failed:
         click.get_current_context().call_on_close(_exit_failed)
+    elif files.invalid:
+        click.get_current_context().call_on_close(_exit_invalid)
     return files
 
 
@@ -661,7 +727,11 @@ def _exit_failed() -> None:
     sys.exit(EXIT_FAILED)
 
 
-@main.command()
+def _exit_invalid() -> None:
+    sys.exit(EXIT_INVALID)
+
+
+@main.command(epilog=EXPORT_EPILOG)
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--games", "games_path", metavar="FILE", help="The games table: one row per record.")
 @click.option(
@@ -761,7 +831,7 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
         click.echo(line)
 
 
-@main.command()
+@main.command(epilog=STATS_EPILOG)
 @click.argument("paths", nargs=-1, required=True)
 @click.option(
     "--by",
@@ -994,15 +1064,19 @@ def tournament() -> None:
     """Check the records of a whole tournament."""
 
 
-TOURNAMENT_EPILOG: Final = """\b
+TOURNAMENT_EPILOG: Final = (
+    """\b
 Exit codes:
   0  no error (warnings allowed, unless --strict)
   1  at least one error, in a record or across records
   2  a usage error: a bad option, a path that does not exist, a bad
      --manifest or --sheets file, or paths that hold no records
   3  the run could not do all its work: a source unreadable, the
-     checker failed on a record (internal-error) or a worker process died
+     checker failed on a record (internal-error), a worker process died
+     or the -o file could not be written
 """
+    + _EXIT_TAIL
+)
 
 
 @tournament.command("check", epilog=TOURNAMENT_EPILOG)

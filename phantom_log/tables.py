@@ -249,6 +249,8 @@ class TableFiles:
     left_out: int = 0
     #: Records the run could not check (``internal-error``): the run ends with exit 3.
     failed: int = 0
+    #: Invalid records, left out or included: the run ends with exit 1.
+    invalid: int = 0
 
     def scan_games(self) -> pl.LazyFrame:
         """The games table, with its ``game_key``."""
@@ -334,6 +336,7 @@ def build_tables(
         rows = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
         files.records += 1
         files.failed += rows.failed
+        files.invalid += not rows.valid
         if on_record is not None:
             on_record(files.records)
         if rows.game is None or (not rows.valid and not include_invalid):
