@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import itertools
+import json
 import math
 import os
 import stat
@@ -472,9 +473,26 @@ def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> It
 
 
 def _is_json_value(line: bytes) -> bool:
+    """True when a line holds one whole JSON value by the JSON grammar, even a value that
+    FORMAT.md refuses (a number out of the 64-bit range, a key given twice, NaN, bytes
+    that are not UTF-8): such a line is a broken record of JSON Lines, which is reported
+    on its own, and not the first line of a document written over several lines."""
     try:
         parse_json(line)
     except JsonError:
+        pass
+    else:
+        return True
+    try:
+        # The grammar alone: numbers are not converted (no digit limit), constants and
+        # duplicate keys are let through.
+        json.loads(
+            line.decode("utf-8", "replace"),
+            parse_int=len,
+            parse_float=len,
+            parse_constant=len,
+        )
+    except (ValueError, RecursionError):
         return False
     return True
 
