@@ -31,6 +31,8 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Final
 
+from .filesystem import file_kind
+
 STANDARD_OUTPUT: Final = "-"
 # The names of standard output: writing there means writing to our own standard output,
 # never replacing whatever file it happens to be redirected to.
@@ -94,21 +96,6 @@ def _failed(path: str, reason: str, target: str | None = None) -> OutputFailed:
     return OutputFailed(f"cannot write {path}{through}: {reason}; {path} is left as it was")
 
 
-def _kind(mode: int) -> str | None:
-    """What a file that is no regular file is, or ``None`` for a regular file."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
 def output_target(
     path: str | os.PathLike[str], force: bool, standard_output: bool = False
 ) -> Path | None:
@@ -164,7 +151,7 @@ def output_target(
         if error.errno == errno.ENOTDIR:
             raise OutputRefused(f"{where}: a folder in the path is a file") from None
         raise _failed(text, write_failure(error) or str(error), through) from None
-    kind = None if mode is None else _kind(mode)
+    kind = None if mode is None else file_kind(mode)
     if kind is not None:
         raise OutputRefused(
             f"{where} is {kind}; phantom-log writes regular files only "

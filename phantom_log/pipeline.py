@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from functools import partial
 from typing import IO, TYPE_CHECKING, Protocol, TypeVar
 
@@ -76,6 +77,18 @@ def ordered_map(
                 done += 1
         except BrokenProcessPool:
             raise WorkerLost(done) from None
+        except BaseException:
+            # Interrupted (Ctrl-C, SIGTERM), or the reader stopped early: the workers end
+            # now, so that leaving the pool waits for no task in flight.
+            _end_workers(pool)
+            raise
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Ask a pool's worker processes to end now (the pool notices, and shuts down)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with suppress(OSError, ValueError, AttributeError):
+            process.terminate()
 
 
 class WorkerLost(RuntimeError):

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final
 
+from .filesystem import file_kind
 from .problems import Code, Problem
 from .strictjson import JsonError, parse_json, split_array
 
@@ -210,23 +211,9 @@ def _reason(error: OSError) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    return "not a file"
-
-
 def _not_regular(mode: int) -> Problem:
     return _unreadable(
-        f"not a regular file ({_kind(mode)}); not opened",
+        f"not a regular file ({file_kind(mode)}); not opened",
         "Below a folder only regular files are read, so that a FIFO or a device cannot "
         "block the run; give it as a path of its own to read it.",
     )
@@ -272,7 +259,7 @@ def _open_problem(path: str, error: OSError) -> Problem:
             mode = os.stat(path).st_mode
         except OSError:
             mode = 0
-        return _unreadable(f"not a regular file ({_kind(mode)}); it cannot be read")
+        return _unreadable(f"not a regular file ({file_kind(mode)}); it cannot be read")
     return _unreadable(f"cannot read ({_reason(error)})")
 
 

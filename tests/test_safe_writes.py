@@ -194,7 +194,7 @@ def special_files(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     yield "FIFO", link
     folder = tmp_path / "folder.jsonl"
     folder.mkdir()
-    yield "directory", folder
+    yield "folder", folder
 
 
 def test_force_on_a_fifo_a_socket_a_device_or_a_folder_is_refused(tmp_path: Path) -> None:
