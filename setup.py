@@ -1,10 +1,11 @@
 """The compiled build of the rules engine; everything else is in pyproject.toml.
 
-``phantom_log/engine.py`` is plain Python. Where Cython and a C compiler are available, it
-is also compiled (with the C types of ``engine.pxd``, Cython's "pure Python mode") into an
-extension module that Python imports in its place. Where either is missing, or the build
-fails, phantom-log installs without it and runs the very same source as Python, only more
-slowly. ``phantom-log --version`` says which build is in use.
+``phantom_log/engine.py`` is plain Python (as are ``strictjson.py`` and ``solver.py``).
+Where Cython and a C compiler are available, each is also compiled (with the C types of the
+``.pxd`` beside it, Cython's "pure Python mode") into an extension module that Python
+imports in its place. Where either is missing, or the build fails, phantom-log installs
+without it and runs the very same source as Python, only more slowly. ``phantom-log
+--version`` says which build is in use.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 
 from setuptools import setup
 
-COMPILED = ["phantom_log/engine.py", "phantom_log/strictjson.py"]
+COMPILED = ["phantom_log/engine.py", "phantom_log/strictjson.py", "phantom_log/solver.py"]
 
 
 def extensions() -> list[object]:

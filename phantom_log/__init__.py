@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .record import GameRecord
 
 #: The modules that may be compiled (see setup.py); each is also plain Python.
-COMPILED_MODULES = ("phantom_log.engine", "phantom_log.strictjson")
+COMPILED_MODULES = ("phantom_log.engine", "phantom_log.strictjson", "phantom_log.solver")
 
 
 class _PythonSource(MetaPathFinder):

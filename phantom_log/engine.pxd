@@ -31,6 +31,7 @@ cpdef int suit_mask(int suit)
 cpdef int judge(int lead, int follow, int super_trump)
 
 cpdef int notes_after(int notes_before, bint in_order, bint special, bint balance)
+cpdef int number_mask(int number) noexcept
 cpdef int popcount(int mask)
 
 @cython.locals(follow_suit_required=int)
@@ -99,9 +100,17 @@ cdef class GameState:
     cdef public object last_trick
 
     cpdef GameState copy(self)
+    cpdef void assign(self, GameState other)
     cpdef int super_trump_code(self)
     cpdef int note_owner_code(self, int note)
     cpdef int swap_due(self)
+    cpdef int special_cards(self) noexcept
+    @cython.locals(left=int, possible=int)
+    cpdef int special_tricks_possible(self) noexcept
+    @cython.locals(notes=int, _trick=int)
+    cpdef int notes_floor(self) noexcept
+    @cython.locals(notes=int, special=int, trick=int)
+    cpdef int notes_ceiling(self) noexcept
     @cython.locals(hand=int)
     cpdef int legal_cards(self)
     cpdef object step_deal(self, int phantom, int christine)
@@ -113,6 +122,8 @@ cdef class GameState:
     @cython.locals(size=int, role=int, hand=int, card=int, position=int, mask=int, mask0=int,
                    mask1=int)
     cpdef object step_swap(self, object phantom, object christine)
+    @cython.locals(size=int)
+    cpdef object step_swap_masks(self, int phantom, int christine)
     cdef int _swap_card(self)
     @cython.locals(lead=int, follow=int, leader=int, notes=int, super_trump=int, verdict=int,
                    winner=int, note_owner=int, in_order=bint, special=bint, after=int,
@@ -153,6 +164,7 @@ cpdef int _card_of(object code) except -1
 
 cdef bytes _SUIT_OF_LETTERS
 cdef int _NUMBERS
+cdef int _ONES
 
 
 cdef class Replay:

@@ -21,11 +21,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CARD_BY_CODE, NUMBERS_PER_SUIT, SUIT_CODES, Role, Suit
 from .problems import Code, Illegal
 from .sheets import BUILTIN_SHEETS, NOTES_PER_SHEET, Sheet, sheet_from_json
+
+if TYPE_CHECKING:
+    from .solver import Solution, Solver
 
 TRICKS_PER_ROUND: Final = 10
 ROUNDS_PER_GAME: Final = 2
@@ -185,6 +188,13 @@ def swap_size(phantom_hand: int, christine_hand: int) -> int:
     """How many cards each player gives in a swap: 2, 1 when either holds only one card,
     0 when either holds none."""
     return min(_SWAP_SIZE, popcount(phantom_hand), popcount(christine_hand))
+
+
+def number_mask(number: int) -> int:
+    """The bit mask of the four cards showing ``number`` (1-6); 0 for any other number."""
+    if not 1 <= number <= _NUMBERS:
+        return 0
+    return _ONES << (number - 1)
 
 
 def popcount(mask: int) -> int:
@@ -575,6 +585,40 @@ class GameState:
         other.last_trick = self.last_trick
         return other
 
+    def assign(self, other: GameState) -> None:
+        """Make this state a copy of ``other``, in place: a search keeps one state per ply
+        and reuses it instead of allocating a copy per move. The list of swaps is copied
+        only when either state tracks tricks."""
+        self.owners = other.owners
+        self.suits = other.suits
+        self.beginner = other.beginner
+        self.balance = other.balance
+        self.phase_code = other.phase_code
+        self.round_index = other.round_index
+        self.phantom_hand = other.phantom_hand
+        self.christine_hand = other.christine_hand
+        self.notes = other.notes
+        self.leader_code = other.leader_code
+        self.turn_code = other.turn_code
+        self.lead_card = other.lead_card
+        self.follow_card = other.follow_card
+        self.special_number = other.special_number
+        self.number_choices = other.number_choices
+        self.tricks_played = other.tricks_played
+        self.pending_swap = other.pending_swap
+        self.swap_after_follow = other.swap_after_follow
+        self.special_in_trick = other.special_in_trick
+        self.winner_code = other.winner_code
+        self.ended_round = other.ended_round
+        self.ended_trick = other.ended_trick
+        self.last_lead = other.last_lead
+        self.last_follow = other.last_follow
+        self.last_verdict = other.last_verdict
+        if self.tracking or other.tracking:
+            self.swaps = list(other.swaps)
+        self.tracking = other.tracking
+        self.last_trick = other.last_trick
+
     # -- reading the state -----------------------------------------------------------------
 
     @property
@@ -652,6 +696,50 @@ class GameState:
         """The size of the swap the game waits for (0 outside the swap phase)."""
         return self.pending_swap if self.phase_code == _SWAP else 0
 
+    def special_cards(self) -> int:
+        """The cards (bit mask) showing the round's special number; 0 before it is picked."""
+        if self.phase_code < _PLAY:
+            return 0
+        return number_mask(self.special_number)
+
+    def special_tricks_possible(self) -> int:
+        """How many of the tricks left in the round (the one in play included) can still
+        hold a card of the special number: each special card in a hand can make one more,
+        and the trick in play is one already when such a card is in it. Before the special
+        number is picked, every trick left."""
+        if self.phase_code == _DEAL or self.phase_code == _OVER:
+            return 0
+        left = _TRICKS - self.tricks_played
+        if self.phase_code < _PLAY:
+            return left
+        possible = popcount((self.phantom_hand | self.christine_hand) & self.special_cards())
+        if self.special_in_trick:
+            possible += 1
+        return min(left, possible)
+
+    def notes_floor(self) -> int:
+        """The fewest notes the round can end with from here, whatever is played: only a
+        special trick out of order removes notes (:meth:`special_tricks_possible`)."""
+        notes = self.notes
+        if self.phase_code == _DEAL or self.phase_code == _OVER or notes >= _NOTES:
+            return notes
+        for _trick in range(self.special_tricks_possible()):
+            notes = notes_after(notes, False, True, self.balance)
+        return notes
+
+    def notes_ceiling(self) -> int:
+        """The most notes the round can end with from here, whatever is played: every
+        trick left in order, the ones that can be special special."""
+        notes = self.notes
+        if self.phase_code == _DEAL or self.phase_code == _OVER:
+            return notes
+        special = self.special_tricks_possible()
+        for trick in range(_TRICKS - self.tricks_played):
+            if notes >= _NOTES:
+                break
+            notes = notes_after(notes, True, trick < special, self.balance)
+        return notes
+
     def legal_cards(self) -> int:
         """The cards (bit mask) the player to move may play; 0 when no card is due."""
         if self.phase_code != _PLAY:
@@ -706,6 +794,15 @@ class GameState:
         else:
             raise TypeError(action)
         return state if problem is None else problem
+
+    def solve(
+        self, side: Role | None = None, deadline: float | None = None, solver: Solver | None = None
+    ) -> Solution:
+        """The value of the rest of the round from this state, both hands known, and every
+        best choice of the decision here: :func:`phantom_log.solver.solve`."""
+        from .solver import solve
+
+        return solve(self, side, deadline, solver)
 
     # -- the steps -------------------------------------------------------------------------
 
@@ -919,6 +1016,27 @@ class GameState:
         self._after_card(not self.swap_after_follow)
         return None
 
+    def step_swap_masks(self, phantom: int, christine: int) -> Illegal | None:
+        """:meth:`step_swap` with each side's cards as a bit mask: the same checks and the
+        same result, without building tuples (for searches). A state that tracks tricks,
+        or a swap that is not legal, goes through :meth:`step_swap` itself."""
+        size = self.pending_swap
+        if (
+            self.phase_code != _SWAP
+            or self.tracking
+            or phantom & ~self.phantom_hand
+            or christine & ~self.christine_hand
+            or popcount(phantom) != size
+            or popcount(christine) != size
+        ):
+            return self.step_swap(tuple(_cards_of(phantom)), tuple(_cards_of(christine)))
+        self.phantom_hand = self.phantom_hand & ~phantom | christine
+        self.christine_hand = self.christine_hand & ~christine | phantom
+        self.pending_swap = 0
+        self.phase_code = _PLAY
+        self._after_card(not self.swap_after_follow)
+        return None
+
     def _swap_card(self) -> int:
         return self.follow_card if self.swap_after_follow else self.lead_card
 
@@ -1100,6 +1218,8 @@ def _suit_table() -> bytes:
 # for two letters that are no suit's code.
 _SUIT_OF_LETTERS = _suit_table()
 _NUMBERS = NUMBERS_PER_SUIT
+# The four cards showing a 1, one a suit (shifted to show another number).
+_ONES = sum(1 << (suit * NUMBERS_PER_SUIT) for suit in range(len(SUITS)))
 
 
 def record_sheet(value: Any, sheets: Mapping[str, Sheet] | None = None) -> Sheet | list[Illegal]:
