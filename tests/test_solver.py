@@ -18,11 +18,13 @@ imported (CI runs both); the pure-Python build checks fewer positions.
 
 from __future__ import annotations
 
+import doctest
 import random
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -633,3 +635,10 @@ def late_state(phantom: int, christine: int, special_number: int) -> GameState:
     state.phase_code = Phase.PLAY
     state.tricks_played = TRICKS_PER_ROUND - popcount(phantom)
     return state
+
+
+def test_the_analysis_page_shows_what_the_solver_gives() -> None:
+    """docs/analysis.md's session gives the output it shows."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "analysis.md"
+    failures, tried = doctest.testfile(str(page), module_relative=False)
+    assert tried > 0 and failures == 0
