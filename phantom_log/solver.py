@@ -89,8 +89,8 @@ _NEAR_END = 2
 _GUESS_ABOVE = 2
 _HISTORY_CAP = (1 << 17) - 1
 #: Positions with fewer tricks left than this are searched again rather than looked up:
-#: they are cheap, and the most numerous. So are the positions after a lead: the table
-#: keeps the start of each trick and the simultaneous choices.
+#: they are cheap, and the most numerous. So are the positions after a plain lead: the
+#: table keeps the start of each trick, the simultaneous choices and what follows a swap.
 _TABLE_FROM = 2
 _SUIT_BITS = (1 << NUMBERS_PER_SUIT) - 1
 _SUITS = 4
@@ -361,6 +361,9 @@ class Solver:
         the table carries what each one proved to the next."""
         lower = 0
         upper = _NOTES
+        if index < 0:
+            lower = state.notes_floor()
+            upper = state.notes_ceiling()
         found = min(max(guess, lower), upper)
         while lower < upper:
             beta = found + 1 if found == lower else found
@@ -407,7 +410,9 @@ class Solver:
         if high <= alpha:
             return high
         left = _TRICKS - state.tricks_played
-        tabled = left >= _TABLE_FROM and (phase != _PLAY or state.lead_card < 0)
+        tabled = left >= _TABLE_FROM and (
+            phase != _PLAY or state.lead_card < 0 or state.special_in_trick
+        )
         key0 = 0
         key1 = 0
         slot = -1
