@@ -253,8 +253,22 @@ class Solver:
             raise ValueError("row_values is for a swap or the exchange")
         answered = 0
         for card in answer if isinstance(answer, tuple) else (answer,):
+            if not 0 <= card < _DECK:
+                raise ValueError(f"not a card: {card!r}")
             answered |= 1 << card
+        if not answered:
+            raise ValueError("an answer gives at least one card")
         options = self._options(root)
+        # The engine says whether the answer is one the opponent could give.
+        trial = root.copy()
+        mine = self.root_gives[0]
+        phantom, christine = (answered, mine) if self.side else (mine, answered)
+        if root.phase_code == _SWAP:
+            problem = trial.step_swap_masks(phantom, christine)
+        else:
+            problem = trial.step_exchange(_lowest(phantom), _lowest(christine))
+        if problem is not None:
+            raise ValueError(f"not an answer the other side could give: {answer!r}")
         values: dict[Choice, int] = {}
         guess = root.notes + _GUESS_ABOVE
         child: GameState = self.pool[_WIDTH]
@@ -832,11 +846,11 @@ def _mover_of(state: GameState) -> int:
 
 
 def _lowest(mask: int) -> int:
-    """The lowest card of a mask."""
-    card = 0
-    while not mask >> card & 1:
-        card += 1
-    return card
+    """The lowest card of a mask (-1 for none)."""
+    for card in range(_DECK):
+        if mask >> card & 1:
+            return card
+    return _NONE
 
 
 def _members(state: GameState, legal: int, card: int) -> list[int]:

@@ -545,6 +545,11 @@ def test_what_the_solver_refuses() -> None:
     state = short_round_start(rng, beginner=False)
     with pytest.raises(ValueError, match="swap"):
         Solver().row_values(after(state, state.legal_actions()[0]), Role.PHANTOM, 0)
+    hers = hand_cards(state.christine_hand)[0]  # the Phantom's answer cannot be her card
+    with pytest.raises(ValueError, match="answer"):
+        Solver().row_values(state, Role.CHRISTINE, hers)
+    with pytest.raises(ValueError, match="answer"):
+        Solver().row_values(state, Role.CHRISTINE, ())
 
 
 # -- the engine's primitives the solver uses -------------------------------------------------
