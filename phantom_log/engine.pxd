@@ -31,6 +31,7 @@ cpdef int suit_mask(int suit)
 cpdef int judge(int lead, int follow, int super_trump)
 
 cpdef int notes_after(int notes_before, bint in_order, bint special, bint balance)
+cpdef int game_winner(int round_index, int notes, bint round_over) noexcept
 cpdef int number_mask(int number) noexcept
 cpdef int popcount(int mask)
 
@@ -127,7 +128,7 @@ cdef class GameState:
     cdef int _swap_card(self)
     @cython.locals(lead=int, follow=int, leader=int, notes=int, super_trump=int, verdict=int,
                    winner=int, note_owner=int, in_order=bint, special=bint, after=int,
-                   outcome=TrickOutcome)
+                   outcome=TrickOutcome, decided=int)
     cdef void _finish_trick(self)
     cdef void _end(self, int winner)
 
@@ -148,7 +149,8 @@ cdef object _trick(GameState state, dict trick, object out, int index, int trick
                    bint is_last, bint trace)
 
 @cython.locals(player=int, card=int, role=str, swap=dict, phantom=object, christine=object)
-cdef object _play(GameState state, dict play, int index, int trick_index, int position)
+cdef object _play(GameState state, dict play, int index, int trick_index, int position,
+                  list decisions)
 
 cdef list _cards(list codes)
 
@@ -177,3 +179,4 @@ cdef class Replay:
     cdef public object ended_at
     cdef public object final
     cdef public list round_ends
+    cdef public object decisions

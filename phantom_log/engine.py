@@ -190,6 +190,17 @@ def swap_size(phantom_hand: int, christine_hand: int) -> int:
     return min(_SWAP_SIZE, popcount(phantom_hand), popcount(christine_hand))
 
 
+def game_winner(round_index: int, notes: int, round_over: bool) -> int:
+    """Who has won once a trick leaves ``notes`` completed in round ``round_index`` (from
+    0), ``round_over`` when it was the round's last trick: 0 the Phantom (the sheet is
+    complete), 1 Christine (the last round is over without it), -1 nobody yet."""
+    if notes == _NOTES:
+        return 0
+    if round_over and round_index == _ROUNDS - 1:
+        return 1
+    return _NOBODY
+
+
 def number_mask(number: int) -> int:
     """The bit mask of the four cards showing ``number`` (1-6); 0 for any other number."""
     if not 1 <= number <= _NUMBERS:
@@ -1082,14 +1093,12 @@ class GameState:
         self.special_in_trick = False
         self.leader_code = winner
         self.turn_code = winner
-        if after == _NOTES:
-            self._end(0)
+        decided = game_winner(self.round_index, after, self.tricks_played == _TRICKS)
+        if decided != _NOBODY:
+            self._end(decided)
         elif self.tricks_played == _TRICKS:
-            if self.round_index == _ROUNDS - 1:
-                self._end(1)
-            else:
-                self.round_index += 1
-                self.phase_code = _DEAL
+            self.round_index += 1
+            self.phase_code = _DEAL
 
     def _end(self, winner: int) -> None:
         self.winner_code = winner
@@ -1134,6 +1143,11 @@ class Replay:
         #: The notes completed at the end of each round that ended (its last trick
         #: played, or the game won in it).
         self.round_ends: list[int] = []
+        #: With ``replay(..., decisions=True)``: every decision a player made, in order,
+        #: as the state just before it and the action taken (the exchange, the special
+        #: number when the leader picks it, each card played, each swap), up to the
+        #: first illegal step; else ``None``.
+        self.decisions: list[tuple[GameState, Action]] | None = None
 
     @property
     def valid(self) -> bool:
@@ -1238,7 +1252,10 @@ def record_sheet(value: Any, sheets: Mapping[str, Sheet] | None = None) -> Sheet
 
 
 def replay(
-    record: Mapping[str, Any], sheets: Mapping[str, Sheet] | None = None, trace: bool = True
+    record: Mapping[str, Any],
+    sheets: Mapping[str, Sheet] | None = None,
+    trace: bool = True,
+    decisions: bool = False,
 ) -> Replay:
     """Replay a record that passed the schema check, by the rules.
 
@@ -1246,7 +1263,9 @@ def replay(
     nothing to replay); never raises for anything else such a record can hold. With
     ``trace``, the replay keeps
     each round's start and each completed trick (for annotations, pictures and tables);
-    without, only the problems and the result (for verify).
+    without, only the problems and the result (for verify). With ``decisions``, the
+    replay also keeps each decision a player made, in :attr:`Replay.decisions` (for the
+    analysis).
     """
     rules_value = record.get("rules")
     rules = _RULES[
@@ -1258,6 +1277,8 @@ def replay(
     if isinstance(sheet, list):
         raise SheetProblems(sheet)
     out = Replay(sheet, rules)
+    if decisions:
+        out.decisions = []
     state = GameState.start(sheet, rules, trace)
     try:
         _fold(record if type(record) is dict else dict(record), state, out, trace)
@@ -1383,6 +1404,7 @@ def _round_start(
     if exchange is not None:
         phantom_card = _card_of(exchange["phantom"])
         christine_card = _card_of(exchange["christine"])
+        before = None if out.decisions is None else state.copy()
         problem = state.step_exchange(phantom_card, christine_card)
         if problem is not None:
             player = problem.facts.get("player")
@@ -1392,6 +1414,9 @@ def _round_start(
                 else f"/rounds/{index}/exchange/{player.key}"
             )
             raise _at(problem, pointer, round_no, None)
+        if out.decisions is not None:
+            out.decisions.append((before, ExchangeCards(phantom_card, christine_card)))
+    before = None if out.decisions is None or state.beginner else state.copy()
     problem = state.step_special_number(int(data["special_number"]))
     if problem is not None:
         if problem.code is Code.BAD_SPECIAL_NUMBER and exchange is not None:
@@ -1402,6 +1427,8 @@ def _round_start(
             else f"/rounds/{index}/special_number"
         )
         raise _at(problem, pointer, round_no, None)
+    if before is not None:  # the leader's pick (under the beginner rule, the die's)
+        out.decisions.append((before, SpecialNumber(state.special_number)))
     if trace:
         out.rounds.append(
             RoundStart(
@@ -1427,7 +1454,7 @@ def _trick(
     plays = trick["plays"]
     round_no = index + 1
     trick_no = trick_index + 1
-    _play(state, plays[0], index, trick_index, 0)
+    _play(state, plays[0], index, trick_index, 0, out.decisions)
     claimed = trick.get("winner")
     if len(plays) < 2:
         if not is_last:
@@ -1453,7 +1480,7 @@ def _trick(
                 )
             )
         return
-    _play(state, plays[1], index, trick_index, 1)
+    _play(state, plays[1], index, trick_index, 1, out.decisions)
     if trace and state.last_trick is not None:
         out.tricks.append(state.last_trick)
     if state.phase_code == _DEAL or state.phase_code == _OVER:
@@ -1485,11 +1512,17 @@ def _role(key: str) -> Role:
 
 
 def _play(
-    state: GameState, play: Mapping[str, Any], index: int, trick_index: int, position: int
+    state: GameState,
+    play: Mapping[str, Any],
+    index: int,
+    trick_index: int,
+    position: int,
+    decisions: list[tuple[GameState, Action]] | None,
 ) -> None:
     role = play["player"]
     player = 0 if role == "phantom" else 1
     card = _card_of(play["card"])
+    before = None if decisions is None else state.copy()
     problem = state.step_play(player, card)
     if problem is not None:
         field = "player" if problem.code is Code.WRONG_PLAYER else "card"
@@ -1499,6 +1532,8 @@ def _play(
             index + 1,
             trick_index + 1,
         )
+    if decisions is not None:
+        decisions.append((before, PlayCard(ROLES[player], card)))
     swap = play.get("swap")
     if state.phase_code == _SWAP:
         if swap is None:
@@ -1506,10 +1541,10 @@ def _play(
             raise _at(state._out_of_phase(), at, index + 1, trick_index + 1)
         phantom = swap.get("phantom")
         christine = swap.get("christine")
-        problem = state.step_swap(
-            () if phantom is None else _cards(phantom),
-            () if christine is None else _cards(christine),
-        )
+        phantom = () if phantom is None else tuple(_cards(phantom))
+        christine = () if christine is None else tuple(_cards(christine))
+        before = None if decisions is None else state.copy()
+        problem = state.step_swap(phantom, christine)
         if problem is not None:
             at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
             key = problem.facts["player"].key
@@ -1520,6 +1555,8 @@ def _play(
             else:
                 pointer = f"{at}/swap/{key}"
             raise _at(problem, pointer, index + 1, trick_index + 1)
+        if decisions is not None:
+            decisions.append((before, SwapCards(phantom, christine)))
     elif swap and (swap.get("phantom") or swap.get("christine")):
         problem = _illegal(
             Code.UNEXPECTED_SWAP,
