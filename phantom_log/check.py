@@ -37,6 +37,8 @@ SCHEMA_ERROR_LIMIT: Final = 100
 ARRAY_ITEMS_CHECKED: Final = 64
 # The depth of the deepest array of the record schema (a swap's list of cards).
 _SCHEMA_DEPTH: Final = 8
+# Values this many levels below the schema's depth are emptied before the schema check.
+_DEPTH_MARGIN: Final = 8
 
 
 def schema_text(name: str = RECORD_SCHEMA) -> str:
@@ -172,15 +174,17 @@ def _schema_message(error: ValidationError, instance: Any) -> tuple[str, str | N
     return f"{keyword}: {message}", None
 
 
-def _cut_long_arrays(value: Any, depth: int = 0) -> Any:
-    """A document with every array down to the schema's depth cut to its first
-    :data:`ARRAY_ITEMS_CHECKED` items (what is not cut is shared, not copied): the schema
-    check then takes a bounded time on an array of any length."""
-    if depth > _SCHEMA_DEPTH:
-        return value
+def _bounded_for_schema(value: Any, depth: int = 0) -> Any:
+    """A document the schema check takes a bounded time and stack on, with the same
+    errors: every array cut to its first :data:`ARRAY_ITEMS_CHECKED` items, and every
+    array or object well below the deepest value the schema reads emptied (jsonschema
+    words an error with the ``repr`` of the value, which recurses as deep as the value
+    goes). What is not changed is shared, not copied."""
+    if depth > _SCHEMA_DEPTH + _DEPTH_MARGIN:
+        return type(value)() if isinstance(value, (list, dict)) and value else value
     if isinstance(value, list):
-        kept = [_cut_long_arrays(item, depth + 1) for item in value[:ARRAY_ITEMS_CHECKED]]
-        same = len(value) <= ARRAY_ITEMS_CHECKED and all(
+        kept = [_bounded_for_schema(item, depth + 1) for item in value[:ARRAY_ITEMS_CHECKED]]
+        same = len(kept) == len(value) and all(
             new is old for new, old in zip(kept, value, strict=False)
         )
         return value if same else kept
@@ -188,7 +192,7 @@ def _cut_long_arrays(value: Any, depth: int = 0) -> Any:
         changed = {
             key: new
             for key, item in value.items()
-            if (new := _cut_long_arrays(item, depth + 1)) is not item
+            if (new := _bounded_for_schema(item, depth + 1)) is not item
         }
         return {**value, **changed} if changed else value
     return value
@@ -280,7 +284,7 @@ def schema_problems(
     if schema_valid(data, name):
         return []
     problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
-    checked = _without_valid_parts(_cut_long_arrays(data)) if name == RECORD_SCHEMA else data
+    checked = _without_valid_parts(_bounded_for_schema(data)) if name == RECORD_SCHEMA else data
     stopped = False
     for error in schema_validator(name).iter_errors(checked):
         if len(problems) >= SCHEMA_ERROR_LIMIT:

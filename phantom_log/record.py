@@ -18,7 +18,6 @@ Where pydantic's defaults differ from JSON Schema, the models follow the schema:
 
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 import re
 from collections.abc import Mapping
@@ -222,6 +221,24 @@ def _json_value(value: object) -> Any:
     return value
 
 
+def _json_copy(value: dict[str, Any]) -> dict[str, Any]:
+    """A copy of JSON data sharing no list or dict with it, made without recursion (an
+    ``x-`` value may be nested as deep as the JSON reader allows, deeper than the
+    interpreter's stack)."""
+    root: dict[str, Any] = {}
+    pending: list[tuple[Any, Any]] = [(value, root)]
+    while pending:
+        source, target = pending.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, (dict, list)):
+                child: Any = {} if isinstance(item, dict) else [None] * len(item)
+                pending.append((item, child))
+                item = child
+            target[key] = item
+    return root
+
+
 def _shown_key(key: object) -> str:
     """A key as an error location; lone surrogates escaped, as pydantic-core needs UTF-8."""
     if isinstance(key, str):
@@ -285,7 +302,7 @@ class RecordModel(BaseModel):
             # Kept apart from pydantic, which could not hold keys with lone surrogates, and
             # copied so that the frozen model shares nothing mutable with its input.
             assert model.__pydantic_extra__ is not None
-            model.__pydantic_extra__.update(copy.deepcopy(extensions))
+            model.__pydantic_extra__.update(_json_copy(extensions))
             model.__pydantic_fields_set__.update(extensions)
         return model
 
@@ -302,7 +319,7 @@ class RecordModel(BaseModel):
     @property
     def extensions(self) -> dict[str, Any]:
         """The ``x-`` keys of this object and their values (a copy)."""
-        return copy.deepcopy(self.model_extra or {})
+        return _json_copy(self.model_extra or {})
 
     def to_json(self) -> dict[str, Any]:
         """The object as JSON data: the keys the input gave, ``x-`` keys included."""

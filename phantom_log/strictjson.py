@@ -2,7 +2,7 @@
 
 RFC 8259 and then some: bytes that are not UTF-8, duplicate keys, ``NaN``/``Infinity``,
 integers outside the signed 64-bit range, numbers too large for a 64-bit float, lone
-surrogates, NUL and other raw control characters, and nesting deeper than about 1,000 are
+surrogates, NUL and other raw control characters, and nesting deeper than 1,024 levels are
 all :class:`JsonError` with a line and column where known. A leading UTF-8 byte-order
 mark is accepted.
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any, Final
 
 import orjson
@@ -37,6 +38,9 @@ _KEY_PATTERN: Final = re.compile(rb'"\s*:')
 # of those as floats, silently): such texts take the exact check.
 _LONG_DIGITS: Final = re.compile(rb"[0-9]{19}")
 _DOUBTFUL_DIGITS = 19
+#: The deepest nesting of arrays and objects read (orjson's limit): a deeper text is a
+#: ``json`` problem, whichever parser reads it and however deep the caller's stack is.
+MAX_DEPTH: Final = 1024
 #: True in the compiled build (the loop of _text_keys is then C); the pure-Python build
 #: counts with the regular expression instead.
 COMPILED: Final = not __file__.endswith(".py")
@@ -124,6 +128,13 @@ def _slow_parse(data: bytes) -> Any:
         raise JsonError(
             f"the bytes are not UTF-8 (byte 0x{data[error.start]:02x})", line, column
         ) from None
+    if _nesting(data) > MAX_DEPTH:
+        raise JsonError(f"the JSON is nested more than {MAX_DEPTH} levels deep")
+    # The standard library's parser recurses once a level, within the interpreter's
+    # recursion limit: room for MAX_DEPTH levels is made above the caller's frames, so
+    # that the verdict does not depend on how deep the caller is.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + MAX_DEPTH + 100)
     try:
         return json.loads(
             text,
@@ -134,8 +145,42 @@ def _slow_parse(data: bytes) -> Any:
         )
     except json.JSONDecodeError as error:
         raise JsonError(error.msg, error.lineno, error.colno) from None
-    except RecursionError:
-        raise JsonError("the JSON is nested too deeply") from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _nesting(data: bytes) -> int:
+    """How deep the arrays and objects of a text nest (brackets in strings not counted;
+    the text need not be valid JSON)."""
+    deepest = 0
+    depth = 0
+    if not COMPILED:
+        for match in _BRACKETS.finditer(data):
+            if data[match.end() - 1] in b"[{":
+                depth += 1
+                deepest = max(deepest, depth)
+            else:
+                depth -= 1
+        return deepest
+    text = data  # a C pointer to the bytes in the compiled build
+    length = len(data)
+    index = 0
+    while index < length:
+        byte = text[index]
+        index += 1
+        if byte == 34:  # '"': skip the string, escapes included
+            while index < length and text[index] != 34:
+                if text[index] == 92:  # a backslash escapes the next byte
+                    index += 1
+                index += 1
+            index += 1
+        elif byte == 91 or byte == 123:  # '[' or '{'
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif byte == 93 or byte == 125:  # ']' or '}'
+            depth -= 1
+    return deepest
 
 
 def scan(value: Any) -> int:

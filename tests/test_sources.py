@@ -208,6 +208,31 @@ def test_deep_nesting() -> None:
     json_error(b"[" * 5000 + b"]" * 5000)
 
 
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_the_depth_limit_is_1024_levels_for_both_parsers(duplicate: bool) -> None:
+    """orjson reads 1,024 levels; the exact parser (which a duplicate key sends the text
+    to) gives the same limit, whatever the depth of its caller's stack."""
+    pair = b'"k": 1, "k": 1' if duplicate else b'"k": 1'
+
+    def text(depth: int) -> bytes:
+        # The outer object is one level: depth - 1 arrays inside it.
+        return b'{"x-deep": ' + b"[" * (depth - 1) + b"]" * (depth - 1) + b", " + pair + b"}"
+
+    def parsed_deep_in_the_stack(data: bytes, frames: int) -> str:
+        if frames:
+            return parsed_deep_in_the_stack(data, frames - 1)
+        try:
+            parse_json(data)
+        except JsonError as error:
+            return error.message
+        return "parsed"
+
+    verdict = "duplicate key 'k' in one object" if duplicate else "parsed"
+    for frames in (0, 500):
+        assert parsed_deep_in_the_stack(text(1024), frames) == verdict
+        assert "nested more than 1024 levels" in parsed_deep_in_the_stack(text(1025), frames)
+
+
 def test_nul_byte() -> None:
     error = json_error(b'{"game_id": "a\x00b"}')
     assert error.line == 1
