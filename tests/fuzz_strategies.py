@@ -31,9 +31,9 @@ from phantom_log.simulate import POLICIES, Simulation, simulate_game
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
-#: The JSON test suite (JSONTestSuite's parsing tests), beside the repository when the
-#: shared test data is there; a user's clone has none.
-JSON_TEST_SUITE = REPO.parent / "shared" / "testdata" / "json-test-suite"
+#: The JSON test suite: the parsing tests of Nicolas Seriot's JSONTestSuite (MIT licence,
+#: kept beside them), a copy in the repository.
+JSON_TEST_SUITE = Path(__file__).resolve().parent / "data" / "json-test-suite"
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
@@ -728,7 +728,5 @@ def cases(
 
 
 def json_test_suite_files() -> list[Path]:
-    """The texts of the JSON test suite, when the shared test data is there."""
-    if not JSON_TEST_SUITE.is_dir():
-        return []
+    """The texts of the JSON test suite."""
     return sorted(path for path in JSON_TEST_SUITE.iterdir() if path.suffix == ".json")

@@ -172,12 +172,8 @@ def test_each_example_on_standard_input_is_reported_as_from_a_file(number: int) 
 
 
 SUITE = json_test_suite_files()
-needs_suite = pytest.mark.skipif(
-    not SUITE, reason="the shared JSON test suite is not beside the repository"
-)
 
 
-@needs_suite
 @pytest.mark.parametrize("path", SUITE, ids=lambda path: path.name)
 def test_json_test_suite_texts_on_standard_input_are_reported_without_a_crash(
     path: Path,
@@ -188,7 +184,6 @@ def test_json_test_suite_texts_on_standard_input_are_reported_without_a_crash(
     assert reports and not any(report.valid for report in reports)
 
 
-@needs_suite
 def test_json_test_suite_as_a_folder_of_json_files_is_reported_by_every_command() -> None:
     case = Case(files={path.name: path.read_bytes() for path in SUITE}, paths=["."])
     reports = check_case(case, "all")
@@ -196,7 +191,6 @@ def test_json_test_suite_as_a_folder_of_json_files_is_reported_by_every_command(
     assert not any(report.valid for report in reports)
 
 
-@needs_suite
 def test_json_test_suite_as_a_folder_of_json_lines_is_reported_by_every_command() -> None:
     files = {path.stem + ".jsonl": path.read_bytes() for path in SUITE}
     case = Case(
