@@ -6,7 +6,9 @@ The Python API:
 - :func:`replay` replays one record: ``.tricks`` (:class:`Annotation` per trick),
   ``.result``, ``.problems``;
 - :func:`verify` yields a :class:`RecordReport` per record of a path, as
-  ``phantom-log verify`` reports them.
+  ``phantom-log verify`` reports them;
+- :func:`analyse` analyses one record's decisions with the solver: a :class:`Decision`
+  per choice made, with its cost in notes.
 
 The names are imported on first use, so that the command line starts fast.
 """
@@ -22,6 +24,7 @@ from importlib.util import spec_from_file_location
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .analysis import Decision, analyse
     from .annotate import Annotation
     from .api import GameReplay, InvalidRecord, load, replay, verify
     from .check import RecordReport
@@ -56,6 +59,8 @@ def engine_build() -> str:
 
 
 _HOMES = {
+    "Decision": "analysis",
+    "analyse": "analysis",
     "Annotation": "annotate",
     "GameReplay": "api",
     "InvalidRecord": "api",
@@ -73,6 +78,7 @@ _HOMES = {
 __all__ = [
     "Annotation",
     "Code",
+    "Decision",
     "GameRecord",
     "GameReplay",
     "InvalidRecord",
@@ -81,6 +87,7 @@ __all__ = [
     "Result",
     "Severity",
     "__version__",
+    "analyse",
     "load",
     "replay",
     "verify",

@@ -1400,11 +1400,12 @@ def _round_start(
     state: GameState, data: Mapping[str, Any], out: Replay, index: int, trace: bool
 ) -> None:
     round_no = index + 1
+    decisions = out.decisions
     exchange = data.get("exchange")
     if exchange is not None:
         phantom_card = _card_of(exchange["phantom"])
         christine_card = _card_of(exchange["christine"])
-        before = None if out.decisions is None else state.copy()
+        before = None if decisions is None else state.copy()
         problem = state.step_exchange(phantom_card, christine_card)
         if problem is not None:
             player = problem.facts.get("player")
@@ -1414,9 +1415,9 @@ def _round_start(
                 else f"/rounds/{index}/exchange/{player.key}"
             )
             raise _at(problem, pointer, round_no, None)
-        if out.decisions is not None:
-            out.decisions.append((before, ExchangeCards(phantom_card, christine_card)))
-    before = None if out.decisions is None or state.beginner else state.copy()
+        if decisions is not None and before is not None:
+            decisions.append((before, ExchangeCards(phantom_card, christine_card)))
+    before = None if decisions is None or state.beginner else state.copy()
     problem = state.step_special_number(int(data["special_number"]))
     if problem is not None:
         if problem.code is Code.BAD_SPECIAL_NUMBER and exchange is not None:
@@ -1427,8 +1428,8 @@ def _round_start(
             else f"/rounds/{index}/special_number"
         )
         raise _at(problem, pointer, round_no, None)
-    if before is not None:  # the leader's pick (under the beginner rule, the die's)
-        out.decisions.append((before, SpecialNumber(state.special_number)))
+    if decisions is not None and before is not None:  # not the die's (beginner rule)
+        decisions.append((before, SpecialNumber(state.special_number)))
     if trace:
         out.rounds.append(
             RoundStart(
@@ -1532,7 +1533,7 @@ def _play(
             index + 1,
             trick_index + 1,
         )
-    if decisions is not None:
+    if decisions is not None and before is not None:
         decisions.append((before, PlayCard(ROLES[player], card)))
     swap = play.get("swap")
     if state.phase_code == _SWAP:
@@ -1555,7 +1556,7 @@ def _play(
             else:
                 pointer = f"{at}/swap/{key}"
             raise _at(problem, pointer, index + 1, trick_index + 1)
-        if decisions is not None:
+        if decisions is not None and before is not None:
             decisions.append((before, SwapCards(phantom, christine)))
     elif swap and (swap.get("phantom") or swap.get("christine")):
         problem = _illegal(
