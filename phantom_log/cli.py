@@ -73,11 +73,11 @@ ANNOTATE_EPILOG: Final = _exit_codes(
     _FAILED,
 )
 SHOW_EPILOG: Final = _exit_codes(
-    "the record is valid",
+    "the record is valid (with --html DIR: every record)",
     "the record is invalid (shown as far as the replay got)",
     "a bad option or --at, a path that does not\n     exist, no record at --index, "
-    "or an --svg file that exists",
-    _FAILED + "\n     or the --svg file could not be written",
+    "or an --svg or --html file that exists",
+    _FAILED + "\n     or the --svg or --html file could not be written",
 )
 _TABLES_USAGE: Final = (
     "a bad option, a path that does not exist,\n     paths that hold no records, "
@@ -497,7 +497,14 @@ def _record_title(report: RecordReport) -> str:
 )
 @click.option("--index", default=0, show_default=True, help="Which record of the file (from 0).")
 @click.option("--svg", "svg_path", metavar="OUT.svg", help="Write an SVG picture of the game.")
-@click.option("--force", is_flag=True, help="Overwrite the --svg file if it exists.")
+@click.option(
+    "--html",
+    "html_path",
+    metavar="OUT.html|DIR",
+    help="Write the replay page, to step through the game in a browser. A DIR (a folder, "
+    "or a name not ending in .html): a page per record of PATH and an index.html.",
+)
+@click.option("--force", is_flag=True, help="Overwrite the --svg or --html files if they exist.")
 @no_colour_option
 @sheets_option
 @max_record_size_option
@@ -506,6 +513,7 @@ def show(
     at_text: str | None,
     index: int,
     svg_path: str | None,
+    html_path: str | None,
     force: bool,
     no_colour: bool,
     sheets_path: str | None,
@@ -519,6 +527,14 @@ def show(
 
     An illegal record is shown as far as its replay got (the empty sheet when it stops
     before round 1), and drawn so with --svg; its problems are printed (exit 1).
+
+    With --html, write the replay page: one self-contained HTML file (no network, no
+    server) that steps through every position, from each round's start, card by card,
+    swap by swap, trick by trick, with the sheet, both hands (or one side's view), the
+    trick, the explanation and the notes curve; an illegal record up to its problem.
+    --at ROUND.TRICK is the position it opens at; the address #ROUND.TRICK (as #2.4) opens
+    another. With --html DIR, every record of PATH gets a page, and DIR/index.html lists
+    them with their verdict, winner and notes.
     """
     from .output import check_writable, write_atomically
     from .picture import (
@@ -538,6 +554,10 @@ def show(
             at = parse_moment(at_text)
         except ValueError as error:
             raise _usage_error(f"--at {error}") from None
+    if html_path is not None:
+        if svg_path is not None:
+            raise _usage_error("--svg and --html: give one of them")
+        _show_html(path, html_path, at, index, force, sheets_path)
     if svg_path is not None:
         with _writing_output():
             check_writable(svg_path, force)
@@ -587,6 +607,117 @@ def show(
     if report.failed:
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
+
+
+def _html_folder(html_path: str) -> bool:
+    """Whether ``--html`` names a folder of pages (a folder, or a name not ending in
+    ``.html``/``.htm``) rather than one page (or standard output)."""
+    import os
+
+    from .output import is_standard_output
+
+    if is_standard_output(html_path):
+        return False
+    return os.path.isdir(html_path) or not html_path.lower().endswith((".html", ".htm"))
+
+
+def _show_html(
+    path: str,
+    html_path: str,
+    at: tuple[int, int] | None,
+    index: int,
+    force: bool,
+    sheets_path: str | None,
+) -> None:
+    """``show --html``: write the replay page of one record, or a folder of them; exits."""
+    from .output import check_writable, is_standard_output, write_atomically
+    from .replay_page import replay_page
+
+    if _html_folder(html_path):
+        context = click.get_current_context()
+        for name, option in (("index", "--index"), ("at_text", "--at")):
+            if context.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
+                raise _usage_error(
+                    f"{option} applies to one page; --html {html_path} writes a page for "
+                    "every record (give a name ending in .html for one page)"
+                )
+        _show_html_folder(path, html_path, force, sheets_path)
+    to_stdout = is_standard_output(html_path)
+    with _writing_output():
+        check_writable(html_path, force, standard_output=True)
+    reports = list(_reports((path,), _load_sheets(sheets_path)))
+    if not 0 <= index < len(reports):
+        raise _usage_error(f"--index {index}: {path} holds {len(reports)} record(s)")
+    report = reports[index]
+    start = None if at is None else f"{at[0]}.{at[1]}"
+    try:
+        page = replay_page(report, start)
+    except KeyError:
+        if report.valid:
+            raise _usage_error(f"--at {start}: the record does not reach that moment") from None
+        # An illegal record opens where its replay stopped, as show does without --html.
+        page = replay_page(report, "problem")
+    with _writing_output():
+        write_atomically(html_path, page, force, standard_output=True)
+    messages = sys.stderr if to_stdout else sys.stdout
+    if not to_stdout:
+        messages.write(printable(f"wrote {html_path}") + "\n")
+    for line in report_lines(report):
+        messages.write(line + "\n")
+    if report.failed:
+        sys.exit(EXIT_FAILED)
+    sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
+
+
+def _show_html_folder(path: str, folder_path: str, force: bool, sheets_path: str | None) -> None:
+    """``show --html DIR``: a replay page per record of ``path`` and an ``index.html``
+    listing them; every file is checked before the first is written; exits."""
+    import os
+
+    from .output import check_writable, write_atomically
+    from .replay_page import index_entry, index_page, page_file_name, replay_page
+
+    folder = os.path.normpath(folder_path)
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise _usage_error(f"--html {folder_path}: not a folder (give a name ending in .html)")
+    parent = os.path.dirname(os.path.abspath(folder))
+    if not os.path.isdir(parent):
+        raise _usage_error(f"--html {folder_path}: the folder {parent} does not exist")
+    reports = list(_reports((path,), _load_sheets(sheets_path)))
+    names = [page_file_name(number, report.game_id) for number, report in enumerate(reports, 1)]
+    targets = [os.path.join(folder, name) for name in [*names, "index.html"]]
+    with _writing_output():
+        if os.path.isdir(folder):
+            for target in targets:
+                check_writable(target, force)
+        else:
+            try:
+                os.mkdir(folder)
+            except OSError as error:
+                raise _run_failed_write(folder_path, error) from None
+        entries = []
+        for report, name in zip(reports, names, strict=True):
+            write_atomically(os.path.join(folder, name), replay_page(report), force)
+            entries.append(index_entry(report, name))
+        index = index_page(f"Replay pages of {path}", entries)
+        write_atomically(os.path.join(folder, "index.html"), index, force)
+    stdout = sys.stdout
+    for report in reports:
+        for line in report_lines(report):
+            stdout.write(line + "\n")
+    pages = f"{len(reports)} page{'s' if len(reports) != 1 else ''}"
+    stdout.write(printable(f"wrote {pages} and {os.path.join(folder, 'index.html')}") + "\n")
+    if any(report.failed for report in reports):
+        sys.exit(EXIT_FAILED)
+    sys.exit(EXIT_OK if all(report.valid for report in reports) else EXIT_INVALID)
+
+
+def _run_failed_write(name: str, error: OSError) -> click.exceptions.Exit:
+    """A folder that could not be made: said in one line, exit 3."""
+    click.echo(
+        printable(f"phantom-log: error: cannot make the folder {name}: {error.strerror}"), err=True
+    )
+    return click.exceptions.Exit(EXIT_FAILED)
 
 
 @main.command(epilog=SIMULATE_EPILOG)

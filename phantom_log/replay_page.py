@@ -1,0 +1,834 @@
+"""The replay page: one self-contained HTML file that steps through a game card by card.
+
+Every position is computed here, in Python, by driving the engine's
+:class:`~phantom_log.engine.GameState` through the record's actions, checked step by step
+against the engine's own :class:`~phantom_log.engine.Replay`; the positions are embedded
+in the page as JSON. The page's script (``page/replay.js``) only draws them: it knows no
+rule. The page fetches nothing: a strict Content-Security-Policy allows only its own
+inline script and style, by their SHA-256 hashes.
+
+Record text (game id, names, comments) reaches the page only as escaped HTML text, as
+JSON inside a ``<script type="application/json">`` with ``<``, ``>``, ``&`` and the line
+separators escaped, or as text nodes made by the script.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+import orjson
+
+from .annotate import explain, swap_json
+from .cards import CARD_BY_CODE, CARD_CODES, ROLE_BY_KEY, Role, hand_codes, hand_mask
+from .check import RecordReport
+from .engine import GameState, Phase, Replay, TrickOutcome, number_mask
+from .problems import Problem, Severity
+from .reports import printable, record_name, verdict_text
+from .sheets import NOTES_PER_SHEET
+
+#: The decisions an analysis can judge, as :class:`DecisionReview` keys name them.
+DECISIONS: Final = ("exchange", "special-number", "lead", "follow", "swap")
+
+# The characters that could end the JSON's <script> element or be read as markup, and the
+# two line separators older JavaScript parsers took for line ends: written as \u escapes,
+# which JSON.parse reads back as the same characters.
+_JSON_IN_HTML: Final = {
+    ord("<"): "\\u003c",
+    ord(">"): "\\u003e",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+# Record text shown on the page: control characters and the other characters
+# reports.printable escapes, except the line breaks and tabs a comment may hold.
+_COMMENT_KEEP: Final = {ord("\n"): "\n", ord("\t"): "\t"}
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionReview:
+    """An analysis's judgement of one decision: what it cost (notes lost against the best
+    choice, from the deciding side's view), its label (``""``, ``"?!"``, ``"?"`` or
+    ``"??"``) and the best choices (card codes, or numbers for the special number)."""
+
+    cost: float
+    label: str
+    best: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as the page's data holds it."""
+        return {"cost": self.cost, "label": self.label, "best": list(self.best)}
+
+
+#: Reviews of a game's decisions, keyed ``(round, trick, decision, player)``: ``decision``
+#: one of :data:`DECISIONS`, ``trick`` 0 for the round's exchange and special number,
+#: ``player`` a role key (``phantom`` or ``christine``).
+Reviews = Mapping[tuple[int, int, str, str], DecisionReview]
+
+
+# -- text for the page -------------------------------------------------------------------
+
+
+def page_text(text: str) -> str:
+    """Record text as the page shows it: the characters that could forge a line
+    (controls, bidirectional marks, separators, lone surrogates) written as escapes."""
+    return printable(text)
+
+
+def comment_text(text: str) -> str:
+    """A trick's comment as the page shows it: :func:`page_text`, but keeping the line
+    breaks and tabs a comment may hold."""
+    return "\n".join(page_text(line) for line in text.split("\n")).replace("\\x09", "\t")
+
+
+def embed_json(value: Any) -> str:
+    """``value`` as JSON that can sit inside ``<script type="application/json">``: no
+    ``<``, ``>`` or ``&`` (so no ``</script>`` nor comment opener), no U+2028/U+2029."""
+    text = orjson.dumps(value).decode("utf-8")
+    return text.translate(_JSON_IN_HTML)
+
+
+def csp_hash(source: str) -> str:
+    """The Content-Security-Policy source expression that allows one inline script or
+    style: ``'sha256-…'`` of its UTF-8 text."""
+    digest = hashlib.sha256(source.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def _role_text(role: Role) -> str:
+    return role.in_text
+
+
+def _cards_text(cards: Iterable[int]) -> str:
+    return " and ".join(CARD_CODES[card] for card in cards)
+
+
+# -- the positions -------------------------------------------------------------------------
+
+
+class WalkMismatch(RuntimeError):
+    """The page's walk through a record and the engine's replay disagree (a bug)."""
+
+
+def _state_key(state: GameState) -> tuple[int, ...]:
+    """What tells two states of one game apart: no two moments of a game share it."""
+    return (
+        state.phase_code,
+        state.round_index,
+        state.tricks_played,
+        state.phantom_hand,
+        state.christine_hand,
+        state.notes,
+        state.lead_card,
+        state.follow_card,
+        state.pending_swap,
+    )
+
+
+def _card(code: Any) -> int | None:
+    return CARD_BY_CODE.get(code) if isinstance(code, str) else None
+
+
+def _cards(codes: Any) -> list[int] | None:
+    if codes is None:
+        return []
+    if not isinstance(codes, list):
+        return None
+    cards = [_card(code) for code in codes]
+    return None if any(card is None for card in cards) else [c for c in cards if c is not None]
+
+
+class _Walk:
+    """Drives a :class:`GameState` through a record's actions and writes down a position
+    after each round start, card, swap and trick, stopping where the engine's replay
+    stopped."""
+
+    def __init__(self, record: Mapping[str, Any], replayed: Replay, reviews: Reviews) -> None:
+        self.record = record
+        self.replayed = replayed
+        self.reviews = reviews
+        self.state = GameState.start(replayed.sheet, replayed.rules)
+        self.positions: list[dict[str, Any]] = []
+        self.received = [0, 0]
+        self.special = 0
+        self.special_number = 0
+        self.trick_cards: list[dict[str, Any]] = []
+        self.trick_swaps: list[dict[str, Any]] = []
+        self.step = 0
+        self.tricks_seen = 0
+        final = replayed.final
+        # Where the replay stopped on an illegal step (None when it read the whole record).
+        self.stop_key = None if replayed.result is not None or final is None else _state_key(final)
+        self.stopped = False
+
+    # -- following the record ----------------------------------------------------------
+
+    def at_stop(self) -> bool:
+        """True when the replay stopped at this state: the record's next step is illegal."""
+        if not self.stopped and self.stop_key is not None:
+            self.stopped = _state_key(self.state) == self.stop_key
+        return self.stopped
+
+    def run(self) -> None:
+        rounds = self.record.get("rounds")
+        if not isinstance(rounds, list):
+            return
+        for index, data in enumerate(rounds):
+            if self.at_stop() or index >= len(self.replayed.rounds):
+                return
+            if not isinstance(data, dict) or not self.round_start(index, data):
+                return
+            tricks = data.get("tricks")
+            for trick in tricks if isinstance(tricks, list) else []:
+                if not isinstance(trick, dict) or not self.trick(trick):
+                    return
+
+    def round_start(self, index: int, data: Mapping[str, Any]) -> bool:
+        state = self.state
+        deal = data.get("deal")
+        if not isinstance(deal, dict):
+            return False
+        hands = [_cards(deal.get(key)) for key in ("phantom", "christine")]
+        if hands[0] is None or hands[1] is None:
+            return False
+        if state.step_deal(hand_mask(hands[0]), hand_mask(hands[1])) is not None:
+            return False
+        self.received = [0, 0]
+        exchange = data.get("exchange")
+        given: tuple[int, int] | None = None
+        if isinstance(exchange, dict):
+            if self.at_stop():
+                return False
+            phantom_card = _card(exchange.get("phantom"))
+            christine_card = _card(exchange.get("christine"))
+            if phantom_card is None or christine_card is None:
+                return False
+            if state.step_exchange(phantom_card, christine_card) is not None:
+                return False
+            given = (phantom_card, christine_card)
+            self.received = [1 << christine_card, 1 << phantom_card]
+        if self.at_stop():
+            return False
+        number = data.get("special_number")
+        if not isinstance(number, int) or state.step_special_number(number) is not None:
+            return False
+        start = self.replayed.rounds[index]
+        if (start.hands, start.special_number) != (state.hands, state.special_number):
+            raise WalkMismatch(f"round {index + 1}'s start differs from the replay")
+        self.special_number = state.special_number
+        self.special = number_mask(state.special_number)
+        self.trick_cards = []
+        self.trick_swaps = []
+        round_no = index + 1
+        leader = state.leader
+        if given is None:
+            how = f"no exchange (beginner rule); the die shows {state.special_number}"
+        else:
+            how = (
+                f"the Phantom gave {CARD_CODES[given[0]]} and Christine gave "
+                f"{CARD_CODES[given[1]]} in the exchange; {leader.in_text} picked "
+                f"{state.special_number} as the special number"
+            )
+        text = f"Round {round_no} begins: {how}. {_sentence_start(leader.in_text)} leads."
+        reviews = self.reviews_at(round_no, 0, ("exchange", "special-number"), Role)
+        self.add(f"{round_no}.0", round_no, 0, "start", text, reviews=reviews)
+        return True
+
+    def trick(self, trick: Mapping[str, Any]) -> bool:
+        state = self.state
+        plays = trick.get("plays")
+        if not isinstance(plays, list):
+            return False
+        round_no = state.round
+        trick_no = state.trick
+        self.trick_cards = []
+        self.trick_swaps = []
+        self.step = 0
+        for play in plays:
+            if self.at_stop() or not isinstance(play, dict):
+                return False
+            key = play.get("player")
+            player = ROLE_BY_KEY.get(key) if isinstance(key, str) else None
+            card = _card(play.get("card"))
+            if player is None or card is None:
+                return False
+            leading = state.lead is None
+            if state.step_play(int(player), card) is not None:
+                return False
+            self.trick_cards.append(
+                {
+                    "player": player.key,
+                    "card": CARD_CODES[card],
+                    "special": bool(self.special >> card & 1),
+                }
+            )
+            decision = "lead" if leading else "follow"
+            reviews = self.reviews_at(round_no, trick_no, (decision,), (player,))
+            if self.trick_done():
+                return self.add_trick(trick, reviews)
+            text = self.card_text(round_no, trick_no, player, card, leading)
+            self.add_step(round_no, trick_no, decision, text, reviews)
+            if state.phase != Phase.SWAP:
+                continue
+            if self.at_stop():
+                return False
+            swap = play.get("swap")
+            swap = swap if isinstance(swap, dict) else {}
+            phantom = _cards(swap.get("phantom"))
+            christine = _cards(swap.get("christine"))
+            if phantom is None or christine is None:
+                return False
+            if state.step_swap(phantom, christine) is not None:
+                return False
+            self.received[0] |= hand_mask(christine)
+            self.received[1] |= hand_mask(phantom)
+            made = state.swaps[-1]
+            self.trick_swaps.append(swap_json(made))
+            reviews = self.reviews_at(round_no, trick_no, ("swap",), Role)
+            if self.trick_done():
+                return self.add_trick(trick, reviews)
+            text = (
+                f"The swap after {CARD_CODES[card]}: the Phantom gave "
+                f"{_cards_text(made.phantom)}, Christine gave {_cards_text(made.christine)}."
+            )
+            self.add_step(round_no, trick_no, "swap", text, reviews)
+        return True
+
+    def trick_done(self) -> bool:
+        return self.state.last_trick is not None and self.state.lead is None
+
+    # -- writing positions down ----------------------------------------------------------
+
+    def reviews_at(
+        self, round_no: int, trick_no: int, decisions: Sequence[str], players: Iterable[Role]
+    ) -> list[dict[str, Any]]:
+        found = []
+        for decision in decisions:
+            for player in players:
+                review = self.reviews.get((round_no, trick_no, decision, player.key))
+                if review is not None:
+                    found.append({"decision": decision, "player": player.key} | review.to_json())
+        return found
+
+    def card_text(
+        self, round_no: int, trick_no: int, player: Role, card: int, leading: bool
+    ) -> str:
+        verb = "leads" if leading else "plays"
+        text = f"Round {round_no}, trick {trick_no}: {player.in_text} {verb} {CARD_CODES[card]}"
+        if self.state.phase == Phase.SWAP:
+            size = self.state.swap_due()
+            text += (
+                f", the special number {self.special_number}: a swap of {size} "
+                f"card{'s' if size != 1 else ''} each follows."
+            )
+        else:
+            text += f"; {self.state.turn.in_text if self.state.turn else 'nobody'} to play."
+        return _sentence_start(text)
+
+    def add_step(
+        self, round_no: int, trick_no: int, step: str, text: str, reviews: list[dict[str, Any]]
+    ) -> None:
+        self.step += 1
+        self.add(f"{round_no}.{trick_no}.{self.step}", round_no, trick_no, step, text, reviews)
+
+    def add_trick(self, trick: Mapping[str, Any], reviews: list[dict[str, Any]]) -> bool:
+        outcome = self.state.last_trick
+        assert outcome is not None
+        replayed = self.replayed.tricks
+        if self.tricks_seen >= len(replayed) or replayed[self.tricks_seen] != outcome:
+            raise WalkMismatch(f"round {outcome.round}, trick {outcome.trick} differs")
+        self.tricks_seen += 1
+        comment = trick.get("comment")
+        text = _trick_text(outcome)
+        state = self.state
+        if state.winner is not None:
+            text += (
+                f" The game is over: {state.winner.in_text} wins with {state.notes} "
+                f"note{'s' if state.notes != 1 else ''} completed."
+            )
+        elif state.phase == Phase.DEAL:
+            text += (
+                f" Round {outcome.round} is over: {state.notes} "
+                f"note{'s' if state.notes != 1 else ''} carried into round {outcome.round + 1}."
+            )
+        self.add(
+            f"{outcome.round}.{outcome.trick}",
+            outcome.round,
+            outcome.trick,
+            "trick",
+            text,
+            reviews,
+            explanation=explain(outcome, self.special_number, self.replayed.rules.balance),
+            winner=outcome.winner.key,
+            special_trick=outcome.special,
+            notes_before=outcome.notes_before,
+            comment=comment_text(comment) if isinstance(comment, str) else None,
+        )
+        return True
+
+    def add(
+        self,
+        key: str,
+        round_no: int,
+        trick_no: int,
+        step: str,
+        text: str,
+        reviews: list[dict[str, Any]] | None = None,
+        **extra: Any,
+    ) -> None:
+        state = self.state
+        super_trump = state.super_trump
+        hands = state.hands
+        self.positions.append(
+            {
+                "id": key,
+                "round": round_no,
+                "trick": trick_no,
+                "step": step,
+                "text": text,
+                "notes": state.notes,
+                "super_trump": None if super_trump is None else super_trump.code,
+                "special_number": self.special_number,
+                "hands": {role.key: hand_codes(hands[role]) for role in Role},
+                "special": {role.key: hand_codes(hands[role] & self.special) for role in Role},
+                "received": {
+                    role.key: hand_codes(hands[role] & self.received[role]) for role in Role
+                },
+                "trick_cards": list(self.trick_cards),
+                "swaps": list(self.trick_swaps),
+                "to_move": None if state.turn is None else state.turn.key,
+                "reviews": reviews or [],
+                "explanation": None,
+                "winner": None,
+                "comment": None,
+                "problem": None,
+                "special_trick": False,
+                **extra,
+            }
+        )
+
+    def add_problem(self, problem: Problem | None, index: int | None) -> None:
+        """The last position: the state where the replay stopped, and its problem."""
+        state = self.state
+        if state.phase == Phase.DEAL:
+            round_no, trick_no = state.round, 0
+            self.trick_cards = []
+            self.trick_swaps = []
+        elif state.lead is not None or state.phase == Phase.SWAP:
+            round_no, trick_no = state.round, state.trick
+        else:
+            round_no, trick_no = state.round, state.tricks_played
+        if state.phase == Phase.DEAL or state.phase == Phase.EXCHANGE:
+            self.trick_cards = []
+            self.trick_swaps = []
+        if state.phase < Phase.PLAY:
+            self.special_number = 0
+            self.special = 0
+        text = "The replay stops here"
+        if problem is not None:
+            text += f": {problem.code}: {page_text(problem.message)}"
+        self.add("problem", round_no, trick_no, "problem", text + ".", problem=index)
+
+
+def _sentence_start(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _trick_text(outcome: TrickOutcome) -> str:
+    lead, follow = CARD_CODES[outcome.lead], CARD_CODES[outcome.follow]
+    text = (
+        f"Round {outcome.round}, trick {outcome.trick}: {outcome.leader.in_text} led {lead}, "
+        f"{outcome.follower.in_text} played {follow}; {outcome.winner.in_text} wins the "
+        f"trick, {'in' if outcome.in_order else 'out of'} order: notes "
+        f"{outcome.notes_before} -> {outcome.notes_after}."
+    )
+    return _sentence_start(text)
+
+
+def _empty_position(text: str, problem: int | None) -> dict[str, Any]:
+    """The one position of a record that could not be replayed at all."""
+    return {
+        "id": "problem",
+        "round": 0,
+        "trick": 0,
+        "step": "problem",
+        "text": text,
+        "notes": 0,
+        "super_trump": None,
+        "special_number": 0,
+        "hands": {"phantom": [], "christine": []},
+        "special": {"phantom": [], "christine": []},
+        "received": {"phantom": [], "christine": []},
+        "trick_cards": [],
+        "swaps": [],
+        "to_move": None,
+        "reviews": [],
+        "explanation": None,
+        "winner": None,
+        "comment": None,
+        "problem": problem,
+        "special_trick": False,
+    }
+
+
+# -- the page's data -----------------------------------------------------------------------
+
+
+def _problem_json(problem: Problem, at: str | None) -> dict[str, Any]:
+    return {
+        "code": problem.code.value,
+        "severity": problem.severity.value,
+        "message": page_text(problem.message),
+        "hint": None if problem.hint is None else page_text(problem.hint),
+        "round": problem.round,
+        "trick": problem.trick,
+        "at": at,
+    }
+
+
+def _stopping_problem(report: RecordReport) -> int | None:
+    """The index of the problem that stopped the replay (the first error with a place in
+    the game, or the first error), or ``None``."""
+    errors = [
+        index for index, problem in enumerate(report.problems) if problem.severity is Severity.ERROR
+    ]
+    for index in errors:
+        if report.problems[index].round is not None:
+            return index
+    return errors[0] if errors else None
+
+
+def page_title(report: RecordReport) -> str:
+    """The page's title: the record's game id, or where it was read when it has none."""
+    if report.game_id:
+        return page_text(report.game_id)
+    return page_text(f"{report.source}#{report.index}")
+
+
+def _record_text(record: Mapping[str, Any], key: str) -> str:
+    value = record.get(key)
+    return page_text(value) if isinstance(value, str) else ""
+
+
+def page_data(report: RecordReport, reviews: Reviews | None = None) -> dict[str, Any]:
+    """Everything the page shows, as JSON-ready data: the record's heading, the sheet,
+    every position, the notes curve, the result and the problems."""
+    record = report.record if isinstance(report.record, dict) else {}
+    replayed = report.replay
+    stopping = None if report.valid else _stopping_problem(report)
+    if replayed is None:
+        message = (
+            "The record cannot be replayed"
+            if stopping is None
+            else f"The record cannot be replayed: {report.problems[stopping].code}: "
+            f"{page_text(report.problems[stopping].message)}"
+        )
+        positions = [_empty_position(message + ".", stopping)]
+        sheet = None
+    else:
+        walk = _Walk(record, replayed, reviews or {})
+        walk.run()
+        if replayed.result is None:
+            problem = None if stopping is None else report.problems[stopping]
+            walk.add_problem(problem, stopping)
+        positions = walk.positions
+        if not positions:
+            positions = [_empty_position("Nothing to replay.", stopping)]
+        sheet = {
+            "name": page_text(replayed.sheet.name),
+            "bars": [
+                {"suit": bar.suit.code, "title": bar.suit.title, "owners": bar.notation}
+                for bar in replayed.sheet.bars
+            ],
+        }
+    ids = {position["id"] for position in positions}
+    problems = []
+    for index, problem in enumerate(report.problems):
+        at = None
+        if index == stopping and "problem" in ids:
+            at = "problem"
+        elif problem.round is not None:
+            key = f"{problem.round}.{problem.trick or 0}"
+            at = key if key in ids else None
+        problems.append(_problem_json(problem, at))
+    curve = [
+        {
+            "id": position["id"],
+            "round": position["round"],
+            "trick": position["trick"],
+            "notes": position["notes"],
+            "special": position["special_trick"],
+        }
+        for position in positions
+        if position["step"] == "trick"
+    ]
+    players_value = record.get("players")
+    players: dict[str, Any] = players_value if isinstance(players_value, dict) else {}
+    return {
+        "title": page_title(report),
+        "source": page_text(record_name(report)),
+        "event": _record_text(record, "event"),
+        "date": _record_text(record, "date"),
+        "players": {
+            role.key: page_text(str(players.get(role.key, "")))
+            if isinstance(players.get(role.key), str)
+            else ""
+            for role in Role
+        },
+        "sheet": sheet,
+        "rules": None
+        if replayed is None
+        else {"beginner": replayed.rules.beginner, "balance": replayed.rules.balance},
+        "notes_per_sheet": NOTES_PER_SHEET,
+        "positions": positions,
+        "curve": curve,
+        "result": _result_json(report),
+        "problems": problems,
+    }
+
+
+def _result_json(report: RecordReport) -> dict[str, Any]:
+    result = report.result
+    replayed = report.replay
+    ended_at = None if replayed is None else replayed.ended_at
+    if result is None:
+        return {
+            "winner": None,
+            "notes": None,
+            "valid": report.valid,
+            "text": "Illegal record: the replay stops at its first illegal step.",
+        }
+    text = verdict_text("The game", result, ended_at).removeprefix("The game: valid: ")
+    if not report.valid:
+        text = f"Invalid record (see its problems); the replay gives: {text}"
+    return {
+        "winner": None if result.winner is None else result.winner.key,
+        "notes": result.notes,
+        "valid": report.valid,
+        "text": _sentence_start(text) + ".",
+    }
+
+
+# -- the HTML ------------------------------------------------------------------------------
+
+
+def _asset(name: str) -> str:
+    return (resources.files("phantom_log") / "page" / name).read_text(encoding="utf-8")
+
+
+def _csp(script: str | None, style: str) -> str:
+    sources = [
+        "default-src 'none'",
+        f"style-src {csp_hash(style)}",
+        "img-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+    ]
+    if script is not None:
+        sources.insert(1, f"script-src {csp_hash(script)}")
+    return "; ".join(sources)
+
+
+def _head(title: str, csp: str, style: str) -> str:
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{html.escape(csp)}">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n"
+        f"<style>{style}</style>\n</head>\n"
+    )
+
+
+def _static_hands(position: Mapping[str, Any]) -> str:
+    parts = []
+    for role in Role:
+        cards = position["hands"][role.key]
+        parts.append(
+            f"<li>{role.title}'s hand ({len(cards)}): "
+            f"{html.escape(' '.join(cards)) if cards else 'empty'}</li>"
+        )
+    return "<ul>" + "".join(parts) + "</ul>"
+
+
+def _position_attributes(position: Mapping[str, Any]) -> str:
+    values = {
+        "data-round": str(position["round"]),
+        "data-trick": str(position["trick"]),
+        "data-step": position["step"],
+        "data-notes": str(position["notes"]),
+        "data-super-trump": position["super_trump"] or "",
+        "data-phantom-hand": " ".join(position["hands"]["phantom"]),
+        "data-christine-hand": " ".join(position["hands"]["christine"]),
+    }
+    return " ".join(f'{name}="{html.escape(value)}"' for name, value in values.items())
+
+
+def position_ids(data: Mapping[str, Any]) -> list[str]:
+    """The ids of the positions of a page's data, in play order: ``ROUND.0`` at a round's
+    start, ``ROUND.TRICK.STEP`` after a card or a swap inside a trick, ``ROUND.TRICK``
+    once the trick is over, ``problem`` where the replay of an illegal record stopped."""
+    return [position["id"] for position in data["positions"]]
+
+
+def replay_page(
+    report: RecordReport, start: str | None = None, reviews: Reviews | None = None
+) -> str:
+    """The replay page of one record, as one self-contained HTML document. ``start`` is
+    the id of the position (:func:`position_ids`) it opens at when its address names none;
+    by default the first. Raises ``KeyError`` for a ``start`` the replay does not reach."""
+    return page_html(page_data(report, reviews), report, start)
+
+
+def page_html(data: dict[str, Any], report: RecordReport, start: str | None = None) -> str:
+    """The HTML of a page whose data :func:`page_data` made."""
+    positions = data["positions"]
+    ids = position_ids(data)
+    if start is not None and start not in ids:
+        raise KeyError(start)
+    data["start"] = ids[0] if start is None else start
+    script = _asset("replay.js")
+    style = _asset("replay.css")
+    final = positions[-1]
+    title_text = data["title"]
+    noscript_svg = ""
+    if report.replay is not None:
+        from .picture import svg_picture
+
+        noscript_svg = svg_picture(report.replay, title_text)
+    problems = "".join(
+        f'<li class="problem {html.escape(problem["severity"])}">'
+        f"{_problem_place(problem)}<strong>{html.escape(problem['code'])}</strong>: "
+        f"{html.escape(problem['message'])}"
+        + (
+            f'<br><span class="hint">hint: {html.escape(problem["hint"])}</span>'
+            if problem["hint"]
+            else ""
+        )
+        + "</li>"
+        for problem in data["problems"]
+    )
+    players = data["players"]
+    subtitle = [html.escape(part) for part in (data["event"], data["date"]) if part]
+    if players["phantom"] or players["christine"]:
+        subtitle.append(
+            f"The Phantom: {html.escape(players['phantom'])} · "
+            f"Christine: {html.escape(players['christine'])}"
+        )
+    if data["sheet"] is not None:
+        subtitle.append(f"sheet {html.escape(data['sheet']['name'])}")
+    rules = data["rules"] or {}
+    named = [name for name in ("beginner", "balance") if rules.get(name)]
+    if named:
+        subtitle.append(" and ".join(named) + (" rules" if len(named) > 1 else " rule"))
+    subtitle.append(f'<span class="source">{html.escape(data["source"])}</span>')
+    fields = {
+        "TITLE": html.escape(title_text),
+        "SUBTITLE": " · ".join(subtitle),
+        "POSITION_ATTRIBUTES": _position_attributes(final),
+        "POSITION_TEXT": html.escape(final["text"]),
+        "RESULT": html.escape(data["result"]["text"]),
+        "RESULT_CLASS": "valid" if data["result"]["valid"] else "invalid",
+        "PROBLEMS": problems or "<li>None.</li>",
+        "NOSCRIPT_SVG": noscript_svg,
+        "NOSCRIPT_HANDS": _static_hands(final),
+        "DATA": embed_json(data),
+        "SCRIPT": script,
+    }
+    # One pass over the template: a value is never searched for another field's name.
+    body = _FIELD.sub(lambda found: fields[found.group(1)], _asset("replay.html"))
+    return _head(title_text, _csp(script, style), style) + body
+
+
+def _problem_place(problem: Mapping[str, Any]) -> str:
+    where = ""
+    if problem["round"] is not None:
+        where = f"round {problem['round']}"
+        if problem["trick"] is not None:
+            where += f", trick {problem['trick']}"
+    if not where:
+        return ""
+    if problem["at"] is not None:
+        return f'<a href="#{html.escape(problem["at"])}">{where}</a>: '
+    return f"{where}: "
+
+
+# -- many records: one page each and an index ----------------------------------------------
+
+
+_FIELD: Final = re.compile(r"\{\{([A-Z_]+)\}\}")
+_SLUG_DROP: Final = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def page_file_name(number: int, game_id: str | None) -> str:
+    """The file name of record ``number``'s page (from 1) in a folder of pages: the
+    number, then the game id reduced to letters, digits, ``-`` and ``_``."""
+    ascii_id = unicodedata.normalize("NFKD", game_id or "").encode("ascii", "ignore").decode()
+    slug = _SLUG_DROP.sub("-", ascii_id).strip("-")[:60].strip("-")
+    return f"{number:04d}-{slug or 'record'}.html"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One record's line in the index page."""
+
+    file_name: str
+    name: str
+    verdict: str
+    winner: str
+    notes: str
+
+
+def index_entry(report: RecordReport, file_name: str) -> IndexEntry:
+    """The index line of a record's page: its name, verdict, winner and notes."""
+    result = report.result
+    if report.failed:
+        verdict = "not checked: " + ", ".join(
+            sorted({p.code.value for p in report.problems if p.severity is Severity.ERROR})
+        )
+    elif report.valid:
+        verdict = "valid" + (
+            " (unfinished)" if result is not None and result.winner is None else ""
+        )
+    else:
+        first = next(p for p in report.problems if p.severity is Severity.ERROR)
+        verdict = f"invalid: {first.code.value}"
+    if result is None:
+        winner, notes = "-", "-"
+    else:
+        winner = "unfinished" if result.winner is None else result.winner.title
+        notes = str(result.notes)
+    return IndexEntry(file_name, page_text(record_name(report)), verdict, winner, notes)
+
+
+def index_page(title: str, entries: Sequence[IndexEntry]) -> str:
+    """The index of a folder of replay pages: one row per record, linking to its page."""
+    style = _asset("replay.css")
+    rows = "".join(
+        "<tr>"
+        f'<td><a href="{html.escape(entry.file_name)}">{html.escape(entry.name)}</a></td>'
+        f"<td>{html.escape(entry.verdict)}</td>"
+        f"<td>{html.escape(entry.winner)}</td>"
+        f'<td class="number">{html.escape(entry.notes)}</td>'
+        "</tr>\n"
+        for entry in entries
+    )
+    return (
+        _head(page_text(title), _csp(None, style), style)
+        + '<body class="index">\n<header><h1>'
+        + html.escape(page_text(title))
+        + "</h1></header>\n<main>\n"
+        + '<table id="records">\n<thead><tr><th scope="col">Record</th>'
+        '<th scope="col">Verdict</th><th scope="col">Winner</th>'
+        '<th scope="col">Notes</th></tr></thead>\n<tbody>\n'
+        + rows
+        + "</tbody>\n</table>\n</main>\n</body>\n</html>\n"
+    )
