@@ -21,7 +21,7 @@ from phantom_log.sources import (
 from phantom_log.strictjson import _slow_parse
 
 REPO = Path(__file__).resolve().parent.parent
-JSON_TEST_SUITE = REPO.parent / "shared" / "testdata" / "json-test-suite"
+JSON_TEST_SUITE = Path(__file__).resolve().parent / "data" / "json-test-suite"
 
 # The smallest valid record: a deal, the exchange and the special number, no trick yet.
 RECORD = {
@@ -327,14 +327,12 @@ def suite_files(prefix: str) -> list[Path]:
     return sorted(JSON_TEST_SUITE.glob(f"{prefix}_*.json"))
 
 
-@pytest.mark.skipif(not JSON_TEST_SUITE.is_dir(), reason="shared/testdata is not beside the repo")
 @pytest.mark.parametrize("path", suite_files("n"), ids=lambda path: path.name)
 def test_json_test_suite_rejected_texts_are_json_problems(path: Path) -> None:
     items = list(read_source(str(path)))
     assert [item.problem.code if item.problem else None for item in items] == [Code.JSON]
 
 
-@pytest.mark.skipif(not JSON_TEST_SUITE.is_dir(), reason="shared/testdata is not beside the repo")
 @pytest.mark.parametrize("path", suite_files("y") + suite_files("i"), ids=lambda path: path.name)
 def test_json_test_suite_no_text_is_a_record(path: Path) -> None:
     from phantom_log.check import verify_record
