@@ -20,7 +20,6 @@ from phantom_log.sources import (
 )
 from phantom_log.strictjson import _slow_parse
 
-REPO = Path(__file__).resolve().parent.parent
 JSON_TEST_SUITE = Path(__file__).resolve().parent / "data" / "json-test-suite"
 
 # The smallest valid record: a deal, the exchange and the special number, no trick yet.
