@@ -9,6 +9,7 @@ decision and names the worked example's record.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -16,6 +17,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from phantom_log.check import check_record, read_sheets
 from phantom_log.problems import WARNING_CODES, Code
 from phantom_log.tournament import TournamentCode
 
@@ -174,8 +176,6 @@ def test_every_exit_code_is_in_the_format(exit_code: int) -> None:
 
 
 def test_the_format_names_every_key_of_the_schema() -> None:
-    import json
-
     schema = json.loads(read(REPO / "schemas" / "game-record-1.schema.json"))
     keys = set(schema["properties"])
     for definition in schema["$defs"].values():
@@ -195,3 +195,17 @@ def test_the_rules_state_every_decision_and_the_worked_example() -> None:
         assert f"**Decision** (D{number})" in text
         assert decisions[f"D{number}"][1], f"D{number} has no reason"
     assert "examples/rulebook-walkthrough.json" in text
+
+
+JSON_BLOCK = re.compile(r"```json\n(.*?)```", re.DOTALL)
+
+
+def test_the_formats_examples_are_valid() -> None:
+    blocks = JSON_BLOCK.findall(read(FORMAT))
+    (record,) = [json.loads(b) for b in blocks if '"format": "phantom-log/1"' in b]
+    problems, replayed = check_record(record)
+    assert [problem.code for problem in problems] == [Code.UNFINISHED]
+    assert replayed is not None and replayed.result is not None
+    assert replayed.result.notes == record["result"]["notes"]
+    (sheets,) = [b for b in blocks if "phantom-log-sheets/1" in b]
+    assert "waltz" in read_sheets(sheets.encode())
