@@ -1,8 +1,10 @@
 """The games and tricks tables, built once from the verify reports, in batches.
 
-Each batch of records becomes two polars frames written as Parquet files in a work folder;
-export and statistics then scan those files lazily, so memory stays bounded however many
-records there are. Every value comes from the replay (nothing here applies a rule).
+Each batch of records becomes two Arrow IPC files in a work folder: the games rows, and
+the tricks as the engine packs them (an integer per trick, and its swaps as text). Export
+and statistics then scan those files lazily and decode the tricks a whole column at a
+time, only the columns a query reads, so memory stays bounded however many records there
+are. Every value comes from the replay (nothing here applies a rule).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeVar
 
 import polars as pl
 
@@ -174,20 +176,21 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
 _GAME_ROW_SCHEMA: Final = {**GAME_SCHEMA, "date": pl.String}
 _GAME_ID: Final = list(GAME_SCHEMA).index("game_id")
 
-TrickRow = tuple[int, str | None]
-"""A trick as the workers send it: the engine's packed facts, and the swaps as text
-(``None`` when there was no swap)."""
+TrickRows = tuple[list[int], list[str | None]]
+"""The tricks of a record as the workers send them, a column each: the engine's packed
+facts of each trick, and its swaps as text (``None`` when there was no swap)."""
 
 
-def trick_rows(report: RecordReport) -> list[TrickRow]:
+def trick_rows(report: RecordReport) -> TrickRows:
     """The tricks of one record, compact: one per completed trick."""
     replayed = report.replay
-    if replayed is None:
-        return []
-    return [
-        (outcome.packed, swaps_text(outcome.swaps) if outcome.swaps else None)
-        for outcome in replayed.tricks
-    ]
+    packed: list[int] = []
+    swaps: list[str | None] = []
+    if replayed is not None:
+        for outcome in replayed.tricks:
+            packed.append(outcome.packed)
+            swaps.append(swaps_text(outcome.swaps) if outcome.swaps else None)
+    return packed, swaps
 
 
 def _field(name: str) -> pl.Expr:
@@ -203,14 +206,18 @@ def _role(expr: pl.Expr) -> pl.Expr:
     return _codes(expr, _ROLE_KEYS)
 
 
-def _codes(expr: pl.Expr, codes: Sequence[str]) -> pl.Expr:
+def _codes(expr: pl.Expr, codes: Sequence[str | None]) -> pl.Expr:
     """Each int of a column as the code it indexes."""
     return expr.replace_strict(list(range(len(codes))), list(codes), return_dtype=pl.String)
 
 
-def decode_tricks(frame: pl.DataFrame) -> pl.DataFrame:
+Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
+
+
+def decode_tricks(frame: Frame) -> Frame:
     """The tricks table of a frame of packed tricks (``game_key``, ``game_id``, ``packed``,
-    ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a whole column at a time."""
+    ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a whole column at a time
+    (lazily for a lazy frame: only the columns a query reads)."""
     leader = _field("leader")
     verdict = _field("verdict")
     winner = pl.when(verdict % 2 == 1).then(leader).otherwise(1 - leader)
@@ -225,7 +232,7 @@ def decode_tricks(frame: pl.DataFrame) -> pl.DataFrame:
         follower=_role(1 - leader),
         follow=_codes(_field("follow"), CARD_CODES),
         lead_suit=_codes(_field("lead") // 6, SUIT_CODES),
-        super_trump=pl.when(super_trump > 0).then(_codes(super_trump - 1, SUIT_CODES)),
+        super_trump=_codes(super_trump, [None, *SUIT_CODES]),
         winner=_role(winner),
         reason=_codes(verdict // 2, REASONS),
         note_owner=_role(_field("note_owner")),
@@ -254,17 +261,25 @@ class TableFiles:
 
     def scan_games(self) -> pl.LazyFrame:
         """The games table, with its ``game_key``."""
-        return _scan(self.games, {GAME_KEY: pl.Int64, **GAME_SCHEMA})
+        if not self.games:
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
+        return pl.scan_ipc(self.games)
 
     def scan_tricks(self) -> pl.LazyFrame:
         """The tricks table, with its ``game_key``."""
-        return _scan(self.tricks, {GAME_KEY: pl.Int64, **TRICK_SCHEMA})
+        if not self.tricks:
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **TRICK_SCHEMA})
+        return decode_tricks(pl.scan_ipc(self.tricks))
 
 
-def _scan(files: list[Path], schema: dict[str, Any]) -> pl.LazyFrame:
-    if not files:
-        return pl.LazyFrame(schema=schema)
-    return pl.scan_parquet(files)
+_PACKED_SCHEMA: Final = {
+    GAME_KEY: pl.Int64,
+    "game_id": pl.String,
+    "packed": pl.Int64,
+    "swaps": pl.String,
+}
+# The work files are temporary: LZ4 keeps them small at little cost.
+_WORK_COMPRESSION: Final = "lz4"
 
 
 @dataclass(slots=True)
@@ -274,7 +289,7 @@ class RecordRows:
 
     valid: bool
     game: tuple[Any, ...] | None
-    tricks: list[TrickRow]
+    tricks: TrickRows
     #: True when the run could not check the record (``internal-error``).
     failed: bool = False
 
@@ -282,7 +297,7 @@ class RecordRows:
 def record_rows(report: RecordReport, include_invalid: bool = False) -> RecordRows:
     """The rows of one verified record."""
     if not report.valid and not include_invalid:
-        return RecordRows(False, None, [], report.failed)
+        return RecordRows(False, None, ([], []), report.failed)
     return RecordRows(report.valid, game_row(report), trick_rows(report), report.failed)
 
 
@@ -294,7 +309,8 @@ def build_tables(
     on_record: Callable[[int], None] | None = None,
 ) -> TableFiles:
     """Write the games and tricks tables of the records (reports, or their rows made
-    elsewhere) into ``folder`` as Parquet batches of ``batch_size`` records.
+    elsewhere) into ``folder`` as Arrow IPC batches of ``batch_size`` records (read them
+    with :meth:`TableFiles.scan_games` and :meth:`TableFiles.scan_tricks`).
 
     Invalid records are left out (and counted) unless ``include_invalid``; an included
     invalid record has its tricks up to its first problem. ``on_record`` is called with
@@ -312,22 +328,15 @@ def build_tables(
         game_frame = pl.DataFrame(
             games, schema={GAME_KEY: pl.Int64, **_GAME_ROW_SCHEMA}, orient="row"
         ).with_columns(pl.col("date").str.to_date("%Y-%m-%d", strict=False))
-        trick_frame = decode_tricks(
-            pl.DataFrame(
-                {GAME_KEY: trick_keys, "game_id": trick_ids, "packed": packed, "swaps": swaps},
-                schema={
-                    GAME_KEY: pl.Int64,
-                    "game_id": pl.String,
-                    "packed": pl.Int64,
-                    "swaps": pl.String,
-                },
-            )
+        trick_frame = pl.DataFrame(
+            {GAME_KEY: trick_keys, "game_id": trick_ids, "packed": packed, "swaps": swaps},
+            schema=_PACKED_SCHEMA,
         )
-        files.games.append(folder / f"games-{number:06d}.parquet")
-        files.tricks.append(folder / f"tricks-{number:06d}.parquet")
+        files.games.append(folder / f"games-{number:06d}.arrow")
+        files.tricks.append(folder / f"tricks-{number:06d}.arrow")
         with writing_work_files(folder):
-            game_frame.write_parquet(files.games[-1])
-            trick_frame.write_parquet(files.tricks[-1])
+            game_frame.write_ipc(files.games[-1], compression=_WORK_COMPRESSION)
+            trick_frame.write_ipc(files.tricks[-1], compression=_WORK_COMPRESSION)
         games.clear()
         for column in (trick_keys, trick_ids, packed, swaps):
             column.clear()
@@ -345,12 +354,13 @@ def build_tables(
         key = files.included
         files.included += 1
         games.append((key, *rows.game))
-        game_id = rows.game[_GAME_ID]
-        for trick_packed, trick_swaps in rows.tricks:
-            trick_keys.append(key)
-            trick_ids.append(game_id)
-            packed.append(trick_packed)
-            swaps.append(trick_swaps)
+        record_packed, record_swaps = rows.tricks
+        count = len(record_packed)
+        if count:
+            trick_keys.extend([key] * count)
+            trick_ids.extend([rows.game[_GAME_ID]] * count)
+            packed.extend(record_packed)
+            swaps.extend(record_swaps)
         if len(games) >= batch_size:
             flush()
     if games or not files.games:
@@ -373,10 +383,10 @@ class TrickCsv:
 
     def add(self, report: RecordReport) -> None:
         """The completed tricks of one record."""
-        for packed, swaps in trick_rows(report):
-            self.game_ids.append(report.game_id)
-            self.packed.append(packed)
-            self.swaps.append(swaps)
+        packed, swaps = trick_rows(report)
+        self.game_ids.extend([report.game_id] * len(packed))
+        self.packed.extend(packed)
+        self.swaps.extend(swaps)
         if len(self.packed) >= self.batch_size:
             self.flush()
 
@@ -392,12 +402,7 @@ class TrickCsv:
                     "packed": self.packed,
                     "swaps": self.swaps,
                 },
-                schema={
-                    GAME_KEY: pl.Int64,
-                    "game_id": pl.String,
-                    "packed": pl.Int64,
-                    "swaps": pl.String,
-                },
+                schema=_PACKED_SCHEMA,
             )
         ).drop(GAME_KEY)
         # A trick without a swap has an empty cell, as the csv module writes "".
