@@ -93,7 +93,8 @@ class AnalysisOptions:
 
     ``start``: the first decision analysed, as (round, trick); trick 0 is the round's
     start (the exchange and the special number). ``deep``: at a swap or the exchange, also
-    the value of the whole matrix when either side commits first (``bounds``). ``hidden``:
+    the value of the whole matrix when either side commits first (``bounds``), and the
+    exchange at all (each of its options is a solve of the whole round). ``hidden``:
     average over ``worlds`` layouts of the cards the mover could not see (all of them when
     there are no more), drawn with ``seed``. ``time_limit``: seconds for the whole game; a
     decision not solved by then is left unsolved."""
@@ -423,14 +424,21 @@ def analyse_replay(
 ) -> list[Decision]:
     """The analysed decisions of a replay made with ``decisions=True``, in play order.
 
-    A decision with one option only (a forced card, a single special number) is left out.
+    A decision with one option only (a forced card, a single special number) is left out,
+    and so is the exchange unless ``deep``: its row is a solve of the whole round per card.
     The decisions are solved from the last to the first, cheapest first, with one shared
     table: a decision not solved before the game's time limit has no values (never a wrong
     one)."""
     if replayed.decisions is None:
         raise ValueError("replay the record with decisions=True")
     decisions = replayed.decisions
-    items = [item for item in _items(decisions) if not item.forced and item.moment >= options.start]
+    items = [
+        item
+        for item in _items(decisions)
+        if not item.forced
+        and item.moment >= options.start
+        and (options.deep or item.kind is not DecisionKind.EXCHANGE)
+    ]
     if solver is None:
         solver = Solver()
     else:

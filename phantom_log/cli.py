@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import click
@@ -23,7 +23,12 @@ from .sources import DEFAULT_MAX_RECORD_SIZE, SourceError, read_limited, record_
 if TYPE_CHECKING:
     import polars as pl
 
+    from .analysis import AnalysisOptions, Decision
+    from .cards import Role
+    from .solver import Solver
+    from .sources import SourceRecord
     from .tables import TableFiles, TrickCsv
+    from .terminal import Style
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -95,6 +100,13 @@ STATS_EPILOG: Final = _exit_codes(
     "at least one record is invalid (left out of the\n     figures, which are still written)",
     _TABLES_USAGE,
     _FAILED + ", a worker\n     process died or an output could not be written",
+)
+ANALYSE_EPILOG: Final = _exit_codes(
+    "every record is valid (decisions not solved in time included)",
+    "at least one record is invalid (analysed up to its first problem)",
+    "a bad option or --from, a path that does not\n     exist, paths that hold no "
+    "records, or an -o file that\n     exists without --force",
+    _FAILED + ", a worker\n     process died or the -o file could not be written",
 )
 SIMULATE_EPILOG: Final = (
     """\b
@@ -1059,6 +1071,253 @@ def stats(
     else:
         with _writing_output():
             write_atomically(output_path, text, force, standard_output=True)
+
+
+@main.command(epilog=ANALYSE_EPILOG)
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--from",
+    "from_text",
+    metavar="ROUND.TRICK",
+    help="Analyse from that trick on (ROUND.0: from the round's start, its exchange). "
+    "Default: the whole game.",
+)
+@click.option(
+    "--deep",
+    is_flag=True,
+    help="At each swap and exchange, also the value when either side commits first (the "
+    "whole matrix: slow).",
+)
+@click.option(
+    "--hidden",
+    is_flag=True,
+    help="Judge each decision by what its player could see: the mean over layouts of the "
+    "cards they could not see.",
+)
+@click.option(
+    "--worlds",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --hidden: layouts per decision (all of them when fewer). [default: 20]",
+)
+@click.option(
+    "--seed", type=int, default=None, help="With --hidden: the seed of the layouts. [default: 0]"
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds per game; a decision not solved by then is marked unsolved.",
+)
+@jobs_option
+@format_option(
+    ["table", "json", "csv"],
+    "table: a coach's line per decision and a summary per player; json: JSON Lines, one "
+    "object per decision; csv: one row per decision.",
+)
+@click.option("-o", "--output", "output_path", metavar="FILE", help="Write to FILE.")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+@no_colour_option
+@sheets_option
+@max_record_size_option
+def analyse(
+    paths: tuple[str, ...],
+    from_text: str | None,
+    deep: bool,
+    hidden: bool,
+    worlds: int | None,
+    seed: int | None,
+    time_limit: float,
+    jobs: int | None,
+    output_format: str,
+    output_path: str | None,
+    force: bool,
+    no_colour: bool,
+    sheets_path: str | None,
+) -> None:
+    """Analyse every decision of the records with the solver: what each choice cost.
+
+    Each decision (the exchange, the special number, each lead and follow, each side's
+    give at a swap) is valued with both hands known: the notes at the end of the round
+    after the choice made and after the best one, the cost in notes for the player who
+    chose, and a label: ?! for 1 note, ? for 2, ?? for 3 or more or a won game thrown
+    away. A swap or an exchange is judged against what the opponent gave. A choice with
+    no alternative is left out. An illegal record is analysed up to its first problem.
+    """
+    from contextlib import nullcontext
+
+    from .analysis import DEFAULT_WORLDS, AnalysisOptions
+    from .output import atomic_output, check_writable
+    from .picture import parse_moment
+    from .pipeline import WorkerLost, default_jobs, ordered_map
+    from .terminal import Progress, detect_style
+
+    start = (1, 0)
+    if from_text is not None:
+        try:
+            start = parse_moment(from_text)
+        except ValueError as error:
+            raise _usage_error(f"--from {error}") from None
+    if not hidden and (worlds is not None or seed is not None):
+        raise _usage_error("--worlds and --seed take --hidden")
+    if output_path is not None:
+        with _writing_output():
+            check_writable(output_path, force, standard_output=True)
+    options = AnalysisOptions(
+        start,
+        deep,
+        hidden,
+        DEFAULT_WORLDS if worlds is None else worlds,
+        0 if seed is None else seed,
+        time_limit,
+    )
+    sheets = _load_sheets(sheets_path)
+    style = detect_style(no_colour or output_path is not None)
+    work = functools.partial(_analyse_record, sheets=sheets, options=options)
+    progress = Progress("analysing", True)
+    done = 0
+    all_valid = True
+    failed = False
+    target = nullcontext(None) if output_path is None else atomic_output(output_path, force, True)
+    with _writing_output(), target as stream:
+
+        def emit(text: str) -> None:
+            if stream is None:
+                sys.stdout.write(text)
+            else:
+                stream.write(text.encode("utf-8"))
+
+        problem_text = emit if output_format == "table" else sys.stderr.write
+        if output_format == "csv":
+            emit(_csv_text([], header=True))
+        try:
+            for analysed in ordered_map(work, _source_records(paths), jobs or default_jobs()):
+                all_valid &= analysed.valid
+                failed |= analysed.failed
+                if output_format == "table":
+                    emit(("\n" if done else "") + _analysis_table(analysed, style))
+                elif output_format == "json":
+                    emit(
+                        "".join(
+                            orjson.dumps(row.to_json()).decode() + "\n" for row in analysed.rows
+                        )
+                    )
+                else:
+                    emit(_csv_text(analysed.rows))
+                problem_text("".join(line + "\n" for line in analysed.problems))
+                done += 1
+                progress.update(done)
+        except WorkerLost:
+            raise _run_failed(f"a worker process died after {done} records") from None
+        finally:
+            progress.close()
+    if output_path is not None:
+        click.echo(f"wrote {output_path}", err=True)
+    sys.stdout.flush()
+    if failed:
+        sys.exit(EXIT_FAILED)
+    sys.exit(EXIT_OK if all_valid else EXIT_INVALID)
+
+
+def _source_records(paths: tuple[str, ...]) -> Iterator[SourceRecord]:
+    """The records of the paths as read (not yet checked); a usage error (exit 2) for a
+    path that does not exist or paths that hold no records."""
+    from .sources import find_sources, read_source
+
+    try:
+        sources = find_sources(paths)
+    except SourceError as error:
+        raise _usage_error(str(error)) from None
+    records = 0
+    for source in sources:
+        for record in read_source(source, _stdin()):
+            records += 1
+            yield record
+    if records == 0:
+        raise _usage_error("the paths given hold no records")
+
+
+@dataclass(frozen=True)
+class _Analysed:
+    """One record analysed (in a worker): what the output needs of it."""
+
+    title: str
+    rows: list[Decision]
+    problems: list[str]
+    verdict: str | None
+    valid: bool
+    failed: bool
+    stopped: bool
+    players: dict[Role, str]
+
+
+_worker_solver: list[Solver] = []
+
+
+def _analyse_record(
+    record: SourceRecord, sheets: Mapping[str, Sheet] | None, options: AnalysisOptions
+) -> _Analysed:
+    """Check and analyse one record; a failure of the analysis is the record's
+    internal-error problem, not the run's."""
+    from .analysis import analyse_replay, record_decisions
+    from .cards import Role
+    from .check import internal_error, verify_record
+    from .solver import Solver
+
+    report = verify_record(record, sheets)
+    rows: list[Decision] = []
+    if report.replay is not None and not report.failed:
+        if not _worker_solver:
+            _worker_solver.append(Solver())  # one table a process, reused game after game
+        try:
+            replayed = record_decisions(report.record, sheets)
+            rows = analyse_replay(replayed, report.game_id, options, _worker_solver[0])
+        except Exception as error:  # a bug of the analysis: this record's problem
+            report = replace(report, problems=(*report.problems, internal_error(error)))
+    players: dict[Role, str] = {}
+    if isinstance(report.record, dict) and isinstance(report.record.get("players"), dict):
+        names = report.record["players"]
+        players = {role: printable(str(names.get(role.key, ""))) for role in Role}
+    return _Analysed(
+        _record_title(report),
+        rows,
+        report_lines(report),
+        verdict_line(report) if report.valid and report.result is not None else None,
+        report.valid,
+        report.failed,
+        report.replay is not None and not report.valid,
+        players,
+    )
+
+
+def _analysis_table(analysed: _Analysed, style: Style) -> str:
+    from .analysis import summarise
+    from .coach import decision_line, stopped_line, summary_lines
+
+    lines = [style.paint(analysed.title, bold=True)]
+    lines += [printable(decision_line(row, style)) for row in analysed.rows]
+    if analysed.rows:
+        lines += summary_lines(summarise(analysed.rows), analysed.players)
+    if analysed.stopped:
+        lines.append(stopped_line())
+    elif analysed.verdict is not None:
+        lines.append(analysed.verdict)
+    return "".join(line + "\n" for line in lines)
+
+
+def _csv_text(rows: list[Decision], header: bool = False) -> str:
+    import csv
+
+    from .analysis import ANALYSIS_FIELDS
+
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=ANALYSIS_FIELDS, lineterminator="\n")
+    if header:
+        writer.writeheader()
+    writer.writerows(row.to_csv_row() for row in rows)
+    return buffer.getvalue()
 
 
 def entry() -> None:
