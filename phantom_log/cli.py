@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from .analysis import AnalysisOptions, Decision
     from .cards import Role
+    from .replay_page import Reviews
     from .solver import Solver
     from .sources import SourceRecord
     from .tables import TableFiles, TrickCsv
@@ -516,6 +517,28 @@ def _record_title(report: RecordReport) -> str:
     help="Write the replay page, to step through the game in a browser. A DIR (a folder, "
     "or a name not ending in .html): a page per record of PATH and an index.html.",
 )
+@click.option(
+    "--analysis",
+    "analysis_path",
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="FILE",
+    help="With --html: show each decision's cost, label and best choice, read from FILE "
+    "(as analyse --format json writes it).",
+)
+@click.option(
+    "--analyse",
+    "analyse_games",
+    is_flag=True,
+    help="With --html: analyse each decision, as the analyse command does, and show it.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --analyse: seconds per game; a decision not solved by then is not shown.",
+)
 @click.option("--force", is_flag=True, help="Overwrite the --svg or --html files if they exist.")
 @no_colour_option
 @sheets_option
@@ -526,6 +549,9 @@ def show(
     index: int,
     svg_path: str | None,
     html_path: str | None,
+    analysis_path: str | None,
+    analyse_games: bool,
+    time_limit: float,
     force: bool,
     no_colour: bool,
     sheets_path: str | None,
@@ -546,7 +572,8 @@ def show(
     trick, the explanation and the notes curve; an illegal record up to its problem.
     --at ROUND.TRICK is the position it opens at; the address #ROUND.TRICK (as #2.4) opens
     another. With --html DIR, every record of PATH gets a page, and DIR/index.html lists
-    them with their verdict, winner and notes.
+    them with their verdict, winner and notes. With --analysis FILE or --analyse, each
+    decision's cost in notes, its label (?!, ?, ??) and the best choice are shown too.
     """
     from .output import check_writable, write_atomically
     from .picture import (
@@ -566,10 +593,16 @@ def show(
             at = parse_moment(at_text)
         except ValueError as error:
             raise _usage_error(f"--at {error}") from None
+    if html_path is None and (analysis_path is not None or analyse_games):
+        raise _usage_error("--analysis and --analyse take --html")
+    if analysis_path is not None and analyse_games:
+        raise _usage_error("--analysis FILE and --analyse: give one of them")
     if html_path is not None:
         if svg_path is not None:
             raise _usage_error("--svg and --html: give one of them")
-        _show_html(path, html_path, at, index, force, sheets_path)
+        sheets = _load_sheets(sheets_path)
+        reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
+        _show_html(path, html_path, at, index, force, sheets, reviews)
     if svg_path is not None:
         with _writing_output():
             check_writable(svg_path, force)
@@ -633,13 +666,70 @@ def _html_folder(html_path: str) -> bool:
     return os.path.isdir(html_path) or not html_path.lower().endswith((".html", ".htm"))
 
 
+def _page_reviews(
+    analysis_path: str | None,
+    analyse_games: bool,
+    time_limit: float,
+    sheets: Mapping[str, Sheet] | None,
+) -> Callable[[RecordReport], Reviews | None]:
+    """How a record's decisions are reviewed on its page: read from an analysis file, by
+    the analysis, or not at all."""
+    from .replay_page import AnalysisRowError, reviews_from_rows, reviews_of
+
+    if analysis_path is not None:
+        rows = _analysis_rows(analysis_path)
+
+        def read(report: RecordReport) -> Reviews | None:
+            try:
+                return reviews_from_rows(rows, report.game_id)
+            except AnalysisRowError as error:
+                raise _usage_error(f"--analysis {analysis_path}: {error}") from None
+
+        return read
+    if analyse_games:
+
+        def analysed(report: RecordReport) -> Reviews | None:
+            from .analysis import analyse
+
+            if report.replay is None or not isinstance(report.record, dict):
+                return None
+            return reviews_of(analyse(report.record, sheets, time_limit=time_limit))
+
+        return analysed
+    return lambda report: None
+
+
+def _analysis_rows(analysis_path: str) -> list[dict[str, Any]]:
+    """The rows of an analysis file (JSON Lines, as analyse --format json writes it)."""
+    try:
+        data = read_limited(analysis_path)
+    except OSError as error:
+        raise _usage_error(f"--analysis {analysis_path}: {error.strerror or error}") from None
+    rows = []
+    for number, line in enumerate(data.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            row = None
+        if not isinstance(row, dict):
+            raise _usage_error(
+                f"--analysis {analysis_path}: line {number} is not a JSON object "
+                "(give the JSON Lines of analyse --format json)"
+            )
+        rows.append(row)
+    return rows
+
+
 def _show_html(
     path: str,
     html_path: str,
     at: tuple[int, int] | None,
     index: int,
     force: bool,
-    sheets_path: str | None,
+    sheets: Mapping[str, Sheet] | None,
+    reviews: Callable[[RecordReport], Reviews | None],
 ) -> None:
     """``show --html``: write the replay page of one record, or a folder of them; exits."""
     from .output import check_writable, is_standard_output, write_atomically
@@ -653,22 +743,23 @@ def _show_html(
                     f"{option} applies to one page; --html {html_path} writes a page for "
                     "every record (give a name ending in .html for one page)"
                 )
-        _show_html_folder(path, html_path, force, sheets_path)
+        _show_html_folder(path, html_path, force, sheets, reviews)
     to_stdout = is_standard_output(html_path)
     with _writing_output():
         check_writable(html_path, force, standard_output=True)
-    reports = list(_reports((path,), _load_sheets(sheets_path)))
+    reports = list(_reports((path,), sheets))
     if not 0 <= index < len(reports):
         raise _usage_error(f"--index {index}: {path} holds {len(reports)} record(s)")
     report = reports[index]
     start = None if at is None else f"{at[0]}.{at[1]}"
+    reviewed = reviews(report)
     try:
-        page = replay_page(report, start)
+        page = replay_page(report, start, reviewed)
     except KeyError:
         if report.valid:
             raise _usage_error(f"--at {start}: the record does not reach that moment") from None
         # An illegal record opens where its replay stopped, as show does without --html.
-        page = replay_page(report, "problem")
+        page = replay_page(report, "problem", reviewed)
     with _writing_output():
         write_atomically(html_path, page, force, standard_output=True)
     messages = sys.stderr if to_stdout else sys.stdout
@@ -681,7 +772,13 @@ def _show_html(
     sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
 
 
-def _show_html_folder(path: str, folder_path: str, force: bool, sheets_path: str | None) -> None:
+def _show_html_folder(
+    path: str,
+    folder_path: str,
+    force: bool,
+    sheets: Mapping[str, Sheet] | None,
+    reviews: Callable[[RecordReport], Reviews | None],
+) -> None:
     """``show --html DIR``: a replay page per record of ``path`` and an ``index.html``
     listing them; every file is checked before the first is written; exits."""
     import os
@@ -695,7 +792,7 @@ def _show_html_folder(path: str, folder_path: str, force: bool, sheets_path: str
     parent = os.path.dirname(os.path.abspath(folder))
     if not os.path.isdir(parent):
         raise _usage_error(f"--html {folder_path}: the folder {parent} does not exist")
-    reports = list(_reports((path,), _load_sheets(sheets_path)))
+    reports = list(_reports((path,), sheets))
     names = [page_file_name(number, report.game_id) for number, report in enumerate(reports, 1)]
     targets = [os.path.join(folder, name) for name in [*names, "index.html"]]
     with _writing_output():
@@ -709,7 +806,8 @@ def _show_html_folder(path: str, folder_path: str, force: bool, sheets_path: str
                 raise _run_failed_write(folder_path, error) from None
         entries = []
         for report, name in zip(reports, names, strict=True):
-            write_atomically(os.path.join(folder, name), replay_page(report), force)
+            page = replay_page(report, reviews=reviews(report))
+            write_atomically(os.path.join(folder, name), page, force)
             entries.append(index_entry(report, name))
         index = index_page(f"Replay pages of {path}", entries)
         write_atomically(os.path.join(folder, "index.html"), index, force)

@@ -22,17 +22,30 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
 from .annotate import explain, swap_json
-from .cards import CARD_BY_CODE, CARD_CODES, ROLE_BY_KEY, Role, hand_codes, hand_mask
+from .cards import CARD_CODES, Role, Suit, hand_codes, hand_mask
 from .check import RecordReport
-from .engine import GameState, Phase, Replay, TrickOutcome, number_mask
+from .engine import (
+    GameState,
+    Phase,
+    PlayCard,
+    Replay,
+    RoundStart,
+    SwapCards,
+    TrickOutcome,
+    number_mask,
+    replay,
+)
 from .problems import Problem, Severity
 from .reports import printable, record_name, verdict_text
 from .sheets import NOTES_PER_SHEET
+
+if TYPE_CHECKING:
+    from .analysis import Decision
 
 #: The decisions an analysis can judge, as :class:`DecisionReview` keys name them.
 DECISIONS: Final = ("exchange", "special-number", "lead", "follow", "swap")
@@ -67,10 +80,84 @@ class DecisionReview:
         return {"cost": self.cost, "label": self.label, "best": list(self.best)}
 
 
-#: Reviews of a game's decisions, keyed ``(round, trick, decision, player)``: ``decision``
+#: Reviews of a game's decisions, keyed ``(round, trick, decision, player, played)``:
+#: ``played`` the choice made as one word (``Ma5``, ``Mi2+Ri4``, ``3``: a trick may hold
+#: two swaps), ``decision``
 #: one of :data:`DECISIONS`, ``trick`` 0 for the round's exchange and special number,
 #: ``player`` a role key (``phantom`` or ``christine``).
-Reviews = Mapping[tuple[int, int, str, str], DecisionReview]
+ReviewKey = tuple[int, int, str, str, str]
+Reviews = Mapping[ReviewKey, DecisionReview]
+_LABELS: Final = ("", "?!", "?", "??")
+_BEST_SHOWN: Final = 12  # best choices a review lists
+
+
+def reviews_of(decisions: Iterable[Decision]) -> dict[ReviewKey, DecisionReview]:
+    """The reviews of a game's analysed decisions (:func:`phantom_log.analysis.analyse`);
+    a decision not solved in time has none."""
+    from .analysis import choice_text
+
+    reviews = {}
+    for decision in decisions:
+        if decision.cost is None:
+            continue
+        kind = decision.kind
+        key = (
+            decision.round,
+            decision.trick or 0,
+            kind.value,
+            decision.player.key,
+            choice_text(kind, decision.played),
+        )
+        reviews[key] = DecisionReview(
+            decision.cost,
+            "" if decision.label is None else decision.label.value,
+            tuple(choice_text(kind, choice) for choice in decision.best[:_BEST_SHOWN]),
+        )
+    return reviews
+
+
+class AnalysisRowError(ValueError):
+    """A row of an analysis file that is not one ``analyse --format json`` writes."""
+
+
+def _best_text(choice: Any) -> str:
+    if isinstance(choice, list) and all(isinstance(card, str) for card in choice):
+        return "+".join(choice)
+    if isinstance(choice, str | int) and not isinstance(choice, bool):
+        return str(choice)
+    raise AnalysisRowError("best: expected card codes or numbers")
+
+
+def reviews_from_rows(
+    rows: Iterable[Mapping[str, Any]], game_id: str | None
+) -> dict[ReviewKey, DecisionReview]:
+    """The reviews of one game (by ``game_id``) among rows as ``analyse --format json``
+    writes them; ``AnalysisRowError`` for a row of another shape."""
+    reviews = {}
+    for row in rows:
+        if row.get("game_id") != game_id:
+            continue
+        round_no, trick, kind = row.get("round"), row.get("trick"), row.get("kind")
+        player, cost, label = row.get("player"), row.get("cost"), row.get("label")
+        if (
+            not isinstance(round_no, int)
+            or not (trick is None or isinstance(trick, int))
+            or kind not in DECISIONS
+            or player not in ("phantom", "christine")
+            or not (label is None or label in _LABELS)
+            or not (cost is None or isinstance(cost, int | float))
+            or not isinstance(row.get("best", []), list)
+        ):
+            raise AnalysisRowError(
+                "expected round, trick, kind, player, cost, label and best as "
+                "analyse --format json writes them"
+            )
+        key = (round_no, trick or 0, str(kind), str(player), _best_text(row.get("played")))
+        if cost is None or isinstance(cost, bool):
+            continue
+        best = tuple(_best_text(choice)[:40] for choice in row.get("best", [])[:_BEST_SHOWN])
+        reviews[key] = DecisionReview(float(cost), label or "", best)
+    return reviews
 
 
 # -- text for the page -------------------------------------------------------------------
@@ -102,10 +189,6 @@ def csp_hash(source: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def _role_text(role: Role) -> str:
-    return role.in_text
-
-
 def _cards_text(cards: Iterable[int]) -> str:
     return " and ".join(CARD_CODES[card] for card in cards)
 
@@ -114,47 +197,30 @@ def _cards_text(cards: Iterable[int]) -> str:
 
 
 class WalkMismatch(RuntimeError):
-    """The page's walk through a record and the engine's replay disagree (a bug)."""
+    """The engine's replay and its decisions disagree (a bug, never a record's fault)."""
 
 
-def _state_key(state: GameState) -> tuple[int, ...]:
-    """What tells two states of one game apart: no two moments of a game share it."""
-    return (
-        state.phase_code,
-        state.round_index,
-        state.tricks_played,
-        state.phantom_hand,
-        state.christine_hand,
-        state.notes,
-        state.lead_card,
-        state.follow_card,
-        state.pending_swap,
-    )
-
-
-def _card(code: Any) -> int | None:
-    return CARD_BY_CODE.get(code) if isinstance(code, str) else None
-
-
-def _cards(codes: Any) -> list[int] | None:
-    if codes is None:
-        return []
-    if not isinstance(codes, list):
+def _trick_comment(record: Mapping[str, Any], round_no: int, trick_no: int) -> str | None:
+    """The recorder's comment on a trick, if the record holds one."""
+    try:
+        comment = record["rounds"][round_no - 1]["tricks"][trick_no - 1].get("comment")
+    except (KeyError, IndexError, TypeError, AttributeError):
         return None
-    cards = [_card(code) for code in codes]
-    return None if any(card is None for card in cards) else [c for c in cards if c is not None]
+    return comment_text(comment) if isinstance(comment, str) else None
 
 
 class _Walk:
-    """Drives a :class:`GameState` through a record's actions and writes down a position
-    after each round start, card, swap and trick, stopping where the engine's replay
-    stopped."""
+    """The positions of a game, read off the engine's replay made with ``decisions``:
+    each round's start (:class:`~phantom_log.engine.RoundStart`), then the state after
+    each card and each swap (the engine applies the decision to the state the replay kept
+    before it), each trick's end checked against the replay's
+    :class:`~phantom_log.engine.TrickOutcome`, and, for an illegal record, the state where
+    the replay stopped."""
 
     def __init__(self, record: Mapping[str, Any], replayed: Replay, reviews: Reviews) -> None:
         self.record = record
         self.replayed = replayed
         self.reviews = reviews
-        self.state = GameState.start(replayed.sheet, replayed.rules)
         self.positions: list[dict[str, Any]] = []
         self.received = [0, 0]
         self.special = 0
@@ -162,216 +228,204 @@ class _Walk:
         self.trick_cards: list[dict[str, Any]] = []
         self.trick_swaps: list[dict[str, Any]] = []
         self.step = 0
+        self.rounds_started = 0
         self.tricks_seen = 0
-        final = replayed.final
-        # Where the replay stopped on an illegal step (None when it read the whole record).
-        self.stop_key = None if replayed.result is not None or final is None else _state_key(final)
-        self.stopped = False
-
-    # -- following the record ----------------------------------------------------------
-
-    def at_stop(self) -> bool:
-        """True when the replay stopped at this state: the record's next step is illegal."""
-        if not self.stopped and self.stop_key is not None:
-            self.stopped = _state_key(self.state) == self.stop_key
-        return self.stopped
 
     def run(self) -> None:
-        rounds = self.record.get("rounds")
-        if not isinstance(rounds, list):
-            return
-        for index, data in enumerate(rounds):
-            if self.at_stop() or index >= len(self.replayed.rounds):
-                return
-            if not isinstance(data, dict) or not self.round_start(index, data):
-                return
-            tricks = data.get("tricks")
-            for trick in tricks if isinstance(tricks, list) else []:
-                if not isinstance(trick, dict) or not self.trick(trick):
-                    return
+        for before, action in self.replayed.decisions or []:
+            if isinstance(action, PlayCard | SwapCards):
+                self.start_rounds(before.round)
+                self.decision(before, action)
+        self.start_rounds(len(self.replayed.rounds))
 
-    def round_start(self, index: int, data: Mapping[str, Any]) -> bool:
-        state = self.state
-        deal = data.get("deal")
-        if not isinstance(deal, dict):
-            return False
-        hands = [_cards(deal.get(key)) for key in ("phantom", "christine")]
-        if hands[0] is None or hands[1] is None:
-            return False
-        if state.step_deal(hand_mask(hands[0]), hand_mask(hands[1])) is not None:
-            return False
-        self.received = [0, 0]
-        exchange = data.get("exchange")
-        given: tuple[int, int] | None = None
-        if isinstance(exchange, dict):
-            if self.at_stop():
-                return False
-            phantom_card = _card(exchange.get("phantom"))
-            christine_card = _card(exchange.get("christine"))
-            if phantom_card is None or christine_card is None:
-                return False
-            if state.step_exchange(phantom_card, christine_card) is not None:
-                return False
-            given = (phantom_card, christine_card)
-            self.received = [1 << christine_card, 1 << phantom_card]
-        if self.at_stop():
-            return False
-        number = data.get("special_number")
-        if not isinstance(number, int) or state.step_special_number(number) is not None:
-            return False
-        start = self.replayed.rounds[index]
-        if (start.hands, start.special_number) != (state.hands, state.special_number):
-            raise WalkMismatch(f"round {index + 1}'s start differs from the replay")
-        self.special_number = state.special_number
-        self.special = number_mask(state.special_number)
+    def start_rounds(self, up_to: int) -> None:
+        """The start positions of the rounds up to ``up_to`` not yet written down."""
+        while self.rounds_started < min(up_to, len(self.replayed.rounds)):
+            self.round_start(self.replayed.rounds[self.rounds_started])
+            self.rounds_started += 1
+
+    def round_start(self, start: RoundStart) -> None:
+        self.special_number = start.special_number
+        self.special = number_mask(start.special_number)
         self.trick_cards = []
         self.trick_swaps = []
-        round_no = index + 1
-        leader = state.leader
-        if given is None:
-            how = f"no exchange (beginner rule); the die shows {state.special_number}"
+        exchange = start.exchange
+        if exchange is None:
+            self.received = [0, 0]
+            how = f"no exchange (beginner rule); the die shows {start.special_number}"
         else:
+            self.received = [1 << exchange.christine, 1 << exchange.phantom]
             how = (
-                f"the Phantom gave {CARD_CODES[given[0]]} and Christine gave "
-                f"{CARD_CODES[given[1]]} in the exchange; {leader.in_text} picked "
-                f"{state.special_number} as the special number"
+                f"the Phantom gave {CARD_CODES[exchange.phantom]} and Christine gave "
+                f"{CARD_CODES[exchange.christine]} in the exchange; {start.leader.in_text} "
+                f"picked {start.special_number} as the special number"
             )
-        text = f"Round {round_no} begins: {how}. {_sentence_start(leader.in_text)} leads."
-        reviews = self.reviews_at(round_no, 0, ("exchange", "special-number"), Role)
-        self.add(f"{round_no}.0", round_no, 0, "start", text, reviews=reviews)
-        return True
+        leader = start.leader
+        text = f"Round {start.round} begins: {how}. {_sentence_start(leader.in_text)} leads."
+        super_trump = self.replayed.sheet.super_trump(start.notes)
+        self.add(
+            f"{start.round}.0",
+            start.round,
+            0,
+            "start",
+            text,
+            start.hands,
+            start.notes,
+            super_trump,
+            leader,
+            self.round_reviews(start),
+        )
 
-    def trick(self, trick: Mapping[str, Any]) -> bool:
-        state = self.state
-        plays = trick.get("plays")
-        if not isinstance(plays, list):
-            return False
-        round_no = state.round
-        trick_no = state.trick
-        self.trick_cards = []
-        self.trick_swaps = []
-        self.step = 0
-        for play in plays:
-            if self.at_stop() or not isinstance(play, dict):
-                return False
-            key = play.get("player")
-            player = ROLE_BY_KEY.get(key) if isinstance(key, str) else None
-            card = _card(play.get("card"))
-            if player is None or card is None:
-                return False
-            leading = state.lead is None
-            if state.step_play(int(player), card) is not None:
-                return False
+    def decision(self, before: GameState, action: PlayCard | SwapCards) -> None:
+        after = before.apply(action)
+        if not isinstance(after, GameState):
+            raise WalkMismatch(f"the replay kept a decision the engine refuses: {after!r}")
+        round_no = before.round
+        trick_no = before.trick
+        if isinstance(action, PlayCard):
+            leading = before.lead is None
+            if leading:
+                self.trick_cards = []
+                self.trick_swaps = []
+                self.step = 0
+            card = action.card
             self.trick_cards.append(
                 {
-                    "player": player.key,
+                    "player": action.player.key,
                     "card": CARD_CODES[card],
                     "special": bool(self.special >> card & 1),
                 }
             )
             decision = "lead" if leading else "follow"
-            reviews = self.reviews_at(round_no, trick_no, (decision,), (player,))
-            if self.trick_done():
-                return self.add_trick(trick, reviews)
-            text = self.card_text(round_no, trick_no, player, card, leading)
-            self.add_step(round_no, trick_no, decision, text, reviews)
-            if state.phase != Phase.SWAP:
-                continue
-            if self.at_stop():
-                return False
-            swap = play.get("swap")
-            swap = swap if isinstance(swap, dict) else {}
-            phantom = _cards(swap.get("phantom"))
-            christine = _cards(swap.get("christine"))
-            if phantom is None or christine is None:
-                return False
-            if state.step_swap(phantom, christine) is not None:
-                return False
-            self.received[0] |= hand_mask(christine)
-            self.received[1] |= hand_mask(phantom)
-            made = state.swaps[-1]
+            reviews = self.reviews_at(
+                round_no, trick_no, decision, ((action.player, CARD_CODES[card]),)
+            )
+            text = self.card_text(after, round_no, trick_no, action.player, card, leading)
+        else:
+            self.received[0] |= hand_mask(action.christine)
+            self.received[1] |= hand_mask(action.phantom)
+            made = after.swaps[-1]
             self.trick_swaps.append(swap_json(made))
-            reviews = self.reviews_at(round_no, trick_no, ("swap",), Role)
-            if self.trick_done():
-                return self.add_trick(trick, reviews)
+            decision = "swap"
+            given = (
+                (Role.PHANTOM, "+".join(CARD_CODES[c] for c in sorted(action.phantom))),
+                (Role.CHRISTINE, "+".join(CARD_CODES[c] for c in sorted(action.christine))),
+            )
+            reviews = self.reviews_at(round_no, trick_no, "swap", given)
+            card = before.follow_card if before.swap_after_follow else before.lead_card
             text = (
                 f"The swap after {CARD_CODES[card]}: the Phantom gave "
                 f"{_cards_text(made.phantom)}, Christine gave {_cards_text(made.christine)}."
             )
-            self.add_step(round_no, trick_no, "swap", text, reviews)
-        return True
-
-    def trick_done(self) -> bool:
-        return self.state.last_trick is not None and self.state.lead is None
+        if after.tricks_played == before.tricks_played + 1:
+            self.add_trick(after, reviews)
+            return
+        self.step += 1
+        self.add_state(
+            f"{round_no}.{trick_no}.{self.step}", round_no, trick_no, decision, text, after, reviews
+        )
 
     # -- writing positions down ----------------------------------------------------------
 
     def reviews_at(
-        self, round_no: int, trick_no: int, decisions: Sequence[str], players: Iterable[Role]
+        self, round_no: int, trick_no: int, decision: str, made: Iterable[tuple[Role, str]]
     ) -> list[dict[str, Any]]:
+        """The analysis's reviews of the choices ``made`` (each player's, as one word)."""
         found = []
-        for decision in decisions:
-            for player in players:
-                review = self.reviews.get((round_no, trick_no, decision, player.key))
-                if review is not None:
-                    found.append({"decision": decision, "player": player.key} | review.to_json())
+        for player, played in made:
+            review = self.reviews.get((round_no, trick_no, decision, player.key, played))
+            if review is not None:
+                found.append({"decision": decision, "player": player.key} | review.to_json())
         return found
 
+    def round_reviews(self, start: RoundStart) -> list[dict[str, Any]]:
+        """The reviews of a round's exchange and special number."""
+        found = []
+        if start.exchange is not None:
+            given = (
+                (Role.PHANTOM, CARD_CODES[start.exchange.phantom]),
+                (Role.CHRISTINE, CARD_CODES[start.exchange.christine]),
+            )
+            found += self.reviews_at(start.round, 0, "exchange", given)
+        number = ((start.leader, str(start.special_number)),)
+        return found + self.reviews_at(start.round, 0, "special-number", number)
+
     def card_text(
-        self, round_no: int, trick_no: int, player: Role, card: int, leading: bool
+        self, after: GameState, round_no: int, trick_no: int, player: Role, card: int, leading: bool
     ) -> str:
         verb = "leads" if leading else "plays"
         text = f"Round {round_no}, trick {trick_no}: {player.in_text} {verb} {CARD_CODES[card]}"
-        if self.state.phase == Phase.SWAP:
-            size = self.state.swap_due()
+        if after.phase == Phase.SWAP:
+            size = after.swap_due()
             text += (
                 f", the special number {self.special_number}: a swap of {size} "
                 f"card{'s' if size != 1 else ''} each follows."
             )
+        elif after.turn is not None:
+            text += f"; {after.turn.in_text} to play."
         else:
-            text += f"; {self.state.turn.in_text if self.state.turn else 'nobody'} to play."
+            text += "."
         return _sentence_start(text)
 
-    def add_step(
-        self, round_no: int, trick_no: int, step: str, text: str, reviews: list[dict[str, Any]]
-    ) -> None:
-        self.step += 1
-        self.add(f"{round_no}.{trick_no}.{self.step}", round_no, trick_no, step, text, reviews)
-
-    def add_trick(self, trick: Mapping[str, Any], reviews: list[dict[str, Any]]) -> bool:
-        outcome = self.state.last_trick
-        assert outcome is not None
+    def add_trick(self, after: GameState, reviews: list[dict[str, Any]]) -> None:
+        outcome = after.last_trick
         replayed = self.replayed.tricks
-        if self.tricks_seen >= len(replayed) or replayed[self.tricks_seen] != outcome:
-            raise WalkMismatch(f"round {outcome.round}, trick {outcome.trick} differs")
+        if (
+            outcome is None
+            or self.tricks_seen >= len(replayed)
+            or replayed[self.tricks_seen] != outcome
+        ):
+            raise WalkMismatch(f"trick {self.tricks_seen + 1} of the game differs from the replay")
         self.tricks_seen += 1
-        comment = trick.get("comment")
         text = _trick_text(outcome)
-        state = self.state
-        if state.winner is not None:
+        if after.winner is not None:
             text += (
-                f" The game is over: {state.winner.in_text} wins with {state.notes} "
-                f"note{'s' if state.notes != 1 else ''} completed."
+                f" The game is over: {after.winner.in_text} wins with {after.notes} "
+                f"note{'s' if after.notes != 1 else ''} completed."
             )
-        elif state.phase == Phase.DEAL:
+        elif after.phase == Phase.DEAL:
             text += (
-                f" Round {outcome.round} is over: {state.notes} "
-                f"note{'s' if state.notes != 1 else ''} carried into round {outcome.round + 1}."
+                f" Round {outcome.round} is over: {after.notes} "
+                f"note{'s' if after.notes != 1 else ''} carried into round {outcome.round + 1}."
             )
-        self.add(
+        self.add_state(
             f"{outcome.round}.{outcome.trick}",
             outcome.round,
             outcome.trick,
             "trick",
             text,
+            after,
             reviews,
             explanation=explain(outcome, self.special_number, self.replayed.rules.balance),
             winner=outcome.winner.key,
             special_trick=outcome.special,
-            notes_before=outcome.notes_before,
-            comment=comment_text(comment) if isinstance(comment, str) else None,
+            comment=_trick_comment(self.record, outcome.round, outcome.trick),
         )
-        return True
+
+    def add_state(
+        self,
+        key: str,
+        round_no: int,
+        trick_no: int,
+        step: str,
+        text: str,
+        state: GameState,
+        reviews: list[dict[str, Any]],
+        **extra: Any,
+    ) -> None:
+        self.add(
+            key,
+            round_no,
+            trick_no,
+            step,
+            text,
+            state.hands,
+            state.notes,
+            state.super_trump,
+            state.turn,
+            reviews,
+            **extra,
+        )
 
     def add(
         self,
@@ -380,12 +434,13 @@ class _Walk:
         trick_no: int,
         step: str,
         text: str,
-        reviews: list[dict[str, Any]] | None = None,
+        hands: tuple[int, int],
+        notes: int,
+        super_trump: Suit | None,
+        to_move: Role | None,
+        reviews: list[dict[str, Any]],
         **extra: Any,
     ) -> None:
-        state = self.state
-        super_trump = state.super_trump
-        hands = state.hands
         self.positions.append(
             {
                 "id": key,
@@ -393,7 +448,7 @@ class _Walk:
                 "trick": trick_no,
                 "step": step,
                 "text": text,
-                "notes": state.notes,
+                "notes": notes,
                 "super_trump": None if super_trump is None else super_trump.code,
                 "special_number": self.special_number,
                 "hands": {role.key: hand_codes(hands[role]) for role in Role},
@@ -403,8 +458,8 @@ class _Walk:
                 },
                 "trick_cards": list(self.trick_cards),
                 "swaps": list(self.trick_swaps),
-                "to_move": None if state.turn is None else state.turn.key,
-                "reviews": reviews or [],
+                "to_move": None if to_move is None else to_move.key,
+                "reviews": reviews,
                 "explanation": None,
                 "winner": None,
                 "comment": None,
@@ -414,27 +469,27 @@ class _Walk:
             }
         )
 
-    def add_problem(self, problem: Problem | None, index: int | None) -> None:
+    def add_problem(self, final: GameState, problem: Problem | None, index: int | None) -> None:
         """The last position: the state where the replay stopped, and its problem."""
-        state = self.state
-        if state.phase == Phase.DEAL:
-            round_no, trick_no = state.round, 0
+        phase = final.phase
+        if phase == Phase.DEAL or phase == Phase.EXCHANGE or phase == Phase.SPECIAL_NUMBER:
+            # Stopped at a round's deal, exchange or special number: nothing played yet.
+            round_no, trick_no = final.round, 0
             self.trick_cards = []
             self.trick_swaps = []
-        elif state.lead is not None or state.phase == Phase.SWAP:
-            round_no, trick_no = state.round, state.trick
-        else:
-            round_no, trick_no = state.round, state.tricks_played
-        if state.phase == Phase.DEAL or state.phase == Phase.EXCHANGE:
-            self.trick_cards = []
-            self.trick_swaps = []
-        if state.phase < Phase.PLAY:
+            self.received = [0, 0]
             self.special_number = 0
             self.special = 0
+        elif final.lead is not None or phase == Phase.SWAP:
+            round_no, trick_no = final.round, final.trick
+        else:
+            round_no, trick_no = final.round, final.tricks_played
         text = "The replay stops here"
         if problem is not None:
             text += f": {problem.code}: {page_text(problem.message)}"
-        self.add("problem", round_no, trick_no, "problem", text + ".", problem=index)
+        self.add_state(
+            "problem", round_no, trick_no, "problem", text + ".", final, [], problem=index
+        )
 
 
 def _sentence_start(text: str) -> str:
@@ -505,6 +560,17 @@ def _stopping_problem(report: RecordReport) -> int | None:
     return errors[0] if errors else None
 
 
+def _with_decisions(record: Mapping[str, Any], replayed: Replay) -> Replay:
+    """The replay of a record again, keeping each decision (the state before it and the
+    action taken), on the sheet the first replay found."""
+    name = record.get("sheet")
+    sheets = {name: replayed.sheet} if isinstance(name, str) else None
+    again = replay(record, sheets, decisions=True)
+    if again.tricks != replayed.tricks or again.rounds != replayed.rounds:
+        raise WalkMismatch("two replays of one record differ")
+    return again
+
+
 def page_title(report: RecordReport) -> str:
     """The page's title: the record's game id, or where it was read when it has none."""
     if report.game_id:
@@ -533,11 +599,11 @@ def page_data(report: RecordReport, reviews: Reviews | None = None) -> dict[str,
         positions = [_empty_position(message + ".", stopping)]
         sheet = None
     else:
-        walk = _Walk(record, replayed, reviews or {})
+        walk = _Walk(record, _with_decisions(record, replayed), reviews or {})
         walk.run()
-        if replayed.result is None:
+        if replayed.result is None and replayed.final is not None:
             problem = None if stopping is None else report.problems[stopping]
-            walk.add_problem(problem, stopping)
+            walk.add_problem(replayed.final, problem, stopping)
         positions = walk.positions
         if not positions:
             positions = [_empty_position("Nothing to replay.", stopping)]
