@@ -1,0 +1,114 @@
+"""Benchmark of post-game analysis (``phantom_log.analysis``, ``phantom-log analyse``).
+
+Run from the repository's root, with the project's virtual environment::
+
+    .venv/bin/python benchmarks/bench_analysis.py              # the default sample
+    .venv/bin/python benchmarks/bench_analysis.py --quick      # a smaller one
+
+The games are simulated as the benchmark corpus configures them (``benchmarks/corpus.py``,
+through ``bench_solver.games``): the built-in sheet and the corpus's custom sheets, the
+four combinations of the optional rules, random and greedy players. Every figure is in
+CPU seconds of this one process, one solver (its table emptied before each game, as the
+command does):
+
+- **whole game, default analysis**: every special-number pick, lead, follow and swap give
+  of both rounds, under ``--time-limit``; median, 90th percentile, and the decisions left
+  unsolved by the limit;
+- **--hidden --worlds 30 and --deep**: against the default analysis of the same decisions,
+  from ``--from`` on (round 2, trick 5 by default: a whole game under --hidden takes far
+  longer than any limit worth setting), as a ratio per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_solver import games, percentile
+
+from phantom_log import engine_build
+from phantom_log.analysis import AnalysisOptions, Decision, analyse_replay, record_decisions
+from phantom_log.picture import parse_moment
+from phantom_log.solver import Solver
+
+
+def timed(
+    solver: Solver, record: dict[str, object], options: AnalysisOptions
+) -> tuple[float, list[Decision]]:
+    """CPU seconds of one game's analysis, and its rows."""
+    replayed = record_decisions(record, None)
+    start = time.process_time()
+    rows = analyse_replay(replayed, None, options, solver)
+    return time.process_time() - start, rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="Games analysed whole (20).")
+    parser.add_argument("--compared", type=int, default=8, help="Games for the ratios (8).")
+    parser.add_argument("--seed", type=int, default=1, help="The seed of the games (1).")
+    parser.add_argument(
+        "--time-limit", type=float, default=60.0, help="Seconds per game (60, as the command)."
+    )
+    parser.add_argument(
+        "--from", dest="start", default="2.5", help="Where the ratios start (ROUND.TRICK, 2.5)."
+    )
+    parser.add_argument("--worlds", type=int, default=30, help="Layouts for --hidden (30).")
+    parser.add_argument("--quick", action="store_true", help="6 games, 3 compared.")
+    options = parser.parse_args()
+    if options.quick:
+        options.games, options.compared = 6, 3
+    solver = Solver()
+    print(
+        f"phantom-log analysis benchmark: engine {engine_build()}, {options.games} simulated "
+        f"games (seed {options.seed}), time limit {options.time_limit:g} s a game; CPU seconds"
+    )
+    records = list(games(max(options.games, options.compared), options.seed))
+    whole: list[float] = []
+    unsolved = decisions = 0
+    default = AnalysisOptions(time_limit=options.time_limit)
+    for record, mix in records[: options.games]:
+        seconds, rows = timed(solver, record, default)
+        whole.append(seconds)
+        decisions += len(rows)
+        missed = sum(not row.solved for row in rows)
+        unsolved += missed
+        print(f"  {mix:<16} {len(rows):3} decisions {seconds:7.2f} s  unsolved {missed}")
+    print(
+        f"\nwhole game, default analysis: median {statistics.median(whole):.2f} s, p90 "
+        f"{percentile(whole, 0.9):.2f} s, max {max(whole):.2f} s; {unsolved} of {decisions} "
+        "decisions unsolved by the limit"
+    )
+    start = parse_moment(options.start)
+    base = AnalysisOptions(start=start, time_limit=None)
+    hidden = AnalysisOptions(start=start, hidden=True, worlds=options.worlds, time_limit=None)
+    deep = AnalysisOptions(start=start, deep=True, time_limit=None)
+    ratios: dict[str, list[float]] = {"hidden": [], "deep": []}
+    seconds_of: dict[str, list[float]] = {"default": [], "hidden": [], "deep": []}
+    print(f"\nfrom round {start[0]}, trick {start[1]} on (no time limit):")
+    for record, mix in records[: options.compared]:
+        plain, _ = timed(solver, record, base)
+        seconds_of["default"].append(plain)
+        line = f"  {mix:<16} default {plain:6.3f} s"
+        for name, chosen in (("hidden", hidden), ("deep", deep)):
+            spent, _ = timed(solver, record, chosen)
+            seconds_of[name].append(spent)
+            ratios[name].append(spent / max(plain, 1e-3))
+            line += f"  {name} {spent:7.3f} s (x{spent / max(plain, 1e-3):.1f})"
+        print(line)
+    for name in ("hidden", "deep"):
+        print(
+            f"{name}: median {statistics.median(seconds_of[name]):.3f} s a game, ratio to the "
+            f"default median x{statistics.median(ratios[name]):.1f}, p90 "
+            f"x{percentile(ratios[name], 0.9):.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
