@@ -706,7 +706,8 @@ def _head(title: str, csp: str, style: str) -> str:
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{html.escape(csp)}">\n'
+        # The policy holds no double quote; its single quotes stay as they are.
+        f'<meta http-equiv="Content-Security-Policy" content="{html.escape(csp, quote=False)}">\n'
         '<meta name="referrer" content="no-referrer">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(title)}</title>\n"
