@@ -198,10 +198,10 @@ def test_hidden_analysis_is_seeded_and_samples_at_most_the_worlds_asked() -> Non
 
 def test_a_time_limit_never_gives_a_wrong_value() -> None:
     replayed = record_decisions(record(), None)
-    exact = analyse_replay(replayed, None, AnalysisOptions(start=(2, 3)))
+    exact = analyse_replay(replayed, None, AnalysisOptions(start=(2, 5)))
     assert all(row.solved for row in exact)
-    for limit in (1e-6, 0.01, 0.05):
-        limited = analyse_replay(replayed, None, AnalysisOptions(start=(2, 3), time_limit=limit))
+    for limit in (1e-6, 0.002, 0.01):
+        limited = analyse_replay(replayed, None, AnalysisOptions(start=(2, 5), time_limit=limit))
         assert len(limited) == len(exact)
         for short, full in zip(limited, exact, strict=True):
             if short.solved:
@@ -261,13 +261,13 @@ def test_usage_errors() -> None:
 
 def test_an_illegal_record_is_analysed_up_to_its_first_problem() -> None:
     # Christine revokes at round 2, trick 4: every decision before it is analysed.
-    result = run("analyse", str(REVOKE), "--from", "2.3", "--no-color")
+    result = run("analyse", str(REVOKE), "--from", "2.4", "--no-color")
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert "round 2, trick 4: the Phantom led Mi5 - best" in lines
     assert "analysed up to the record's first problem:" in lines
     assert any("revoke: Christine played Ch4" in line for line in lines)
-    rows = phantom_log.analyse(record(REVOKE), start=(2, 3))
+    rows = phantom_log.analyse(record(REVOKE), start=(2, 4))
     assert (rows[-1].round, rows[-1].trick, rows[-1].player) == (2, 4, Role.PHANTOM)
 
 
