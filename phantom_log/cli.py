@@ -1237,12 +1237,13 @@ def analyse(
 ) -> None:
     """Analyse every decision of the records with the solver: what each choice cost.
 
-    Each decision (the exchange, the special number, each lead and follow, each side's
-    give at a swap) is valued with both hands known: the notes at the end of the round
-    after the choice made and after the best one, the cost in notes for the player who
-    chose, and a label: ?! for 1 note, ? for 2, ?? for 3 or more or a won game thrown
-    away. A swap or an exchange is judged against what the opponent gave. A choice with
-    no alternative is left out. An illegal record is analysed up to its first problem.
+    Each decision (the special number, each lead and follow, each side's give at a swap;
+    with --deep the exchange too) is valued with both hands known: the notes at the end
+    of the round after the choice made and after the best one, the cost in notes for the
+    player who chose, and a label: ?! for 1 note, ? for 2, ?? for 3 or more or a won game
+    thrown away. A swap or an exchange is judged against what the opponent gave. A choice
+    with no alternative is left out. An illegal record is analysed up to its first
+    problem.
     """
     from contextlib import nullcontext
 

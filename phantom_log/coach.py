@@ -71,7 +71,9 @@ def decision_line(row: Decision, style: Style) -> str:
     if row.cost is None:
         text += " - not solved within the time limit"
     else:
-        layouts = "" if row.worlds is None else f" over {row.worlds} layouts"
+        layouts = ""
+        if row.worlds is not None:
+            layouts = f" over {row.worlds} layout{'' if row.worlds == 1 else 's'}"
         if row.cost <= 0:
             text += f" - best{' on average' if row.worlds is not None else ''}{layouts}"
         else:
