@@ -19,6 +19,7 @@ def test_cli_reference_is_up_to_date() -> None:
 
 def test_every_command_is_in_the_reference() -> None:
     text = reference()
-    for command in ["verify", "annotate", "show", "simulate", "export", "stats", "schema"]:
+    for command in ["verify", "annotate", "show", "analyse", "simulate", "export", "stats"]:
         assert f"## `phantom-log {command}`" in text
+    assert "## `phantom-log schema`" in text
     assert "## `phantom-log tournament check`" in text
