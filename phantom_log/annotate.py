@@ -5,7 +5,7 @@ No rule is applied here: every fact comes from :class:`~phantom_log.engine.Trick
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -231,15 +231,22 @@ _REASON_WORDS: Final = {
 
 
 def table_lines(
-    annotations: list[Annotation], replayed: Replay, style: Style, explain: bool = True
+    annotations: list[Annotation],
+    replayed: Replay,
+    style: Style,
+    explain: bool = True,
+    mistakes: Mapping[tuple[int, int], str] | None = None,
 ) -> list[str]:
     """The annotations of one game for people: a table per round, each trick's cards,
-    winner and why, order, swaps, super trump and the sheet's progress, each row followed
-    by its explanation when ``explain``."""
+    winner and why, order, swaps, super trump and the sheet's progress (and, given
+    ``mistakes``, the costly decisions of each trick, worded), each row followed by its
+    explanation when ``explain``."""
     lines: list[str] = []
     arrow = "→" if style.symbols else "->"
     headers = ["trick", "lead", "follow", "winner", "why", "order", "super trump", "swaps"]
     headers += ["notes", "sheet"]
+    if mistakes is not None:
+        headers.append("mistakes")
     for start in replayed.rounds:
         exchange = (
             "no exchange (beginner rule)"
@@ -274,6 +281,8 @@ def table_lines(
                     style.progress(replayed.sheet, outcome.notes_after),
                 ]
             )
+            if mistakes is not None:
+                rows[-1].append(mistakes.get((outcome.round, outcome.trick), "-"))
             explanations.append(annotation.explanation)
         if not rows:
             lines.append("  (no trick completed)")

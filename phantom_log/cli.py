@@ -407,6 +407,27 @@ def schema(which: str) -> None:
     default=None,
     help="Add a sentence per trick on who won and why (default: on for table, off otherwise).",
 )
+@click.option(
+    "--analysis",
+    "analysis_path",
+    metavar="FILE",
+    help="Add each trick's analysed decisions (cost and label) from FILE, as analyse "
+    "--format json writes it (matched by game id).",
+)
+@click.option(
+    "--analyse",
+    "analyse_games",
+    is_flag=True,
+    help="Add each trick's analysed decisions, analysing each game as analyse does.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --analyse: seconds per game; a decision not solved by then has no cost.",
+)
 @no_colour_option
 @sheets_option
 @max_record_size_option
@@ -414,6 +435,9 @@ def annotate(
     paths: tuple[str, ...],
     output_format: str,
     explain: bool | None,
+    analysis_path: str | None,
+    analyse_games: bool,
+    time_limit: float,
     no_colour: bool,
     sheets_path: str | None,
 ) -> None:
@@ -422,26 +446,34 @@ def annotate(
     Each trick: the two cards, the winner and why (higher number, super trump, trump or
     lead suit), whether it followed the sheet, the swaps, the super trump, the notes before
     and after. An illegal record is annotated up to its first problem, which is then
-    printed (on standard error for json and csv); the exit code is then 1.
+    printed (on standard error for json and csv); the exit code is then 1. With
+    --analysis FILE or --analyse, each trick also lists its analysed decisions (the
+    json key and csv column "analysis", the table's "mistakes").
     """
     import csv
 
     from .annotate import ANNOTATION_FIELDS, annotate, table_lines
+    from .coach import trick_mistakes, trick_reviews
     from .terminal import detect_style
 
+    if analysis_path is not None and analyse_games:
+        raise _usage_error("--analysis FILE and --analyse: give one of them")
+    analysed = analysis_path is not None or analyse_games
     sheets = _load_sheets(sheets_path)
+    reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
     explain = output_format == "table" if explain is None else explain
     style = detect_style(no_colour)
     stdout = sys.stdout
     writer: csv.DictWriter[str] | None = None
     fast_csv: TrickCsv | None = None
-    if output_format == "csv" and not explain:
+    if output_format == "csv" and not explain and not analysed:
         from .tables import TrickCsv
 
         # The same columns as the tricks table, decoded by polars a batch at a time.
         fast_csv = TrickCsv(stdout)
     elif output_format == "csv":
         fields = [*ANNOTATION_FIELDS, *(["explanation"] if explain else [])]
+        fields += ["analysis"] if analysed else []
         writer = csv.DictWriter(stdout, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
     all_valid = True
@@ -458,19 +490,32 @@ def annotate(
         annotations = (
             [] if report.replay is None else list(annotate(report.replay, report.game_id, explain))
         )
+        marks = trick_reviews(reviews(report) or {}) if analysed else None
         if output_format == "table":
             if not first:
                 stdout.write("\n")
             first = False
             stdout.write(style.paint(_record_title(report), bold=True) + "\n")
             if report.replay is not None:
-                for line in table_lines(annotations, report.replay, style, explain):
+                mistakes = None
+                if marks is not None:
+                    mistakes = {
+                        trick: printable(trick_mistakes(found)) for trick, found in marks.items()
+                    }
+                for line in table_lines(annotations, report.replay, style, explain, mistakes):
                     stdout.write(line + "\n")
         for annotation in annotations:
+            trick = (annotation.round, annotation.trick)
             if writer is not None:
-                writer.writerow(annotation.to_csv_row(explain))
+                row = annotation.to_csv_row(explain)
+                if marks is not None:
+                    row["analysis"] = trick_mistakes(marks.get(trick, []))
+                writer.writerow(row)
             elif output_format == "json":
-                stdout.write(orjson.dumps(annotation.to_json(explain)).decode() + "\n")
+                data = annotation.to_json(explain)
+                if marks is not None:
+                    data["analysis"] = marks.get(trick, [])
+                stdout.write(orjson.dumps(data).decode() + "\n")
         problem_stream = stdout if output_format == "table" else sys.stderr
         for line in report_lines(report):
             problem_stream.write(line + "\n")

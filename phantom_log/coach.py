@@ -6,12 +6,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .analysis import Decision, DecisionKind, PlayerSummary, choice_text
 from .cards import Role
 from .solver import Choice
 from .terminal import Style
+
+if TYPE_CHECKING:
+    from .replay_page import DecisionReview, ReviewKey
 
 #: Best choices named in a line; the others are counted.
 BEST_NAMED: Final = 4
@@ -115,3 +118,33 @@ def summary_lines(
 def stopped_line() -> str:
     """Said of an illegal record, before its problems."""
     return "analysed up to the record's first problem:"
+
+
+def trick_reviews(reviews: Mapping[ReviewKey, DecisionReview]) -> dict[tuple[int, int], list[Any]]:
+    """The reviewed decisions of each trick (round, trick), in play order, as JSON objects:
+    ``player``, ``kind``, ``played``, ``cost``, ``label`` (the round's exchange and special
+    number, trick 0, are not a trick's)."""
+    tricks: dict[tuple[int, int], list[Any]] = {}
+    for (round_no, trick, kind, player, played), review in reviews.items():
+        if trick:
+            entry = {
+                "player": player,
+                "kind": kind,
+                "played": played,
+                "cost": int(review.cost) if review.cost == int(review.cost) else review.cost,
+                "label": review.label or None,
+            }
+            tricks.setdefault((round_no, trick), []).append(entry)
+    return tricks
+
+
+def trick_mistakes(entries: Sequence[Mapping[str, Any]]) -> str:
+    """A trick's costly decisions in a few words: ``C lead Ma1 ? -2; P swap Ri4+Ma6 ?? -4``
+    (``-`` for none)."""
+    parts = [
+        f"{entry['player'][0].upper()} {entry['kind']} {entry['played']} "
+        f"{entry['label'] or ''} -{entry['cost']:g}".replace("  ", " ")
+        for entry in entries
+        if entry["cost"] > 0
+    ]
+    return "; ".join(parts) or "-"

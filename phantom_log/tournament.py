@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from array import array
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, cast
+from typing import Any, Final, cast, overload
 
 import orjson
+import polars as pl
 
 from .check import RecordReport
 from .identity import game_key, person_key
@@ -214,7 +216,194 @@ def _canonical_json(value: Any) -> bytes:
 
 def _deal_key(deal: Mapping[str, Any]) -> bytes:
     hands = "|".join(" ".join(sorted(deal[role])) for role in ("phantom", "christine"))
-    return hashlib.blake2b(hands.encode(), digest_size=12).digest()
+    return hashlib.blake2b(hands.encode(), digest_size=_DIGEST).digest()
+
+
+# Digests (of a record's content, of a deal) are 16 bytes: two 64-bit words in a table.
+_DIGEST: Final = 16
+# The most rounds a record holds (the schema's limit): the deals a table keeps per record.
+_ROUNDS: Final = 2
+_WINNERS: Final = (None, "phantom", "christine")
+
+
+class _Texts(Sequence[str | None]):
+    """A column of texts (or ``None``) held as the bytes of all of them in one buffer.
+
+    A million small strings kept alive among the garbage of parsing a million records pin
+    memory far beyond their size (each keeps its allocator pool alive); one buffer does
+    not."""
+
+    def __init__(self) -> None:
+        self._data = bytearray()
+        self._ends = array("Q")
+        self._absent = bytearray()
+
+    def append(self, text: str | None) -> None:
+        if text is not None:
+            self._data += text.encode("utf-8", "surrogatepass")
+        self._ends.append(len(self._data))
+        self._absent.append(text is None)
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, position: int) -> str | None: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[str | None]: ...
+
+    def __getitem__(self, position: int | slice) -> str | list[str | None] | None:
+        if isinstance(position, slice):
+            return [self[number] for number in range(*position.indices(len(self)))]
+        if self._absent[position]:
+            return None
+        start = self._ends[position - 1] if position > 0 else 0
+        return self._data[start : self._ends[position]].decode("utf-8", "surrogatepass")
+
+
+class _Names(Sequence[str | None]):
+    """A column of names that repeat (players, stages): each name once, and an index per
+    record."""
+
+    def __init__(self) -> None:
+        self._names: list[str | None] = [None]
+        self._ids: dict[str | None, int] = {None: 0}
+        self._column = array("I")
+
+    def append(self, name: str | None) -> None:
+        number = self._ids.get(name)
+        if number is None:
+            # A copy of the name, not the record's own string: see _Texts.
+            number = self._ids[name] = len(self._names)
+            self._names.append(
+                name.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass")
+                if name is not None
+                else None
+            )
+        self._column.append(number)
+
+    def __len__(self) -> int:
+        return len(self._column)
+
+    @overload
+    def __getitem__(self, position: int) -> str | None: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[str | None]: ...
+
+    def __getitem__(self, position: int | slice) -> str | list[str | None] | None:
+        if isinstance(position, slice):
+            return [self[number] for number in range(*position.indices(len(self)))]
+        return self._names[self._column[position]]
+
+
+class FactsTable(Sequence[RecordFacts]):
+    """The facts of many records, a compact column each (about a tenth of the memory of
+    as many :class:`RecordFacts`): names and ids are kept as the records give them (one
+    copy of each name), digests as 64-bit words. ``table[i]`` is the i-th record's
+    :class:`RecordFacts`; the checks across records read the columns."""
+
+    def __init__(self, facts: Iterable[RecordFacts] = ()) -> None:
+        self.sources: list[str] = []
+        self._source_ids: dict[str, int] = {}
+        self.source_ids = array("I")
+        self.indexes = array("Q")
+        self.game_ids = _Texts()
+        self.valid = bytearray()
+        self.finished = bytearray()
+        self.winners = bytearray()  # an index into _WINNERS
+        self.notes = array("h")  # -1 for none
+        self.phantoms = _Names()
+        self.christines = _Names()
+        self.stages = _Names()
+        self.has_content = bytearray()
+        self.content = array("Q")  # two words per record (zero when there is none)
+        self.deal_counts = bytearray()
+        self.deals = array("Q")  # two words per deal, _ROUNDS deals per record
+        for item in facts:
+            self.append(item)
+
+    def append(self, facts: RecordFacts) -> None:
+        """Add one record's facts."""
+        source_id = self._source_ids.get(facts.source)
+        if source_id is None:
+            source_id = self._source_ids[facts.source] = len(self.sources)
+            self.sources.append(facts.source)
+        self.source_ids.append(source_id)
+        self.indexes.append(facts.index)
+        self.game_ids.append(facts.game_id)
+        self.valid.append(facts.valid)
+        self.finished.append(facts.finished)
+        self.winners.append(_WINNERS.index(facts.winner))
+        self.notes.append(-1 if facts.notes is None else facts.notes)
+        self.phantoms.append(facts.phantom)
+        self.christines.append(facts.christine)
+        self.stages.append(facts.stage)
+        self.has_content.append(facts.content is not None)
+        self.content.frombytes(facts.content or bytes(_DIGEST))
+        self.deal_counts.append(len(facts.deals))
+        self.deals.frombytes(b"".join(facts.deals).ljust(_ROUNDS * _DIGEST, b"\0"))
+
+    def __len__(self) -> int:
+        return len(self.indexes)
+
+    @overload
+    def __getitem__(self, position: int) -> RecordFacts: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[RecordFacts]: ...
+
+    def __getitem__(self, position: int | slice) -> RecordFacts | list[RecordFacts]:
+        if isinstance(position, slice):
+            return [self[number] for number in range(*position.indices(len(self)))]
+        if position < 0:
+            position += len(self)
+        content = self.content[2 * position : 2 * position + 2].tobytes()
+        first_deal = _ROUNDS * 2 * position
+        deals = self.deals[first_deal : first_deal + 2 * self.deal_counts[position]].tobytes()
+        notes = self.notes[position]
+        return RecordFacts(
+            self.sources[self.source_ids[position]],
+            self.indexes[position],
+            self.game_ids[position],
+            bool(self.valid[position]),
+            self.phantoms[position],
+            self.christines[position],
+            self.stages[position],
+            content if self.has_content[position] else None,
+            tuple(deals[start : start + _DIGEST] for start in range(0, len(deals), _DIGEST)),
+            _WINNERS[self.winners[position]],
+            None if notes < 0 else notes,
+            bool(self.finished[position]),
+        )
+
+    def where(self, position: int) -> str:
+        """The place of a record: ``source#index``."""
+        return f"{self.sources[self.source_ids[position]]}#{self.indexes[position]}"
+
+    def place(self, position: int) -> tuple[str, int]:
+        """The source and index of a record."""
+        return self.sources[self.source_ids[position]], self.indexes[position]
+
+
+def _table(all_facts: Sequence[RecordFacts]) -> FactsTable:
+    return all_facts if isinstance(all_facts, FactsTable) else FactsTable(all_facts)
+
+
+def _repeated(keys: pl.Series | pl.DataFrame, present: pl.Series | None = None) -> list[int]:
+    """The positions whose key (a column, or the rows of a frame) occurs more than once
+    among the present ones, in order."""
+    repeated = keys.is_duplicated()
+    if present is not None:
+        repeated = repeated & present
+    return cast(list[int], repeated.arg_true().to_list())
+
+
+def _words(column: array[int]) -> pl.DataFrame:
+    """A column of 16-byte digests (two words each) as a frame of two word columns."""
+    words = pl.Series("words", column, dtype=pl.UInt64)
+    return pl.DataFrame({"high": words.gather_every(2), "low": words.gather_every(2, 1)})
 
 
 # -- the manifest -----------------------------------------------------------------------
@@ -343,77 +532,107 @@ def _named(others: list[str]) -> str:
     return ", ".join(others[:-1]) + (" and " if len(others) > 1 else "") + others[-1]
 
 
-def cross_record_problems(all_facts: list[RecordFacts]) -> list[TournamentProblem]:
+def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentProblem]:
     """The problems between records: the same game id twice (error, on every copy), the
     same content twice (warning, on the later copies), the same deal in two games
     (warning, on the later game), one player on both sides (error). Game ids and names
-    are compared by :mod:`~phantom_log.identity`'s keys."""
+    are compared by :mod:`~phantom_log.identity`'s keys.
+
+    The repeated ids, contents and deals are found a whole column at a time (polars), so
+    that a million records need no dictionary of a million keys; only the records that
+    share one are looked at one by one."""
+    table = _table(all_facts)
+    count = len(table)
+    keys = pl.Series([None if g is None else game_key(g) for g in table.game_ids], dtype=pl.String)
+    holders: dict[str, list[int]] = defaultdict(list)
+    for position in _repeated(keys, keys.is_not_null()):
+        holders[keys[position]].append(position)
+    del keys
+    content_present = pl.Series(table.has_content, dtype=pl.UInt8) > 0
+    shared_content = set(_repeated(_words(table.content), content_present))
+    # Every deal slot of every record (_ROUNDS a record), present when the record has it.
+    slots = _words(table.deals)
+    counts = pl.Series("count", table.deal_counts, dtype=pl.UInt8)
+    slot_present = counts.to_frame().select(
+        pl.concat_list([pl.col("count") > number for number in range(_ROUNDS)]).explode()
+    )["count"]
+    shared_deals = set(_repeated(slots, slot_present))
+    contents = table.content
+    deals = table.deals
+    first_content: dict[bytes, int] = {}
+    first_deal: dict[bytes, tuple[int, int]] = {}
     problems: list[TournamentProblem] = []
-    by_id: dict[str, list[RecordFacts]] = defaultdict(list)
-    first_content: dict[bytes, RecordFacts] = {}
-    first_deal: dict[bytes, tuple[RecordFacts, int]] = {}
-    for facts in all_facts:
-        if facts.game_id is not None:
-            by_id[game_key(facts.game_id)].append(facts)
-    for facts in all_facts:
-        holders = [] if facts.game_id is None else by_id[game_key(facts.game_id)]
-        if len(holders) > 1:
-            others = [other.where for other in holders if other is not facts]
-            problems.append(
-                _problem(
-                    facts,
+
+    def problem(position: int, code: str, severity: Severity, message: str) -> None:
+        source, index = table.place(position)
+        problems.append(
+            TournamentProblem(source, index, table.game_ids[position], code, severity, message)
+        )
+
+    for position in range(count):
+        game_id = table.game_ids[position]
+        if game_id is not None:
+            same_id = holders.get(game_key(game_id)) if holders else None
+            if same_id:
+                others = [table.where(other) for other in same_id if other != position]
+                problem(
+                    position,
                     TournamentCode.DUPLICATE_GAME_ID,
                     Severity.ERROR,
-                    f"game id {quoted(facts.game_id or '')} is held by {len(holders)} "
+                    f"game id {quoted(game_id)} is held by {len(same_id)} "
                     f"records: this one and {_named(others)}",
                 )
-            )
         copy = False
-        if facts.content is not None:
-            first = first_content.setdefault(facts.content, facts)
-            if first is not facts:
+        if position in shared_content:
+            digest = contents[2 * position : 2 * position + 2].tobytes()
+            first = first_content.setdefault(digest, position)
+            if first != position:
                 copy = True  # a copy also repeats the deals: say it once
-                problems.append(
-                    _problem(
-                        facts,
-                        TournamentCode.DUPLICATE_RECORD,
-                        Severity.WARNING,
-                        f"the same record as {first.where}"
-                        + (f" ({first.game_id})" if first.game_id else "")
-                        + ", apart from the game id",
-                    )
+                first_id = table.game_ids[first]
+                problem(
+                    position,
+                    TournamentCode.DUPLICATE_RECORD,
+                    Severity.WARNING,
+                    f"the same record as {table.where(first)}"
+                    + (f" ({first_id})" if first_id else "")
+                    + ", apart from the game id",
                 )
-        for round_index, deal in enumerate(() if copy else facts.deals):
-            seen = first_deal.setdefault(deal, (facts, round_index))
-            if seen[0] is not facts:
-                problems.append(
-                    _problem(
-                        facts,
-                        TournamentCode.DUPLICATE_DEAL,
-                        Severity.WARNING,
-                        f"the deal of round {round_index + 1} is the deal of round "
-                        f"{seen[1] + 1} of {seen[0].where}"
-                        + (f" ({seen[0].game_id})" if seen[0].game_id else "")
-                        + ": a reused shuffle or a copied record",
-                    )
+        for round_index in range(0 if copy else table.deal_counts[position]):
+            slot = _ROUNDS * position + round_index
+            if slot not in shared_deals:
+                continue
+            deal = deals[2 * slot : 2 * slot + 2].tobytes()
+            seen = first_deal.setdefault(deal, (position, round_index))
+            if seen[0] != position:
+                seen_id = table.game_ids[seen[0]]
+                problem(
+                    position,
+                    TournamentCode.DUPLICATE_DEAL,
+                    Severity.WARNING,
+                    f"the deal of round {round_index + 1} is the deal of round "
+                    f"{seen[1] + 1} of {table.where(seen[0])}"
+                    + (f" ({seen_id})" if seen_id else "")
+                    + ": a reused shuffle or a copied record",
                 )
+        phantom = table.phantoms[position]
+        christine = table.christines[position]
         if (
-            facts.phantom is not None
-            and facts.christine is not None
-            and person_key(facts.phantom) == person_key(facts.christine)
+            phantom is not None
+            and christine is not None
+            and person_key(phantom) == person_key(christine)
         ):
-            problems.append(
-                _problem(
-                    facts,
-                    TournamentCode.SAME_PLAYER,
-                    Severity.ERROR,
-                    f"{quoted(facts.phantom)} plays both the Phantom and Christine",
-                )
+            problem(
+                position,
+                TournamentCode.SAME_PLAYER,
+                Severity.ERROR,
+                f"{quoted(phantom)} plays both the Phantom and Christine",
             )
     return problems
 
 
-def manifest_problems(manifest: Manifest, all_facts: list[RecordFacts]) -> list[TournamentProblem]:
+def manifest_problems(
+    manifest: Manifest, all_facts: Sequence[RecordFacts]
+) -> list[TournamentProblem]:
     """The problems of the records against the manifest's players and schedule."""
     problems: list[TournamentProblem] = []
     known = {person_key(name) for name in manifest.players}
@@ -536,7 +755,7 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
 
 
 def standings(
-    all_facts: Iterable[RecordFacts],
+    all_facts: Sequence[RecordFacts],
     left_out: set[tuple[str, int]] = frozenset(),  # type: ignore[assignment]
 ) -> list[dict[str, Any]]:
     """Per player, over the finished games of valid records that are not in ``left_out``
@@ -544,35 +763,39 @@ def standings(
     a record): games, wins, losses, wins as the Phantom and as Christine, and notes
     completed as the Phantom (the tie-break); sorted by wins, then that tie-break, then
     name."""
-    table: dict[str, dict[str, Any]] = {}
-    for facts in all_facts:
+    table = _table(all_facts)
+    rows: dict[str, dict[str, Any]] = {}
+    for position in range(len(table)):
+        phantom = table.phantoms[position]
+        christine = table.christines[position]
         if (
-            not facts.valid
-            or not facts.finished
-            or facts.phantom is None
-            or facts.christine is None
-            or (facts.source, facts.index) in left_out
+            not table.valid[position]
+            or not table.finished[position]
+            or phantom is None
+            or christine is None
+            or (left_out and table.place(position) in left_out)
         ):
             continue
-        for role, name in (("phantom", facts.phantom), ("christine", facts.christine)):
-            row = table.setdefault(
-                person_key(name), {"player": name, **dict.fromkeys(STANDINGS_COLUMNS[1:], 0)}
-            )
+        winner = _WINNERS[table.winners[position]]
+        for role, name in (("phantom", phantom), ("christine", christine)):
+            row = rows.get(key := person_key(name))
+            if row is None:
+                row = rows[key] = {"player": name, **dict.fromkeys(STANDINGS_COLUMNS[1:], 0)}
             row["games"] += 1
-            won = facts.winner == role
+            won = winner == role
             row["wins" if won else "losses"] += 1
             if won:
                 row[f"wins_as_{role}"] += 1
             if role == "phantom":
-                row["notes_as_phantom"] += facts.notes or 0
+                row["notes_as_phantom"] += max(table.notes[position], 0)
     return sorted(
-        table.values(),
+        rows.values(),
         key=lambda row: (-row["wins"], -row["notes_as_phantom"], row["player"].casefold()),
     )
 
 
 def tournament_report(
-    all_facts: list[RecordFacts],
+    all_facts: Sequence[RecordFacts],
     record_problems: list[TournamentProblem],
     manifest: Manifest | None,
     strict: bool = False,
@@ -581,9 +804,10 @@ def tournament_report(
     the manifest (all errors when ``strict``); a record is valid when no error, of its own
     or across records, names it. The standings leave out the records with an error and
     the later copies of a record."""
-    across = cross_record_problems(all_facts)
+    table = _table(all_facts)
+    across = cross_record_problems(table)
     if manifest is not None:
-        across += manifest_problems(manifest, all_facts)
+        across += manifest_problems(manifest, table)
     if strict:
         across = [replace(problem, severity=Severity.ERROR) for problem in across]
     problems = [*record_problems, *across]
@@ -597,5 +821,5 @@ def tournament_report(
         for problem in across
         if problem.code == TournamentCode.DUPLICATE_RECORD and problem.index is not None
     }
-    valid = sum((facts.source, facts.index) not in failing for facts in all_facts)
-    return TournamentReport(len(all_facts), valid, problems, standings(all_facts, failing | copies))
+    valid = len(table) - sum(table.place(position) in failing for position in range(len(table)))
+    return TournamentReport(len(table), valid, problems, standings(table, failing | copies))

@@ -278,3 +278,23 @@ def test_the_api_analyses_a_loaded_record() -> None:
     assert all(isinstance(row, phantom_log.Decision) for row in rows)
     assert rows[0].to_json()["played"] == "Ch6"
     assert isinstance(GameState, type)
+
+
+def test_annotate_adds_each_tricks_analysed_decisions(tmp_path: Path) -> None:
+    analysis = tmp_path / "analysis.jsonl"
+    made = run(
+        "analyse", str(WALKTHROUGH), "--from", "2.7", "--format", "json", "-o", str(analysis)
+    )
+    assert made.exit_code == 0
+    result = run("annotate", str(WALKTHROUGH), "--analysis", str(analysis), "--format", "json")
+    assert result.exit_code == 0
+    tricks = {(row["round"], row["trick"]): row for row in map(json.loads, result.output.split())}
+    assert tricks[(2, 7)]["analysis"] == [
+        {"player": "christine", "kind": "lead", "played": "Ma1", "cost": 2, "label": "?"}
+    ]
+    assert tricks[(2, 1)]["analysis"] == []
+    table = run("annotate", str(WALKTHROUGH), "--analyse", "--time-limit", "5", "--no-explain")
+    assert table.exit_code == 0
+    assert "C lead Ma1 ? -2" in table.output
+    both = run("annotate", str(WALKTHROUGH), "--analyse", "--analysis", str(analysis))
+    assert both.exit_code == 2

@@ -1030,3 +1030,66 @@ def test_the_big_event_has_problems_of_every_kind(big_event: list[str]) -> None:
     assert places == [
         (path, index) for path, size in zip(big_event, sizes, strict=True) for index in range(size)
     ]
+
+
+# -- the compact table of facts ------------------------------------------------------------
+
+
+def test_the_facts_table_gives_back_every_fact_as_it_was_added() -> None:
+    """The checks across records read a compact table (:class:`FactsTable`) instead of a
+    list of facts: each record's facts come back from it unchanged, whatever they hold
+    (absent names and ids, lone surrogates, no content, zero, one or two deals)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from phantom_log.tournament import FactsTable, RecordFacts
+
+    texts = st.none() | st.text(st.characters(exclude_categories=()), max_size=12)
+    digests = st.binary(min_size=16, max_size=16)
+    facts = st.builds(
+        RecordFacts,
+        source=st.sampled_from(["a.jsonl", "b.json", "-"]),
+        index=st.integers(0, 2**40),
+        game_id=texts,
+        valid=st.booleans(),
+        phantom=texts,
+        christine=texts,
+        stage=st.none() | st.sampled_from(["final", "round 1"]),
+        content=st.none() | digests,
+        deals=st.lists(digests, max_size=2).map(tuple),
+        winner=st.sampled_from([None, "phantom", "christine"]),
+        notes=st.none() | st.integers(0, 12),
+        finished=st.booleans(),
+    )
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(facts, max_size=8))
+    def agree(items: list[RecordFacts]) -> None:
+        table = FactsTable(items)
+        assert len(table) == len(items)
+        assert list(table) == items
+        assert table[:] == items
+
+    agree()
+
+
+def test_the_checks_across_records_are_the_same_on_a_table_and_on_a_list(here: Path) -> None:
+    from phantom_log.tournament import FactsTable, cross_record_problems, record_facts, standings
+
+    folder = here / "event"
+    folder.mkdir()
+    first = game(1, "game-1", "Kim", "Lee", None)
+    twin = copy.deepcopy(first)
+    twin["game_id"] = "game-2"
+    same = game(3, "game-3", "Kim", "Kim", "final")
+    (folder / "a.json").write_text(json.dumps([first, twin, same, first]))
+    facts = [record_facts(report) for report in phantom_log.verify(folder)]
+    table = FactsTable(facts)
+    problems = cross_record_problems(facts)
+    assert {problem.code for problem in problems} >= {
+        "duplicate-game-id",
+        "duplicate-record",
+        "same-player",
+    }
+    assert cross_record_problems(table) == problems
+    assert standings(table) == standings(facts)
