@@ -1661,8 +1661,8 @@ def tournament_check(
     from .terminal import Progress, table
     from .tournament import (
         STANDINGS_COLUMNS,
+        FactsTable,
         Manifest,
-        RecordFacts,
         TournamentProblem,
         read_manifest,
         tournament_report,
@@ -1689,7 +1689,7 @@ def tournament_check(
             raise _usage_error(f"--manifest {manifest_path}: " + "; ".join(read))
         manifest = read
     options = Options(_load_sheets(sheets_path), strict, "facts", quiet=True)
-    facts: list[RecordFacts] = []
+    facts = FactsTable()
     record_problems: list[TournamentProblem] = []
     warnings = 0
     stdout = sys.stdout
