@@ -778,7 +778,7 @@ def _show_html(
 ) -> None:
     """``show --html``: write the replay page of one record, or a folder of them; exits."""
     from .output import check_writable, is_standard_output, write_atomically
-    from .replay_page import replay_page
+    from .replay_page import UnknownPosition, checked_replay_page
 
     if _html_folder(html_path):
         context = click.get_current_context()
@@ -799,12 +799,12 @@ def _show_html(
     start = None if at is None else f"{at[0]}.{at[1]}"
     reviewed = reviews(report)
     try:
-        page = replay_page(report, start, reviewed)
-    except KeyError:
+        page, report = checked_replay_page(report, start, reviewed)
+    except UnknownPosition:
         if report.valid:
             raise _usage_error(f"--at {start}: the record does not reach that moment") from None
         # An illegal record opens where its replay stopped, as show does without --html.
-        page = replay_page(report, "problem", reviewed)
+        page, report = checked_replay_page(report, "problem", reviewed)
     with _writing_output():
         write_atomically(html_path, page, force, standard_output=True)
     messages = sys.stderr if to_stdout else sys.stdout
@@ -829,7 +829,7 @@ def _show_html_folder(
     import os
 
     from .output import check_writable, write_atomically
-    from .replay_page import index_entry, index_page, page_file_name, replay_page
+    from .replay_page import checked_replay_page, index_entry, index_page, page_file_name
 
     folder = os.path.normpath(folder_path)
     if os.path.lexists(folder) and not os.path.isdir(folder):
@@ -850,10 +850,12 @@ def _show_html_folder(
             except OSError as error:
                 raise _run_failed_write(folder_path, error) from None
         entries = []
-        for report, name in zip(reports, names, strict=True):
-            page = replay_page(report, reviews=reviews(report))
+        for number, name in enumerate(names):
+            page, reports[number] = checked_replay_page(
+                reports[number], reviews=reviews(reports[number])
+            )
             write_atomically(os.path.join(folder, name), page, force)
-            entries.append(index_entry(report, name))
+            entries.append(index_entry(reports[number], name))
         index = index_page(f"Replay pages of {path}", entries)
         write_atomically(os.path.join(folder, "index.html"), index, force)
     stdout = sys.stdout

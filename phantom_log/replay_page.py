@@ -746,13 +746,37 @@ def position_ids(data: Mapping[str, Any]) -> list[str]:
     return [position["id"] for position in data["positions"]]
 
 
+class UnknownPosition(LookupError):
+    """A position the replay of a record does not reach."""
+
+
 def replay_page(
     report: RecordReport, start: str | None = None, reviews: Reviews | None = None
 ) -> str:
     """The replay page of one record, as one self-contained HTML document. ``start`` is
     the id of the position (:func:`position_ids`) it opens at when its address names none;
-    by default the first. Raises ``KeyError`` for a ``start`` the replay does not reach."""
+    by default the first. Raises :class:`UnknownPosition` for a ``start`` the replay does
+    not reach."""
     return page_html(page_data(report, reviews), report, start)
+
+
+def checked_replay_page(
+    report: RecordReport, start: str | None = None, reviews: Reviews | None = None
+) -> tuple[str, RecordReport]:
+    """:func:`replay_page`, and the report it shows; should building the page fail (a bug
+    of phantom-log), the page of the record's problems with an ``internal-error`` added,
+    and that report, so that one record's failure is that record's problem."""
+    try:
+        return replay_page(report, start, reviews), report
+    except UnknownPosition:
+        raise
+    except Exception as error:
+        from dataclasses import replace
+
+        from .check import internal_error
+
+        failed = replace(report, problems=(*report.problems, internal_error(error)), replay=None)
+        return replay_page(failed), failed
 
 
 def page_html(data: dict[str, Any], report: RecordReport, start: str | None = None) -> str:
@@ -760,7 +784,7 @@ def page_html(data: dict[str, Any], report: RecordReport, start: str | None = No
     positions = data["positions"]
     ids = position_ids(data)
     if start is not None and start not in ids:
-        raise KeyError(start)
+        raise UnknownPosition(start)
     data["start"] = ids[0] if start is None else start
     script = _asset("replay.js")
     style = _asset("replay.css")

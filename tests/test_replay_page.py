@@ -635,3 +635,41 @@ def test_screenshots_of_a_few_positions(browser: Any, tmp_path: Path) -> None:
         watched.page.screenshot(path=str(picture), full_page=True)
         assert picture.stat().st_size > 10_000
         watched.assert_clean()
+
+
+def test_a_page_that_fails_to_build_is_that_records_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from phantom_log import replay_page as module
+
+    real = module.page_data
+
+    def failing(report: RecordReport, reviews: Any = None) -> dict[str, Any]:
+        if report.index == 0 and report.replay is not None:
+            raise RuntimeError("a bug")
+        return real(report, reviews)
+
+    monkeypatch.setattr(module, "page_data", failing)
+    folder = tmp_path / "pages"
+    result = run("show", str(EXAMPLES / "tournament" / "stage-1.json"), "--html", str(folder))
+    assert result.exit_code == 3
+    assert "internal-error: the checker failed on this record (RuntimeError)" in result.output
+    assert len(list(folder.iterdir())) == 3
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    assert "not checked: internal-error" in index and index.count(">valid<") == 1
+
+
+def test_without_script_the_page_shows_the_final_position(browser: Any, tmp_path: Path) -> None:
+    record = example("rulebook-walkthrough.json")
+    path = write_page(tmp_path, record, "walkthrough")
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(path.resolve().as_uri() + "#1.3")
+    final = replay(record).tricks[-1]
+    attributes = page.eval_on_selector(
+        "#position", "node => [node.dataset.round, node.dataset.trick]"
+    )
+    assert attributes == [str(final.round), str(final.trick)]
+    assert page.is_visible("#static-final svg") and not page.is_visible("#viewer")
+    assert "Christine wins" in page.inner_text("#result-text")
+    context.close()
