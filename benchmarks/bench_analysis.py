@@ -79,11 +79,12 @@ def main() -> int:
         missed = sum(not row.solved for row in rows)
         unsolved += missed
         print(f"  {mix:<16} {len(rows):3} decisions {seconds:7.2f} s  unsolved {missed}")
-    print(
-        f"\nwhole game, default analysis: median {statistics.median(whole):.2f} s, p90 "
-        f"{percentile(whole, 0.9):.2f} s, max {max(whole):.2f} s; {unsolved} of {decisions} "
-        "decisions unsolved by the limit"
-    )
+    if whole:
+        print(
+            f"\nwhole game, default analysis: median {statistics.median(whole):.2f} s, p90 "
+            f"{percentile(whole, 0.9):.2f} s, max {max(whole):.2f} s; {unsolved} of {decisions} "
+            "decisions unsolved by the limit"
+        )
     start = parse_moment(options.start)
     base = AnalysisOptions(start=start, time_limit=None)
     hidden = AnalysisOptions(start=start, hidden=True, worlds=options.worlds, time_limit=None)

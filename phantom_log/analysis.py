@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import combinations
@@ -188,9 +188,10 @@ def choice_text(kind: DecisionKind, choice: Choice) -> str:
 
 
 def _number(value: float | None) -> float | int | None:
-    if value is None or isinstance(value, int) or value != round(value):
-        return value if value is None or isinstance(value, int) else round(value, 3)
-    return int(value)
+    """A value for JSON: whole numbers as ints, means to three decimals."""
+    if value is None or isinstance(value, int):
+        return value
+    return int(value) if value == int(value) else round(value, 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,7 +321,7 @@ def _layouts(
     return found
 
 
-def _after(action: Action) -> Any:
+def _after(action: Action) -> Callable[[GameState], GameState | None]:
     def step(world: GameState) -> GameState | None:
         after = world.apply(action)
         return after if isinstance(after, GameState) else None

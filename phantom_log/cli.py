@@ -1399,7 +1399,12 @@ class _Analysed:
     players: dict[Role, str]
 
 
-_worker_solver: list[Solver] = []
+@functools.cache
+def _process_solver() -> Solver:
+    """One solver a process, its table reused game after game (emptied before each)."""
+    from .solver import Solver
+
+    return Solver()
 
 
 def _analyse_record(
@@ -1410,16 +1415,13 @@ def _analyse_record(
     from .analysis import analyse_replay, record_decisions
     from .cards import Role
     from .check import internal_error, verify_record
-    from .solver import Solver
 
     report = verify_record(record, sheets)
     rows: list[Decision] = []
     if report.replay is not None and not report.failed:
-        if not _worker_solver:
-            _worker_solver.append(Solver())  # one table a process, reused game after game
         try:
             replayed = record_decisions(report.record, sheets)
-            rows = analyse_replay(replayed, report.game_id, options, _worker_solver[0])
+            rows = analyse_replay(replayed, report.game_id, options, _process_solver())
         except Exception as error:  # a bug of the analysis: this record's problem
             report = replace(report, problems=(*report.problems, internal_error(error)))
     players: dict[Role, str] = {}
