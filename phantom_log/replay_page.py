@@ -314,9 +314,11 @@ class _Walk:
             reviews = self.reviews_at(round_no, trick_no, "swap", given)
             card = before.follow_card if before.swap_after_follow else before.lead_card
             text = (
-                f"The swap after {CARD_CODES[card]}: the Phantom gave "
-                f"{_cards_text(made.phantom)}, Christine gave {_cards_text(made.christine)}."
+                f"Round {round_no}, trick {trick_no}: the swap after {CARD_CODES[card]}: the "
+                f"Phantom gave {_cards_text(made.phantom)}, Christine gave "
+                f"{_cards_text(made.christine)}"
             )
+            text += f"; {after.turn.in_text} to play." if after.turn is not None else "."
         if after.tricks_played == before.tricks_played + 1:
             self.add_trick(after, reviews)
             return
