@@ -230,6 +230,7 @@ class _Walk:
         self.step = 0
         self.rounds_started = 0
         self.tricks_seen = 0
+        self.game_over = False
 
     def run(self) -> None:
         for before, action in self.replayed.decisions or []:
@@ -415,6 +416,7 @@ class _Walk:
         reviews: list[dict[str, Any]],
         **extra: Any,
     ) -> None:
+        self.game_over = state.is_over
         self.add(
             key,
             round_no,
@@ -461,6 +463,8 @@ class _Walk:
                 "trick_cards": list(self.trick_cards),
                 "swaps": list(self.trick_swaps),
                 "to_move": None if to_move is None else to_move.key,
+                # The note the next trick is about: none once the game is decided.
+                "next_note": None if self.game_over or notes >= NOTES_PER_SHEET else notes + 1,
                 "reviews": reviews,
                 "explanation": None,
                 "winner": None,
@@ -526,6 +530,7 @@ def _empty_position(text: str, problem: int | None) -> dict[str, Any]:
         "trick_cards": [],
         "swaps": [],
         "to_move": None,
+        "next_note": None,
         "reviews": [],
         "explanation": None,
         "winner": None,

@@ -389,6 +389,15 @@ def test_show_html_writes_one_page_and_never_overwrites_without_force(tmp_path: 
     assert run("show", source, "--analyse").exit_code == 2
 
 
+def test_show_html_to_standard_output_keeps_the_problems_on_standard_error() -> None:
+    result = CliRunner().invoke(
+        main, ["show", str(EXAMPLES / "invalid" / "revoke.json"), "--html", "-"]
+    )
+    assert result.exit_code == 1
+    assert result.stdout.startswith("<!DOCTYPE html>") and result.stdout.endswith("</html>\n")
+    assert "revoke: Christine played Ch4" in result.stderr
+
+
 def test_show_html_of_an_illegal_record_writes_it_and_exits_1(tmp_path: Path) -> None:
     out = tmp_path / "revoke.html"
     result = run("show", str(EXAMPLES / "invalid" / "revoke.json"), "--html", str(out))

@@ -158,7 +158,7 @@
         var cx = left + step * (note - 1) + step / 2;
         var cy = owner === "C" ? centre - 34 : centre + 34;
         var completed = note <= position.notes;
-        var next = note === position.notes + 1;
+        var next = note === position.next_note;
         var group = svgElement("g", { class: "note" + (completed ? " disc" : "") + (next ? " next" : "") }, svg);
         svgElement("circle", { cx: cx, cy: cy, r: 14 }, group);
         svgText(owner, { x: cx, y: cy + 5, class: "owner", "text-anchor": "middle" }, group);
