@@ -135,7 +135,12 @@ def _schema_message(error: ValidationError, instance: Any) -> tuple[str, str | N
     if keyword == "required":
         required: list[str] = list(value) if isinstance(value, list) else []
         missing = [key for key in required if isinstance(instance, dict) and key not in instance]
-        return f"required: the key {missing[0]!r} is missing", None
+        # jsonschema gives one error per missing key, its message opening with the key's
+        # repr: each error names its own key.
+        key = next((key for key in missing if error.message.startswith(repr(key))), None)
+        if key is None:
+            return f"required: {error.message}", None
+        return f"required: the key {key!r} is missing", None
     if keyword == "const":
         return f"const: {excerpt(instance)} must be {excerpt(value)}", None
     if keyword in ("maxLength", "maxItems") and isinstance(instance, str | list):

@@ -566,7 +566,16 @@ def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
             try:
                 value = parse_json(line)
             except JsonError as error:
-                problem = error.problem(number - 1, column - 1)
+                found = error
+                stripped = line.rstrip()
+                if len(stripped) < len(line):
+                    # A text cut short ends where its characters end, not on the line
+                    # after its line break.
+                    try:
+                        parse_json(stripped)
+                    except JsonError as closer:
+                        found = closer
+                problem = found.problem(number - 1, column - 1)
                 yield SourceRecord(source, index, problem=problem, line=number)
             else:
                 yield SourceRecord(source, index, value, line=number)

@@ -268,3 +268,25 @@ def test_python_dash_m(tmp_path: Path) -> None:
     )
     assert completed.returncode == 0
     assert "warning: unfinished" in completed.stdout
+
+
+def test_each_missing_key_is_named_once() -> None:
+    """An empty object lacks five keys: each problem names its own (not the first five
+    times)."""
+    result = CliRunner().invoke(main, ["verify", "-"], input="{}\n")
+    assert result.exit_code == 1
+    missing = [line for line in result.output.splitlines() if "is missing" in line]
+    assert missing == [
+        f"-#0: schema: required: the key {key!r} is missing"
+        for key in ("format", "game_id", "players", "sheet", "rounds")
+    ]
+
+
+def test_a_json_lines_text_cut_short_is_placed_on_its_own_line(tmp_path: Path) -> None:
+    """The line's end is not part of the record: a text cut short is reported on its own
+    line, at its end, not on the line after it."""
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"a":\n')
+    result = CliRunner().invoke(main, ["verify", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}#1: json: line 2, column 6: Expecting value" in result.output
