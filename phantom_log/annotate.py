@@ -37,7 +37,7 @@ ANNOTATION_FIELDS: Final = (
 
 @dataclass(frozen=True, slots=True)
 class Annotation:
-    """One completed trick of one game: the fields of FORMAT.md's annotation rows, with
+    """One completed trick of one game: the fields of docs/format.md's annotation rows, with
     the values the JSON rows hold (card and suit codes, role names), the explanation, and
     the engine's :class:`~phantom_log.engine.TrickOutcome` for compact access."""
 
@@ -67,7 +67,7 @@ class Annotation:
         return cls(game_id=game_id, **trick_json(outcome), explanation=explanation, outcome=outcome)
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
-        """The row as FORMAT.md's ``annotate --format json`` writes it (plus the
+        """The row as docs/format.md's ``annotate --format json`` writes it (plus the
         ``explanation`` when asked)."""
         row = {name: getattr(self, name) for name in ANNOTATION_FIELDS}
         if explain:
@@ -88,7 +88,7 @@ class Annotation:
 
 
 def swap_json(swap: SwapOutcome) -> dict[str, Any]:
-    """A swap as FORMAT.md's annotations write it."""
+    """A swap as docs/format.md's annotations write it."""
     return {
         "after": swap.after,
         "phantom": [CARD_CODES[card] for card in swap.phantom],
@@ -97,7 +97,7 @@ def swap_json(swap: SwapOutcome) -> dict[str, Any]:
 
 
 def trick_json(outcome: TrickOutcome) -> dict[str, Any]:
-    """A trick's annotation fields of FORMAT.md (without ``game_id``)."""
+    """A trick's annotation fields of docs/format.md (without ``game_id``)."""
     super_trump = outcome.super_trump
     return {
         "round": outcome.round,

@@ -393,7 +393,7 @@ class RecordReport:
         return sum(problem.severity is Severity.WARNING for problem in self.problems)
 
     def to_json(self) -> dict[str, Any]:
-        """The report as FORMAT.md's ``verify --format json`` writes it."""
+        """The report as docs/format.md's ``verify --format json`` writes it."""
         return {
             "source": self.source,
             "index": self.index,

@@ -38,7 +38,7 @@ CARDS_ASIDE: Final = 4
 SWAP_SIZE: Final = 2
 DIE_FACES: Final = 6
 #: Notes an out-of-order trick with a special card removes, and the same under the
-#: balance rule (RULES.md, "Notes" and "Optional rules").
+#: balance rule (docs/rules.md, "Filling the sheet" and "Optional rules").
 SPECIAL_PENALTY: Final = 2
 BALANCE_PENALTY: Final = 1
 
@@ -140,7 +140,7 @@ def judge_trick(lead: int, follow: int, super_trump: Suit | None) -> tuple[bool,
 
 
 def notes_after(notes_before: int, in_order: bool, special: bool, balance: bool) -> int:
-    """The notes completed after a trick (RULES.md, "Notes")."""
+    """The notes completed after a trick (docs/rules.md, "Filling the sheet")."""
     if not special:
         return notes_before + 1 if in_order else notes_before
     if in_order:
@@ -463,7 +463,7 @@ class Result:
     notes: int
 
     def to_json(self) -> dict[str, object]:
-        """As FORMAT.md's ``result`` writes it."""
+        """As docs/format.md's ``result`` writes it."""
         return {"winner": None if self.winner is None else self.winner.key, "notes": self.notes}
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 
 class Code(StrEnum):
-    """The stable problem codes of FORMAT.md, in the order the checks run."""
+    """The stable problem codes of docs/format.md, in the order the checks run."""
 
     JSON = "json"
     SCHEMA = "schema"
@@ -117,7 +117,7 @@ class Problem:
         return replace(self, severity=Severity.ERROR)
 
     def to_json(self) -> dict[str, Any]:
-        """The problem as FORMAT.md's ``verify --format json`` writes it."""
+        """The problem as docs/format.md's ``verify --format json`` writes it."""
         return {
             "code": self.code.value,
             "severity": self.severity.value,

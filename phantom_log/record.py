@@ -1,4 +1,4 @@
-"""Pydantic models of a game record (FORMAT.md), accepting exactly what the schema accepts.
+"""Pydantic models of a game record (docs/format.md), accepting exactly what the schema accepts.
 
 The JSON Schema (``schemas/game-record-1.schema.json``) stays the authoritative check; these
 frozen models give the same verdict on every document and a typed view of a valid one.

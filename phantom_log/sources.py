@@ -1,6 +1,6 @@
 """Reading records from every input form: files, directories, JSON Lines and stdin.
 
-Each text is parsed by :func:`phantom_log.strictjson.parse_json` (strict JSON as FORMAT.md
+Each text is parsed by :func:`phantom_log.strictjson.parse_json` (strict JSON as docs/format.md
 reads it). Nothing here raises for a bad input: a source that cannot be parsed yields a
 :class:`SourceRecord` carrying its problem, and the other records go on. A source that
 cannot be read at all (no permission, a broken link or a link loop, a folder that cannot
@@ -461,7 +461,7 @@ def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> It
 
 def _is_json_value(line: bytes) -> bool:
     """True when a line holds one whole JSON value by the JSON grammar, even a value that
-    FORMAT.md refuses (a number out of the 64-bit range, a key given twice, NaN, bytes
+    docs/format.md refuses (a number out of the 64-bit range, a key given twice, NaN, bytes
     that are not UTF-8): such a line is a broken record of JSON Lines, which is reported
     on its own, and not the first line of a document written over several lines."""
     try:

@@ -1,4 +1,4 @@
-"""Strict JSON, as FORMAT.md reads it: the one place where texts become values.
+"""Strict JSON, as docs/format.md reads it: the one place where texts become values.
 
 RFC 8259 and then some: bytes that are not UTF-8, duplicate keys, ``NaN``/``Infinity``,
 integers outside the signed 64-bit range, numbers too large for a 64-bit float, lone
@@ -47,7 +47,7 @@ COMPILED: Final = not __file__.endswith(".py")
 
 
 class JsonError(Exception):
-    """A text that is not JSON as FORMAT.md accepts it."""
+    """A text that is not JSON as docs/format.md accepts it."""
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None):
         super().__init__(message)
@@ -120,7 +120,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _slow_parse(data: bytes) -> Any:
-    """The standard library's parser, with every check of FORMAT.md hooked in."""
+    """The standard library's parser, with every check of docs/format.md hooked in."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -279,7 +279,7 @@ def _count_keys(value: Any) -> int:
 
 
 def parse_json(data: bytes) -> Any:
-    """Parse one JSON text; raises :class:`JsonError` for anything FORMAT.md rejects."""
+    """Parse one JSON text; raises :class:`JsonError` for anything docs/format.md rejects."""
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:

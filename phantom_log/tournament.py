@@ -38,7 +38,7 @@ STANDINGS_COLUMNS: Final = (
 
 
 class TournamentCode:
-    """The codes of the checks across records and against the manifest (FORMAT.md's two,
+    """The codes of the checks across records and against the manifest (docs/format.md's two,
     and the ones this command adds)."""
 
     DUPLICATE_GAME_ID: Final = "duplicate-game-id"
