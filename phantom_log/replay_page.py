@@ -1,9 +1,9 @@
 """The replay page: one self-contained HTML file that steps through a game card by card.
 
-Every position is computed here, in Python, by driving the engine's
-:class:`~phantom_log.engine.GameState` through the record's actions, checked step by step
-against the engine's own :class:`~phantom_log.engine.Replay`; the positions are embedded
-in the page as JSON. The page's script (``page/replay.js``) only draws them: it knows no
+Every position is computed here, in Python, from the engine's replay of the record made
+with ``decisions`` (the :class:`~phantom_log.engine.GameState` before each decision, which
+the engine then applies), each trick's end checked against the replay's
+:class:`~phantom_log.engine.TrickOutcome`; the positions are embedded in the page as JSON. The page's script (``page/replay.js``) only draws them: it knows no
 rule. The page fetches nothing: a strict Content-Security-Policy allows only its own
 inline script and style, by their SHA-256 hashes.
 
