@@ -250,7 +250,7 @@
     if (position.problem !== null && data.problems[position.problem]) {
       var problem = data.problems[position.problem];
       box.hidden = false;
-      element("strong", null, "Illegal: " + problem.code, box);
+      element("strong", null, "Illegal: " + problem.code + ":", box);
       element("span", null, " " + problem.message, box);
       if (problem.hint) {
         element("span", "hint", "Hint: " + problem.hint, box);
