@@ -15,7 +15,7 @@ command does):
   of both rounds, under ``--time-limit``; median, 90th percentile, and the decisions left
   unsolved by the limit;
 - **--hidden --worlds 30 and --deep**: against the default analysis of the same decisions,
-  from ``--from`` on (round 2, trick 5 by default: a whole game under --hidden takes far
+  from ``--from`` on (round 2, trick 3 by default: a whole game under --hidden takes far
   longer than any limit worth setting), as a ratio per game.
 """
 
@@ -56,7 +56,7 @@ def main() -> int:
         "--time-limit", type=float, default=60.0, help="Seconds per game (60, as the command)."
     )
     parser.add_argument(
-        "--from", dest="start", default="2.5", help="Where the ratios start (ROUND.TRICK, 2.5)."
+        "--from", dest="start", default="2.3", help="Where the ratios start (ROUND.TRICK, 2.3)."
     )
     parser.add_argument("--worlds", type=int, default=30, help="Layouts for --hidden (30).")
     parser.add_argument("--quick", action="store_true", help="6 games, 3 compared.")
