@@ -3,9 +3,10 @@
 Every position is computed here, in Python, from the engine's replay of the record made
 with ``decisions`` (the :class:`~phantom_log.engine.GameState` before each decision, which
 the engine then applies), each trick's end checked against the replay's
-:class:`~phantom_log.engine.TrickOutcome`; the positions are embedded in the page as JSON. The page's script (``page/replay.js``) only draws them: it knows no
-rule. The page fetches nothing: a strict Content-Security-Policy allows only its own
-inline script and style, by their SHA-256 hashes.
+:class:`~phantom_log.engine.TrickOutcome`; the positions are embedded in the page as JSON.
+The page's script (``page/replay.js``) only draws them: it knows no rule. The page fetches
+nothing: a strict Content-Security-Policy allows only its own inline script and style, by
+their SHA-256 hashes.
 
 Record text (game id, names, comments) reaches the page only as escaped HTML text, as
 JSON inside a ``<script type="application/json">`` with ``<``, ``>``, ``&`` and the line
