@@ -355,18 +355,24 @@ def _construct(model: type[M], data: Mapping[str, Any], private: dict[str, Any] 
     as fields, the others as extensions, defaults for the absent ones), but without its
     per-call overhead: commands make one per record."""
     fields, defaults = _LAYOUTS.get(model) or _layout(model)
-    values = dict(defaults)
     extra: dict[str, Any] = {}
-    for key, value in data.items():
-        if key in fields:
-            values[key] = value
-        else:
-            extra[key] = value
+    if data.keys() <= fields:  # no extension key: the common case, done in C
+        values = {**defaults, **data}
+        fields_set = set(data)
+    else:
+        values = dict(defaults)
+        for key, value in data.items():
+            if key in fields:
+                values[key] = value
+            else:
+                extra[key] = value
+        fields_set = {*data} - extra.keys()
     instance = model.__new__(model)
-    object.__setattr__(instance, "__dict__", values)
-    object.__setattr__(instance, "__pydantic_fields_set__", {*data} - extra.keys())
-    object.__setattr__(instance, "__pydantic_extra__", extra)
-    object.__setattr__(instance, "__pydantic_private__", private)
+    _set = object.__setattr__
+    _set(instance, "__dict__", values)
+    _set(instance, "__pydantic_fields_set__", fields_set)
+    _set(instance, "__pydantic_extra__", extra)
+    _set(instance, "__pydantic_private__", private)
     return instance
 
 

@@ -102,25 +102,38 @@ class RecordFacts:
 def record_facts(report: RecordReport) -> RecordFacts:
     """The facts of one verified record."""
     result = report.result
-    facts = facts_of(
+    winner = None if result is None or result.winner is None else result.winner.key
+    notes = None if result is None else result.notes
+    model = report.model
+    record = report.record
+    if model is None or not isinstance(record, dict):
+        return facts_of(
+            report.source,
+            report.index,
+            report.game_id,
+            report.valid,
+            record,
+            report.replay is not None,
+            winner,
+            notes,
+        )
+    # A record of the schema's shape: its names and stage as the record model reads them.
+    stage = model.stage
+    return RecordFacts(
         report.source,
         report.index,
         report.game_id,
         report.valid,
-        report.record,
-        report.replay is not None,
-        None if result is None or result.winner is None else result.winner.key,
-        None if result is None else result.notes,
-    )
-    model = report.model
-    if model is None:
-        return facts
-    # A record of the schema's shape: its names and stage as the record model reads them.
-    return replace(
-        facts,
-        phantom=sys.intern(model.players.phantom),
-        christine=sys.intern(model.players.christine),
-        stage=None if model.stage is None else sys.intern(model.stage),
+        sys.intern(model.players.phantom),
+        sys.intern(model.players.christine),
+        None if stage is None else sys.intern(stage),
+        _content_digest({key: value for key, value in record.items() if key != "game_id"}),
+        ()
+        if report.replay is None
+        else tuple(_deal_key(data["deal"]) for data in record["rounds"]),
+        winner,
+        notes,
+        winner is not None,
     )
 
 
