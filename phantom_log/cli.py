@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import click
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .sources import SourceRecord
     from .tables import TableFiles, TrickCsv
     from .terminal import Style
+    from .tournament import Manifest
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -212,6 +213,67 @@ def max_record_size_option(command: F) -> F:
     return cast(F, option(run))
 
 
+_SELECTION_HELP: Final = (
+    ("--game-id", "game_ids", "game id"),
+    ("--player", "players", "player (either side)"),
+    ("--event", "events", "event"),
+)
+
+
+def selection_options(command: F) -> F:
+    """``--game-id``, ``--player`` and ``--event`` for a command that reads records: the
+    command reads only the records they select (:mod:`phantom_log.selection`), and a
+    tournament manifest among its paths is skipped with a note on standard error."""
+
+    @functools.wraps(command)
+    def run(
+        *args: Any,
+        game_ids: tuple[str, ...],
+        players: tuple[str, ...],
+        events: tuple[str, ...],
+        **kwargs: Any,
+    ) -> Any:
+        from .selection import Selection, record_selection
+        from .sources import on_manifest
+
+        with (
+            record_selection(Selection(game_ids, players, events)),
+            on_manifest(_manifest_skipped),
+        ):
+            return command(*args, **kwargs)
+
+    decorated: Callable[..., Any] = run
+    for flag, name, what in reversed(_SELECTION_HELP):
+        decorated = click.option(
+            flag,
+            name,
+            multiple=True,
+            metavar="PATTERN",
+            help=f"Only the records of this {what}: exact or a glob (*, ?, [...]); "
+            "repeatable (any of them).",
+        )(decorated)
+    return cast(F, decorated)
+
+
+def _manifest_skipped(source: str) -> None:
+    click.echo(
+        printable(
+            f"phantom-log: note: {source} is a tournament manifest, not a game record: skipped"
+        ),
+        err=True,
+    )
+
+
+def _no_records() -> click.exceptions.Exit:
+    """The usage error of paths that give no record (or none that is selected)."""
+    from .selection import current_selection
+
+    selection = current_selection()
+    if selection:
+        return _usage_error(f"no record of the paths given is selected by {selection.describe()}")
+    return _usage_error("the paths given hold no records")
+
+
 def _stdin() -> IO[bytes] | None:
     """Standard input as bytes; ``None`` when it is closed (``phantom-log verify - <&-``),
     which reading ``-`` then reports as an unreadable source."""
@@ -298,12 +360,25 @@ class _Tally:
     valid: int = 0
     warnings: int = 0
     failed: int = 0
+    codes: dict[str, int] = field(default_factory=dict)
 
-    def add(self, valid: bool, warnings: int, failed: bool = False) -> None:
+    def add(
+        self, valid: bool, warnings: int, failed: bool = False, codes: tuple[str, ...] = ()
+    ) -> None:
         self.records += 1
         self.valid += valid
         self.warnings += warnings
         self.failed += failed
+        for code in codes:
+            self.codes[code] = self.codes.get(code, 0) + 1
+
+    def by_code(self) -> str | None:
+        """The problems counted per code, the most frequent first (then by code), or
+        ``None`` when there is no problem: ``by code: schema 12, revoke 3``."""
+        if not self.codes:
+            return None
+        ranked = sorted(self.codes.items(), key=lambda item: (-item[1], item[0]))
+        return "by code: " + ", ".join(f"{code} {count}" for code, count in ranked)
 
     def summary(self) -> str:
         def count(number: int, word: str) -> str:
@@ -323,14 +398,31 @@ class _Tally:
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only the problems; no progress bar.")
 @click.option("--strict", is_flag=True, help="Treat warnings (an unfinished record) as errors.")
+@click.option(
+    "--valid-out",
+    "valid_out",
+    metavar="FILE.jsonl",
+    help="Write the valid records, as they were read, to FILE (JSON Lines).",
+)
+@click.option(
+    "--invalid-out",
+    "invalid_out",
+    metavar="FILE.jsonl",
+    help="Write the invalid records, as they were read, to FILE (JSON Lines).",
+)
+@click.option("--force", is_flag=True, help="Overwrite the --valid-out and --invalid-out files.")
 @sheets_option
 @jobs_option
+@selection_options
 @max_record_size_option
 def verify(
     paths: tuple[str, ...],
     output_format: str,
     quiet: bool,
     strict: bool,
+    valid_out: str | None,
+    invalid_out: str | None,
+    force: bool,
     sheets_path: str | None,
     jobs: int | None,
 ) -> None:
@@ -340,35 +432,100 @@ def verify(
     record per line), directories (searched recursively, in sorted order) and - for
     standard input. Each record is reported as valid (with its winner and notes) or with
     its problems: a stable code, a message, the JSON pointer, the round and the trick.
+    The text report ends with a summary and the problems counted per code.
+
+    --valid-out and --invalid-out split the records into two JSON Lines files, each
+    record as it was read (a record written over several lines is put on one).
     """
+    from contextlib import ExitStack
+
+    from .output import atomic_output
     from .pipeline import WorkerLost, default_jobs, verify_sources
     from .reports import Options
     from .terminal import Progress
 
-    options = Options(_load_sheets(sheets_path), strict, output_format, quiet)
+    outputs = [
+        (option, path, valid)
+        for option, path, valid in (
+            ("--valid-out", valid_out, True),
+            ("--invalid-out", invalid_out, False),
+        )
+        if path is not None
+    ]
+    _check_record_outputs(paths, [(option, path) for option, path, _ in outputs], force)
+    options = Options(_load_sheets(sheets_path), strict, output_format, quiet, bool(outputs))
     tally = _Tally()
     stdout = sys.stdout
     progress = Progress("verifying", not quiet)
-    try:
-        outcomes = verify_sources(paths, options, jobs or default_jobs(), _stdin(), progress)
-        for outcome in outcomes:
-            tally.add(outcome.valid, outcome.warnings, outcome.failed)
-            stdout.write(outcome.text)
-            progress.update(tally.records)
-    except SourceError as error:
-        raise _usage_error(str(error)) from None
-    except WorkerLost:
-        raise _run_failed(f"a worker process died after {tally.records} records") from None
-    finally:
-        progress.close()
-    if tally.records == 0:
-        raise _usage_error("the paths given hold no records")
+    # The files are renamed into place once every record is read: a run that fails (or
+    # holds no record) leaves them as they were.
+    with _writing_output(), ExitStack() as files:
+        streams = {
+            valid: files.enter_context(atomic_output(path, force)) for _, path, valid in outputs
+        }
+        try:
+            outcomes = verify_sources(paths, options, jobs or default_jobs(), _stdin(), progress)
+            for outcome in outcomes:
+                tally.add(outcome.valid, outcome.warnings, outcome.failed, outcome.codes)
+                stdout.write(outcome.text)
+                stream = streams.get(outcome.valid)
+                if stream is not None and outcome.record_text is not None:
+                    stream.write(outcome.record_text)
+                progress.update(tally.records)
+        except SourceError as error:
+            raise _usage_error(str(error)) from None
+        except WorkerLost:
+            raise _run_failed(f"a worker process died after {tally.records} records") from None
+        finally:
+            progress.close()
+        if tally.records == 0:
+            raise _no_records()
     if output_format == "text" and not quiet:
         stdout.write(tally.summary() + "\n")
+        by_code = tally.by_code()
+        if by_code is not None:
+            stdout.write(by_code + "\n")
     stdout.flush()
     if tally.failed:
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if tally.valid == tally.records else EXIT_INVALID)
+
+
+def _check_record_outputs(
+    paths: tuple[str, ...], outputs: list[tuple[str, str]], force: bool
+) -> None:
+    """Refuse, before any work, ``--valid-out``/``--invalid-out`` files that are not
+    JSON Lines, that are one file, that are an input or lie in an input folder (where the
+    next run over it would read them as records), or that cannot be written."""
+    import os
+    from pathlib import Path
+
+    from .output import check_writable
+
+    for option, path in outputs:
+        if Path(path).suffix.lower() not in (".jsonl", ".ndjson"):
+            raise _usage_error(
+                f"{option} {path}: the records are written as JSON Lines; "
+                "give a .jsonl or .ndjson file"
+            )
+    if len(outputs) == 2 and os.path.realpath(outputs[0][1]) == os.path.realpath(outputs[1][1]):
+        raise _usage_error(f"--valid-out and --invalid-out are the same file: {outputs[0][1]}")
+    for option, path in outputs:
+        target = os.path.realpath(path)
+        for given in paths:
+            if given == "-":
+                continue
+            source = os.path.realpath(given)
+            if target == source:
+                raise _usage_error(f"{option} {path}: it is an input; write it elsewhere")
+            if os.path.isdir(source) and target.startswith(source.rstrip(os.sep) + os.sep):
+                raise _usage_error(
+                    f"{option} {path}: it is inside the input folder {given}, where it "
+                    "would be read as records; write it elsewhere"
+                )
+    with _writing_output():
+        for _, path in outputs:
+            check_writable(path, force)
 
 
 def _reports(
@@ -386,7 +543,7 @@ def _reports(
     except SourceError as error:
         raise _usage_error(str(error)) from None
     if records == 0:
-        raise _usage_error("the paths given hold no records")
+        raise _no_records()
 
 
 @main.command()
@@ -430,6 +587,7 @@ def schema(which: str) -> None:
 )
 @no_colour_option
 @sheets_option
+@selection_options
 @max_record_size_option
 def annotate(
     paths: tuple[str, ...],
@@ -587,6 +745,7 @@ def _record_title(report: RecordReport) -> str:
 @click.option("--force", is_flag=True, help="Overwrite the --svg or --html files if they exist.")
 @no_colour_option
 @sheets_option
+@selection_options
 @max_record_size_option
 def show(
     path: str,
@@ -988,7 +1147,7 @@ def _build_tables(
     finally:
         progress.close()
     if files.records == 0:
-        raise _usage_error("the paths given hold no records")
+        raise _no_records()
     if files.left_out and not quiet:
         click.echo(
             f"left out {files.left_out} invalid record{'s' if files.left_out != 1 else ''} "
@@ -1030,6 +1189,7 @@ def _exit_invalid() -> None:
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
 @sheets_option
+@selection_options
 @max_record_size_option
 def export(
     paths: tuple[str, ...],
@@ -1139,6 +1299,7 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
 @jobs_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
 @sheets_option
+@selection_options
 @max_record_size_option
 def stats(
     paths: tuple[str, ...],
@@ -1266,6 +1427,7 @@ def stats(
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @no_colour_option
 @sheets_option
+@selection_options
 @max_record_size_option
 def analyse(
     paths: tuple[str, ...],
@@ -1382,7 +1544,7 @@ def _source_records(paths: tuple[str, ...]) -> Iterator[SourceRecord]:
             records += 1
             yield record
     if records == 0:
-        raise _usage_error("the paths given hold no records")
+        raise _no_records()
 
 
 @dataclass(frozen=True)
@@ -1617,6 +1779,38 @@ Exit codes:
 )
 
 
+def _read_manifest(path: str, option: str) -> Manifest:
+    """The manifest of a file; a usage error (exit 2) naming the file for a bad one."""
+    from .tournament import read_manifest
+
+    try:
+        data = read_limited(path)
+    except OSError as error:
+        raise _usage_error(f"{option}{path}: {error.strerror}") from None
+    read = read_manifest(data, path)
+    if isinstance(read, list):
+        raise _usage_error(f"{option}{path}: " + "; ".join(read))
+    return read
+
+
+def _found_manifest(found: list[str]) -> Manifest | None:
+    """The manifest found among the paths of ``tournament check`` without ``--manifest``:
+    the one there is, said on standard error; ``None`` without one; a usage error when
+    there are several (which one is meant cannot be guessed)."""
+    if not found:
+        return None
+    if len(found) > 1:
+        raise _usage_error(
+            f"the paths hold {len(found)} tournament manifests ({', '.join(found)}): "
+            "give the one to use with --manifest FILE"
+        )
+    click.echo(
+        printable(f"phantom-log: note: using the manifest {found[0]} (found among the paths)"),
+        err=True,
+    )
+    return _read_manifest(found[0], "the manifest ")
+
+
 @tournament.command("check", epilog=TOURNAMENT_EPILOG)
 @click.argument("paths", nargs=-1, required=True)
 @click.option(
@@ -1637,6 +1831,7 @@ Exit codes:
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @sheets_option
+@selection_options
 @max_record_size_option
 def tournament_check(
     paths: tuple[str, ...],
@@ -1659,16 +1854,17 @@ def tournament_check(
     unknown-player (errors). Then the standings: per player, games, wins, losses, wins
     as the Phantom and as Christine, and notes completed as the Phantom (the tie-break).
     """
+    import os
+
     from .output import check_writable, is_standard_output, write_atomically
     from .pipeline import WorkerLost, default_jobs, verify_sources
     from .reports import Options
+    from .sources import on_manifest
     from .terminal import Progress, table
     from .tournament import (
         STANDINGS_COLUMNS,
         FactsTable,
-        Manifest,
         TournamentProblem,
-        read_manifest,
         tournament_report,
     )
 
@@ -1684,14 +1880,7 @@ def tournament_check(
             check_writable(standings_path, force)
     manifest: Manifest | None = None
     if manifest_path is not None:
-        try:
-            data = read_limited(manifest_path)
-        except OSError as error:
-            raise _usage_error(f"--manifest {manifest_path}: {error.strerror}") from None
-        read = read_manifest(data, manifest_path)
-        if isinstance(read, list):
-            raise _usage_error(f"--manifest {manifest_path}: " + "; ".join(read))
-        manifest = read
+        manifest = _read_manifest(manifest_path, "--manifest ")
     options = Options(_load_sheets(sheets_path), strict, "facts", quiet=True)
     facts = FactsTable()
     record_problems: list[TournamentProblem] = []
@@ -1699,17 +1888,19 @@ def tournament_check(
     stdout = sys.stdout
     progress = Progress("checking", not quiet)
     failed = False
+    manifests_found: list[str] = []
     try:
         outcomes = verify_sources(paths, options, jobs or default_jobs(), _stdin(), progress)
-        for outcome in outcomes:
-            assert outcome.facts is not None
-            facts.append(outcome.facts)
-            record_problems.extend(outcome.problems)
-            warnings += outcome.warnings
-            failed |= outcome.failed
-            if output_format == "text":
-                stdout.write(outcome.text)
-            progress.update(len(facts))
+        with on_manifest(manifests_found.append):
+            for outcome in outcomes:
+                assert outcome.facts is not None
+                facts.append(outcome.facts)
+                record_problems.extend(outcome.problems)
+                warnings += outcome.warnings
+                failed |= outcome.failed
+                if output_format == "text":
+                    stdout.write(outcome.text)
+                progress.update(len(facts))
     except SourceError as error:
         raise _usage_error(str(error)) from None
     except WorkerLost:
@@ -1717,7 +1908,13 @@ def tournament_check(
     finally:
         progress.close()
     if not facts:
-        raise _usage_error("the paths given hold no records")
+        raise _no_records()
+    if manifest is None:
+        manifest = _found_manifest(manifests_found)
+    else:
+        for found in manifests_found:
+            if not os.path.exists(found) or not os.path.samefile(found, manifest.source):
+                _manifest_skipped(found)
     report = tournament_report(facts, record_problems, manifest, strict)
     if output_format == "json":
         stdout.write(orjson.dumps(report.to_json()).decode() + "\n")

@@ -23,7 +23,7 @@ from typing import IO, TYPE_CHECKING, Protocol, TypeVar
 from .check import verify_record
 from .reports import Options, Outcome, report_outcome
 from .sheets import Sheet
-from .sources import Chunk, chunk_records, find_sources, read_chunks, source_size
+from .sources import Chunk, chunk_records, find_sources, read_chunks, record_line, source_size
 
 if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
     from .tables import RecordRows
@@ -102,10 +102,15 @@ class WorkerLost(RuntimeError):
 
 def verify_chunk(chunk: Chunk, options: Options) -> list[Outcome]:
     """Parse and verify the records of one chunk (in a worker, or in the main process)."""
-    return [
-        report_outcome(verify_record(record, options.sheets, options.strict, False), options)
-        for record in chunk_records(chunk)
-    ]
+    outcomes = []
+    for record in chunk_records(chunk):
+        outcome = report_outcome(
+            verify_record(record, options.sheets, options.strict, False), options
+        )
+        if options.keep_text:
+            outcome.record_text = record_line(record)
+        outcomes.append(outcome)
+    return outcomes
 
 
 class ProgressHook(Protocol):

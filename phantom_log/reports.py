@@ -29,6 +29,11 @@ class Outcome:
     problems: tuple[TournamentProblem, ...] = ()
     #: True when the run could not check this record (``internal-error``, ``unreadable``).
     failed: bool = False
+    #: The code of each of the record's problems (a code as often as it is found).
+    codes: tuple[str, ...] = ()
+    #: The record's text as one line of JSON Lines (with ``Options.keep_text``), ``None``
+    #: when there is none (a source that could not be read).
+    record_text: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +45,16 @@ class Options:
     strict: bool = False
     output: str = "text"
     quiet: bool = False
+    #: Return each record's text (``verify --valid-out``/``--invalid-out``).
+    keep_text: bool = False
 
 
 def report_outcome(report: RecordReport, options: Options) -> Outcome:
     """The outcome of one report."""
+    codes = tuple(problem.code.value for problem in report.problems)
     if options.output == "json":
         text = orjson.dumps(report.to_json()).decode() + "\n"
-        return Outcome(report.valid, report.warnings, text, failed=report.failed)
+        return Outcome(report.valid, report.warnings, text, failed=report.failed, codes=codes)
     lines = report_lines(report)
     if report.valid and not options.quiet:
         lines.append(verdict_line(report))
@@ -64,9 +72,15 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
             for problem in report.problems
         )
         return Outcome(
-            report.valid, report.warnings, text, record_facts(report), problems, report.failed
+            report.valid,
+            report.warnings,
+            text,
+            record_facts(report),
+            problems,
+            report.failed,
+            codes,
         )
-    return Outcome(report.valid, report.warnings, text, failed=report.failed)
+    return Outcome(report.valid, report.warnings, text, failed=report.failed, codes=codes)
 
 
 # -- the text report -----------------------------------------------------------------

@@ -19,16 +19,18 @@ import itertools
 import json
 import math
 import os
+import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any, Final
 
 from .filesystem import file_kind
 from .problems import Code, Problem
+from .selection import Selection, current_selection
 from .strictjson import JsonError, parse_json, split_array
 
 __all__ = ["JsonError", "parse_json"]  # re-exported: where records are read
@@ -47,6 +49,41 @@ DEFAULT_MAX_RECORD_SIZE: Final = 64 * 1024 * 1024
 _SKIP_SIZE: Final = 1024 * 1024  # bytes read at a time to skip the rest of a long line
 _SIZE_UNITS: Final = (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024))
 _max_record_size: ContextVar[int] = ContextVar("max_record_size", default=DEFAULT_MAX_RECORD_SIZE)
+
+#: What a tournament manifest's ``format`` starts with (``phantom-log-manifest/1``).
+MANIFEST_FORMAT_PREFIX: Final = "phantom-log-manifest/"
+_MANIFEST_MARK: Final = b'"' + MANIFEST_FORMAT_PREFIX.encode()
+_manifest_seen: ContextVar[Callable[[str], None] | None] = ContextVar("manifest_seen", default=None)
+
+
+@contextmanager
+def on_manifest(callback: Callable[[str], None] | None) -> Iterator[None]:
+    """Call ``callback`` with the name of each source found to be a tournament manifest
+    inside the block. A manifest (a document whose ``format`` starts with
+    :data:`MANIFEST_FORMAT_PREFIX`) is never read as a game record: without a callback
+    it is skipped without a word."""
+    token = _manifest_seen.set(callback)
+    try:
+        yield
+    finally:
+        _manifest_seen.reset(token)
+
+
+def is_manifest(data: bytes) -> bool:
+    """True when a document is a tournament manifest: a JSON object whose ``format``
+    starts with :data:`MANIFEST_FORMAT_PREFIX` (the text is parsed only when it holds
+    that prefix)."""
+    if _MANIFEST_MARK not in data:
+        return False
+    try:
+        value = parse_json(data[len(_BOM) :] if data.startswith(_BOM) else data)
+    except JsonError:
+        return False
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("format"), str)
+        and value["format"].startswith(MANIFEST_FORMAT_PREFIX)
+    )
 
 
 @contextmanager
@@ -94,7 +131,8 @@ class SourceRecord:
     """One record read from a source, or the problem that kept it from being read.
 
     ``index`` is the record's position in its source, from 0; ``line`` is where it starts
-    in a JSON Lines source.
+    in a JSON Lines source. ``text`` is the record's text as read (a line of JSON Lines,
+    an element of an array, a whole document), when it was read.
     """
 
     source: str
@@ -102,6 +140,7 @@ class SourceRecord:
     data: Any = None
     problem: Problem | None = None
     line: int | None = None
+    text: bytes | None = None
 
 
 class SourceError(Exception):
@@ -302,7 +341,9 @@ class Chunk:
     or a run of records' texts (the lines of JSON Lines, or the elements of an array), each
     ``(index, line, column, bytes)`` with the line and column where it starts; or the
     ``problem`` that kept a source (or the record at ``index``, on ``line``) from being
-    read. Chunks are what worker processes receive."""
+    read. ``selection`` is the selection in force when it was read (see
+    :mod:`phantom_log.selection`): parsing keeps only the records it matches. Chunks are
+    what worker processes receive."""
 
     source: str
     document: bytes | None = None
@@ -310,6 +351,7 @@ class Chunk:
     problem: Problem | None = None
     index: int = 0
     line: int | None = None
+    selection: Selection | None = None
 
     @property
     def size(self) -> int:
@@ -347,7 +389,22 @@ def read_chunks(
     (sniffed for JSON Lines unless its suffix says), within the size limit. A path found
     below a folder is read only if it is a regular file. Whatever cannot be read is a
     chunk with its ``unreadable`` problem; the size limit is ``max_record_size``, or the
-    one in force (:func:`record_size_limit`)."""
+    one in force (:func:`record_size_limit`). A tournament manifest is no record: it
+    gives no chunk (see :func:`on_manifest`). Each chunk carries the selection in force
+    (:func:`~phantom_log.selection.record_selection`)."""
+    selection = current_selection()
+    chunks = _source_chunks(source, stdin, lines_per_chunk, max_record_size)
+    if selection is None:
+        yield from chunks
+    else:
+        for chunk in chunks:
+            yield replace(chunk, selection=selection)
+
+
+def _source_chunks(
+    source: str, stdin: IO[bytes] | None, lines_per_chunk: int, max_record_size: int | None
+) -> Iterator[Chunk]:
+    """The raw chunks of one source (see :func:`read_chunks`)."""
     limit = max_record_size or _max_record_size.get()
     name = display_name(source)
     if isinstance(source, FoundSource) and source.problem is not None:
@@ -504,7 +561,13 @@ def _bounded_lines(handle: IO[bytes], limit: int, skip_long: bool) -> Iterator[b
 
 def _document_chunks(source: str, data: bytes, size: int) -> Iterator[Chunk]:
     """A document as chunks: an array of objects is cut into its elements (each then parsed
-    and checked on its own, as a line of JSON Lines is), anything else is one chunk."""
+    and checked on its own, as a line of JSON Lines is), anything else is one chunk. A
+    tournament manifest gives none: it is told to the :func:`on_manifest` callback."""
+    if is_manifest(data):
+        seen = _manifest_seen.get()
+        if seen is not None:
+            seen(source)
+        return
     text = data[len(_BOM) :] if data.startswith(_BOM) else data
     spans = split_array(text)
     if not spans:
@@ -556,8 +619,26 @@ def _line_chunks(
 
 
 def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
-    """The records of a chunk, parsed; a text that is not JSON gives a record with its
-    ``json`` problem (line and column counted in the whole source)."""
+    """The records of a chunk, parsed, each with its text; a text that is not JSON gives
+    a record with its ``json`` problem (line and column counted in the whole source).
+
+    With a selection (:attr:`Chunk.selection`) only the records it matches are given,
+    and the ``unreadable`` problems: a source that could not be read may hold a selected
+    record, so the run still says it could not do all its work. This is the one place
+    where every command's records are selected."""
+    records = _chunk_records(chunk)
+    selection = chunk.selection
+    if not selection:
+        return records
+    return (
+        record
+        for record in records
+        if selection.matches(record.data)
+        or (record.problem is not None and record.problem.code is Code.UNREADABLE)
+    )
+
+
+def _chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
     source = chunk.source
     if chunk.problem is not None:
         yield SourceRecord(source, chunk.index, problem=chunk.problem, line=chunk.line)
@@ -576,9 +657,9 @@ def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
                     except JsonError as closer:
                         found = closer
                 problem = found.problem(number - 1, column - 1)
-                yield SourceRecord(source, index, problem=problem, line=number)
+                yield SourceRecord(source, index, problem=problem, line=number, text=line)
             else:
-                yield SourceRecord(source, index, value, line=number)
+                yield SourceRecord(source, index, value, line=number, text=line)
     else:
         assert chunk.document is not None
         yield from _read_document(source, chunk.document)
@@ -608,10 +689,11 @@ def read_limited(path: str, max_record_size: int | None = None) -> bytes:
 
 
 def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
+    text = data[len(_BOM) :] if data.startswith(_BOM) else data
     try:
         value = parse_json(data)
     except JsonError as error:
-        yield SourceRecord(source, 0, problem=error.problem())
+        yield SourceRecord(source, 0, problem=error.problem(), text=text)
         return
     if isinstance(value, list):
         if not value:
@@ -624,7 +706,35 @@ def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
                     hint="A .json file holds one record (an object) or an array of records.",
                 ),
             )
+        # An array that is not one of objects: its elements' texts are not kept apart.
         for index, item in enumerate(value):
             yield SourceRecord(source, index, item)
     else:
-        yield SourceRecord(source, 0, value)
+        yield SourceRecord(source, 0, value, text=text)
+
+
+_LINE_BREAK: Final = re.compile(rb"(?:\r\n|\r|\n)[ \t]*")
+
+
+def record_line(record: SourceRecord) -> bytes | None:
+    """A record's text as one line of JSON Lines, as ``verify --valid-out`` and
+    ``--invalid-out`` write it: its exact bytes when they are one line (every line of JSON
+    Lines, an element of an array written on one line), with a line break added at the
+    end of a text that has none; a text written over several lines (a pretty-printed
+    document or element) with each line break and the indentation after it removed,
+    which is whitespace between JSON's tokens (a string cannot hold a raw line break), so
+    that the record's value is the same. ``None`` for a record without text (a source
+    that could not be read)."""
+    text = record.text
+    if text is None:
+        if record.problem is not None:
+            return None
+        import orjson
+
+        return orjson.dumps(record.data) + b"\n"  # an element of an array of non-objects
+    body = text.rstrip(b"\r\n")
+    ending = text[len(body) :]
+    if b"\n" in body or b"\r" in body:
+        body = _LINE_BREAK.sub(b"", body.strip(b" \t"))
+        ending = b"\n"
+    return body + (ending or b"\n")
