@@ -69,6 +69,7 @@ def test_valid_record_text(tmp_path: Path) -> None:
         "round 2's 10th trick is played.",
         f"{path}#0 (g1): valid: unfinished, 0 notes completed so far",
         "1 record: 1 valid, 0 invalid, 1 warning",
+        "by code: unfinished 1",
     ]
 
 
@@ -81,6 +82,7 @@ def test_invalid_record_text_names_the_play_and_the_rule(tmp_path: Path) -> None
         "Ch4; he must follow Chandelier",
         "    hint: A player who holds a card of the lead suit (after any swap) must play one.",
         "1 record: 0 valid, 1 invalid, 0 warnings",
+        "by code: revoke 1",
     ]
 
 
