@@ -1295,7 +1295,12 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
 @click.option("-o", "--output", "output_path", metavar="FILE", help="Write to FILE.")
 @click.option("--force", is_flag=True, help="Overwrite FILE (and the --plot file) if it exists.")
 @click.option("--curve", is_flag=True, help="The progress curve: per trick 1-20 of the game.")
-@click.option("--plot", "plot_path", metavar="FILE.svg|FILE.png", help="Draw the progress curve.")
+@click.option(
+    "--plot",
+    "plot_path",
+    metavar="FILE.svg|FILE.png",
+    help="Draw the progress curve (with matplotlib: pip install 'phantom-log[plot]').",
+)
 @jobs_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
 @sheets_option
@@ -1336,6 +1341,10 @@ def stats(
     keys = list(dict.fromkeys(groupings))
     if plot_path is not None and not plot_path.lower().endswith((".svg", ".png")):
         raise _usage_error(f"--plot {plot_path}: give a .svg or .png file")
+    if plot_path is not None and not _plotting_installed():
+        raise _usage_error(
+            "--plot draws with matplotlib, which is not installed: pip install 'phantom-log[plot]'"
+        )
     if output_format == "table" and output_path and not is_standard_output(output_path):
         raise _usage_error("-o FILE takes --format csv or json")
     with _writing_output():
@@ -1377,6 +1386,16 @@ def stats(
     else:
         with _writing_output():
             write_atomically(output_path, text, force, standard_output=True)
+
+
+def _plotting_installed() -> bool:
+    """Whether matplotlib (the ``plot`` extra) can be imported; it is not imported here."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("matplotlib") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 @main.command(epilog=ANALYSE_EPILOG)
