@@ -515,6 +515,14 @@ HELD = textwrap.dedent(
 )
 
 
+def default_signals() -> None:
+    """In the child, before it runs: SIGTERM and SIGHUP as their defaults, whatever the
+    test run inherited (under ``nohup`` SIGHUP is ignored, and phantom-log rightly keeps
+    an ignored signal ignored)."""
+    for name in ("SIGTERM", "SIGHUP"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
 def held_cli(
     moment: str, ready: Path, args: list[str], env: dict[str, str]
 ) -> subprocess.Popen[str]:
@@ -524,6 +532,7 @@ def held_cli(
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=default_signals,
     )
 
 
@@ -615,6 +624,7 @@ def test_sigterm_on_a_run_waiting_for_standard_input_removes_the_work_folder(
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=default_signals,
     )
     assert process.stdin is not None
     process.stdin.write(games.read_text()[:20000])
@@ -642,6 +652,7 @@ def test_sigterm_during_a_long_simulation_leaves_no_temporary(tmp_path: Path) ->
         [sys.executable, "-m", "phantom_log", "simulate", "-n", "1000000", "-q", "-o", str(out)],
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_signals,
     )
 
     def temporary_written() -> bool:
@@ -699,6 +710,7 @@ def test_sigterm_to_the_process_group_ends_forked_workers_without_a_traceback(
             stdout=subprocess.PIPE,
             stderr=stderr,
             start_new_session=True,
+            preexec_fn=default_signals,
         )
     assert process.stdout is not None
     try:
