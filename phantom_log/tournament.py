@@ -14,16 +14,18 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, cast, overload
+from typing import TYPE_CHECKING, Any, Final, cast, overload
 
 import orjson
-import polars as pl
 
 from .check import RecordReport
 from .identity import game_key, person_key
 from .problems import Severity
 from .sources import JsonError, parse_json
 from .wording import quoted, shortened
+
+if TYPE_CHECKING:
+    import polars as pl
 
 MANIFEST_SCHEMA: Final = "manifest-1.schema.json"
 STANDINGS_COLUMNS: Final = (
@@ -415,6 +417,8 @@ def _repeated(keys: pl.Series | pl.DataFrame, present: pl.Series | None = None) 
 
 def _words(column: array[int]) -> pl.DataFrame:
     """A column of 16-byte digests (two words each) as a frame of two word columns."""
+    import polars as pl  # only when a tournament is checked: verify starts without it
+
     words = pl.Series("words", column, dtype=pl.UInt64)
     return pl.DataFrame({"high": words.gather_every(2), "low": words.gather_every(2, 1)})
 
@@ -554,6 +558,8 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     The repeated ids, contents and deals are found a whole column at a time (polars), so
     that a million records need no dictionary of a million keys; only the records that
     share one are looked at one by one."""
+    import polars as pl  # only when a tournament is checked: verify starts without it
+
     table = _table(all_facts)
     count = len(table)
     keys = pl.Series([None if g is None else game_key(g) for g in table.game_ids], dtype=pl.String)

@@ -470,3 +470,17 @@ def test_nothing_imports_matplotlib_or_numpy_at_import_time() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert output == "[]\n"
+
+
+def test_verify_starts_without_polars_or_jsonschema() -> None:
+    """``verify`` of valid records needs neither the tables library nor the wording
+    schema checker: importing the CLI loads neither (each costs a few tenths of a second
+    at start)."""
+    code = (
+        "import sys, phantom_log, phantom_log.cli; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'polars', 'jsonschema'}))"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert output == "[]\n"
