@@ -1936,7 +1936,7 @@ def tournament_check(
                 _manifest_skipped(found)
     report = tournament_report(facts, record_problems, manifest, strict)
     if output_format == "json":
-        stdout.write(orjson.dumps(report.to_json()).decode() + "\n")
+        report.write_json(stdout)
     else:
         for problem in report.problems[len(record_problems) :]:
             where = problem.source if problem.index is None else f"{problem.source}#{problem.index}"

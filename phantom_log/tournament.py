@@ -14,7 +14,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Final, cast, overload
+from typing import IO, TYPE_CHECKING, Any, Final, cast, overload
 
 import orjson
 
@@ -289,13 +289,12 @@ class _Names(Sequence[str | None]):
     def append(self, name: str | None) -> None:
         number = self._ids.get(name)
         if number is None:
-            # A copy of the name, not the record's own string: see _Texts.
-            number = self._ids[name] = len(self._names)
-            self._names.append(
-                name.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass")
-                if name is not None
-                else None
-            )
+            assert name is not None  # None is always known
+            # A copy of the name, not the record's own string (see _Texts), kept once: as
+            # the key and in the list.
+            copy = name.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass")
+            number = self._ids[copy] = len(self._names)
+            self._names.append(copy)
         self._column.append(number)
 
     def __len__(self) -> int:
@@ -325,6 +324,9 @@ class FactsTable(Sequence[RecordFacts]):
         self.source_ids = array("I")
         self.indexes = array("Q")
         self.game_ids = _Texts()
+        # hash() of each game id's key (0 without an id): the same within this process,
+        # which is where the table is filled; equal hashes are then compared exactly.
+        self.game_key_hashes = array("q")
         self.valid = bytearray()
         self.finished = bytearray()
         self.winners = bytearray()  # an index into _WINNERS
@@ -348,6 +350,7 @@ class FactsTable(Sequence[RecordFacts]):
         self.source_ids.append(source_id)
         self.indexes.append(facts.index)
         self.game_ids.append(facts.game_id)
+        self.game_key_hashes.append(0 if facts.game_id is None else hash(game_key(facts.game_id)))
         self.valid.append(facts.valid)
         self.finished.append(facts.finished)
         self.winners.append(_WINNERS.index(facts.winner))
@@ -533,6 +536,19 @@ class TournamentReport:
             "standings": self.standings,
         }
 
+    def write_json(self, stream: IO[str]) -> None:
+        """The JSON report (:meth:`to_json`) and a line break, written a problem and a
+        player at a time: a million records' report is never held whole as text."""
+        stream.write(
+            f'{{"records":{self.records},"valid":{self.valid},"invalid":{self.invalid},"problems":['
+        )
+        for number, problem in enumerate(self.problems):
+            stream.write(("," if number else "") + orjson.dumps(problem.to_json()).decode())
+        stream.write('],"standings":[')
+        for number, row in enumerate(self.standings):
+            stream.write(("," if number else "") + orjson.dumps(row).decode())
+        stream.write("]}\n")
+
 
 def _problem(facts: RecordFacts, code: str, severity: Severity, message: str) -> TournamentProblem:
     return TournamentProblem(facts.source, facts.index, facts.game_id, code, severity, message)
@@ -562,11 +578,16 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
 
     table = _table(all_facts)
     count = len(table)
-    keys = pl.Series([None if g is None else game_key(g) for g in table.game_ids], dtype=pl.String)
+    hashes = pl.Series("hash", table.game_key_hashes, dtype=pl.Int64)
     holders: dict[str, list[int]] = defaultdict(list)
-    for position in _repeated(keys, keys.is_not_null()):
-        holders[keys[position]].append(position)
-    del keys
+    for position in _repeated(hashes):
+        game_id = table.game_ids[position]
+        if game_id is not None:
+            holders[game_key(game_id)].append(position)
+    del hashes
+    # Equal hashes of different keys (or a key held once among equal hashes) are no
+    # repeats.
+    holders = defaultdict(list, {key: found for key, found in holders.items() if len(found) > 1})
     content_present = pl.Series(table.has_content, dtype=pl.UInt8) > 0
     shared_content = set(_repeated(_words(table.content), content_present))
     # Every deal slot of every record (_ROUNDS a record), present when the record has it.

@@ -1093,3 +1093,34 @@ def test_the_checks_across_records_are_the_same_on_a_table_and_on_a_list(here: P
     }
     assert cross_record_problems(table) == problems
     assert standings(table) == standings(facts)
+
+
+def test_the_json_report_is_written_as_it_is_built(here: Path) -> None:
+    """``write_json`` streams the very text of ``to_json`` (a problem and a player at a
+    time), whatever the problems and the standings hold."""
+    import io
+
+    from phantom_log.tournament import FactsTable, record_facts, tournament_report
+
+    folder = here / "event"
+    folder.mkdir()
+    first = game(1, "g-1", "Kim", "Lee", None)
+    twin = copy.deepcopy(first)
+    twin["game_id"] = "g-2"
+    records = [
+        first,
+        twin,
+        game(3, "g-3", "Kim", "Kim", "final"),
+        game(4, "g-1", "Ann", "Bo", None),
+        game(5, "g-5", "Cy", "Di", None),
+    ]
+    (folder / "a.json").write_text(json.dumps(records))
+    reports = phantom_log.verify(folder)
+    report = tournament_report(FactsTable(record_facts(item) for item in reports), [], None)
+    assert report.problems and report.standings
+    stream = io.StringIO()
+    report.write_json(stream)
+    assert (
+        stream.getvalue()
+        == json.dumps(report.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"
+    )
