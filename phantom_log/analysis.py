@@ -28,7 +28,6 @@ from .engine import (
     Action,
     ExchangeCards,
     GameState,
-    Phase,
     PlayCard,
     Replay,
     SpecialNumber,
@@ -369,12 +368,6 @@ class _Values:
     worlds: int | None = None
 
 
-def _of_options(values: Mapping[Choice, float], item: _Item, worlds: int | None = None) -> _Values:
-    best_value = max(values.values(), key=lambda value: _gain(item.player, value))
-    best = [choice for choice, value in values.items() if abs(value - best_value) < 1e-9]
-    return _Values(values[item.played], best_value, _sorted(best), worlds)
-
-
 def _sorted(choices: Iterable[Choice]) -> tuple[Choice, ...]:
     return tuple(
         sorted(choices, key=lambda choice: choice if isinstance(choice, tuple) else (choice,))
@@ -382,32 +375,60 @@ def _sorted(choices: Iterable[Choice]) -> tuple[Choice, ...]:
 
 
 def _perfect(solver: Solver, item: _Item, deadline: float | None) -> _Values:
-    state = item.state
-    if item.answer is not None:  # a swap or the exchange: the row against the answer
-        row = solver.row_values(state, item.player, item.answer, deadline)
-        return _of_options(row, item)
-    solution = solver.solve(state, deadline=deadline)
-    best = _sorted(solution.best)
-    if item.played in best:
-        return _Values(solution.value, solution.value, best)
-    after = state.apply(item.action)
-    assert isinstance(after, GameState), after  # the replay found it legal
-    if after.phase in (Phase.DEAL, Phase.OVER):  # the round (or the game) is over
-        played = after.notes
-    else:
-        played = solver.value(after, item.player, deadline)
-    return _Values(played, solution.value, best)
+    # At a swap or the exchange, the row of the matrix against the opponent's answer.
+    verdict = solver.assess(item.state, item.played, item.player, item.answer, deadline)
+    return _Values(verdict.played, verdict.value, _sorted(verdict.best))
 
 
 def _hidden(
     solver: Solver, item: _Item, worlds: list[GameState], deadline: float | None
 ) -> _Values:
-    totals: dict[Choice, float] = {}
-    for world in worlds:
-        for choice, value in solver.option_values(world, item.player, deadline).items():
-            totals[choice] = totals.get(choice, 0.0) + value
-    means = {choice: total / len(worlds) for choice, total in totals.items()}
-    return _of_options(means, item, len(worlds))
+    """The mean over ``worlds`` of the choice made and of the choices best on average.
+
+    Each layout is judged (:meth:`~phantom_log.solver.Solver.assess`): the choice made and
+    that layout's best choices exactly, the others as bounds. Summed over the layouts,
+    those bound each choice's total; a choice whose total could still reach the best one
+    proven so far gets exact values, the most promising first, until none is left."""
+    bounds: list[dict[Choice, tuple[int, int]]] = [
+        solver.assess(world, item.played, item.player, None, deadline).bounds for world in worlds
+    ]
+    choices = {choice: None for world in bounds for choice in world}
+    sign = 1 if item.player is Role.PHANTOM else -1
+
+    def total(choice: Choice, side: int) -> int:
+        """The sum over the layouts of the choice's lowest (0) or highest (1) value."""
+        return sum(world[choice][side] for world in bounds if choice in world)
+
+    def gain(choice: Choice) -> tuple[int, int]:
+        """The least and the most the choice's total can be, as the mover wants it."""
+        low, high = total(choice, 0), total(choice, 1)
+        return (low, high) if sign > 0 else (-high, -low)
+
+    def exact(choice: Choice) -> bool:
+        return all(world[choice][0] == world[choice][1] for world in bounds if choice in world)
+
+    while True:
+        gains = {choice: gain(choice) for choice in choices}
+        floor = max(low for low, _high in gains.values())
+        open_choices = [c for c in choices if not exact(c) and gains[c][1] >= floor]
+        if not open_choices:
+            break
+        chosen = max(open_choices, key=lambda choice: gains[choice][1])
+        for world, found in zip(worlds, bounds, strict=True):
+            if chosen in found and found[chosen][0] != found[chosen][1]:
+                value = solver.choice_value(
+                    world, chosen, item.player, None, deadline, found[chosen]
+                )
+                found[chosen] = (value, value)
+    means = {
+        choice: total(choice, 0) / len(worlds)
+        for choice, (low, high) in gains.items()
+        if exact(choice) and high >= floor
+    }
+    best_value = max(means.values(), key=lambda value: sign * value)
+    best = [choice for choice, value in means.items() if abs(value - best_value) < 1e-9]
+    played = total(item.played, 0) / len(worlds)
+    return _Values(played, best_value, _sorted(best), len(worlds))
 
 
 def _bounds(solver: Solver, state: GameState, deadline: float | None) -> tuple[int, int]:

@@ -145,6 +145,21 @@ class Solution:
     nodes: int
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A choice judged against the other options of its decision (:meth:`Solver.assess`):
+    the exact value of the choice made (``played``), the best value (``value``), every best
+    choice, and what the search proved of each choice: ``bounds[choice]`` is (lowest,
+    highest) its value can be, the two equal where it is exact (the choice made and every
+    best one)."""
+
+    played: int
+    value: int
+    best: tuple[Choice, ...]
+    bounds: dict[Choice, tuple[int, int]]
+    nodes: int
+
+
 class Solver:
     """Solves positions of one sheet and rules, sharing one transposition table.
 
@@ -251,24 +266,8 @@ class Solver:
         root = self._begin(state, side, deadline)
         if root.phase_code not in (_SWAP, _EXCHANGE):
             raise ValueError("row_values is for a swap or the exchange")
-        answered = 0
-        for card in answer if isinstance(answer, tuple) else (answer,):
-            if not 0 <= card < _DECK:
-                raise ValueError(f"not a card: {card!r}")
-            answered |= 1 << card
-        if not answered:
-            raise ValueError("an answer gives at least one card")
         options = self._options(root)
-        # The engine says whether the answer is one the opponent could give.
-        trial = root.copy()
-        mine = self.root_gives[0]
-        phantom, christine = (answered, mine) if self.side else (mine, answered)
-        if root.phase_code == _SWAP:
-            problem = trial.step_swap_masks(phantom, christine)
-        else:
-            problem = trial.step_exchange(_lowest(phantom), _lowest(christine))
-        if problem is not None:
-            raise ValueError(f"not an answer the other side could give: {answer!r}")
+        answered = self._answered(root, answer)
         values: dict[Choice, int] = {}
         guess = root.notes + _GUESS_ABOVE
         child: GameState = self.pool[_WIDTH]
@@ -278,6 +277,87 @@ class Solver:
             guess = found
             values[members[0]] = found
         return values
+
+    def assess(
+        self,
+        state: GameState,
+        played: Choice,
+        side: Role | None = None,
+        answer: Choice | None = None,
+        deadline: float | None = None,
+    ) -> Verdict:
+        """The choice ``played`` at the decision at ``state`` against the other options:
+        its exact value, the best value and every best choice, as :meth:`option_values`
+        (or, given the opponent's ``answer`` at a simultaneous choice, :meth:`row_values`)
+        would find them, without the exact value of every option. The choice made is
+        solved exactly; then each other option is asked, by one null-window search, only
+        whether it is at least as good as the best found so far; only one that is gets an
+        exact value."""
+        root = self._begin(state, side, deadline)
+        mover = _mover_of(root)
+        maximise = (self.side if mover < 0 else mover) == 0
+        options = self._options(root)
+        answered = _NONE if answer is None else self._answered(root, answer)
+        played_index = _index_of(options, played)
+        guess = root.notes + _GUESS_ABOVE
+        played_value = self._exact(root, played_index, answered, 0, _NOTES, guess)
+        found_bounds = [(0, _NOTES)] * len(options)
+        found_bounds[played_index] = (played_value, played_value)
+        best_value = played_value
+        best_indices = [played_index]
+        for index in range(len(options)):
+            if index == played_index:
+                continue
+            if maximise:
+                found = self._search_option(root, index, answered, best_value - 1, best_value)
+                if found < best_value:
+                    found_bounds[index] = (0, found)
+                    continue
+                exact = self._exact(root, index, answered, found, _NOTES, found)
+            else:
+                found = self._search_option(root, index, answered, best_value, best_value + 1)
+                if found > best_value:
+                    found_bounds[index] = (found, _NOTES)
+                    continue
+                exact = self._exact(root, index, answered, 0, found, found)
+            found_bounds[index] = (exact, exact)
+            if exact == best_value:
+                best_indices.append(index)
+            else:
+                best_value = exact
+                best_indices = [index]
+        best = [choice for index in best_indices for choice in options[index]]
+        return Verdict(
+            played=played_value,
+            value=best_value,
+            best=tuple(sorted(best, key=_choice_order)),
+            bounds={
+                choice: found_bounds[index]
+                for index, members in enumerate(options)
+                for choice in members
+            },
+            nodes=self.nodes,
+        )
+
+    def choice_value(
+        self,
+        state: GameState,
+        choice: Choice,
+        side: Role | None = None,
+        answer: Choice | None = None,
+        deadline: float | None = None,
+        bounds: tuple[int, int] = (0, _NOTES),
+    ) -> int:
+        """The exact value of one choice at the decision at ``state`` (as :meth:`assess`
+        counts it), known to lie within ``bounds``."""
+        root = self._begin(state, side, deadline)
+        mover = _mover_of(root)
+        maximise = (self.side if mover < 0 else mover) == 0
+        options = self._options(root)
+        answered = _NONE if answer is None else self._answered(root, answer)
+        low, high = bounds
+        guess = high if maximise else low
+        return self._exact(root, _index_of(options, choice), answered, low, high, guess)
 
     def solve(
         self, state: GameState, side: Role | None = None, deadline: float | None = None
@@ -401,6 +481,56 @@ class Solver:
         self._list_gives(root, 0)
         give = self.root_gives[index]
         return self._answer(root, 0, give, self.answer_counts[0], alpha, beta)
+
+    def _answered(self, root: GameState, answer: Choice) -> int:
+        """The opponent's answer at the root's simultaneous choice as a mask of cards,
+        checked by the engine (call after :meth:`_options`)."""
+        if root.phase_code not in (_SWAP, _EXCHANGE):
+            raise ValueError("an answer is for a swap or the exchange")
+        answered = 0
+        for card in answer if isinstance(answer, tuple) else (answer,):
+            if not 0 <= card < _DECK:
+                raise ValueError(f"not a card: {card!r}")
+            answered |= 1 << card
+        if not answered:
+            raise ValueError("an answer gives at least one card")
+        # The engine says whether the answer is one the opponent could give.
+        trial = root.copy()
+        mine = self.root_gives[0]
+        phantom, christine = (answered, mine) if self.side else (mine, answered)
+        if root.phase_code == _SWAP:
+            problem = trial.step_swap_masks(phantom, christine)
+        else:
+            problem = trial.step_exchange(_lowest(phantom), _lowest(christine))
+        if problem is not None:
+            raise ValueError(f"not an answer the other side could give: {answer!r}")
+        return answered
+
+    def _search_option(
+        self, root: GameState, index: int, answered: int, alpha: int, beta: int
+    ) -> int:
+        """The value of the root's option ``index`` in the window: against the opponent's
+        best reply, or against its ``answered`` cards (a mask; :data:`_NONE` for none)."""
+        if answered == _NONE:
+            return self._option(root, index, alpha, beta)
+        child: GameState = self.pool[_WIDTH]
+        self._step_cell(root, child, self.root_gives[index], answered)
+        return self._search(child, 1, alpha, beta)
+
+    def _exact(
+        self, root: GameState, index: int, answered: int, low: int, high: int, guess: int
+    ) -> int:
+        """The exact value of the root's option ``index`` (see :meth:`_search_option`),
+        known to lie in [``low``, ``high``], by MTD(f) from ``guess``."""
+        found = min(max(guess, low), high)
+        while low < high:
+            beta = found + 1 if found == low else found
+            found = self._search_option(root, index, answered, beta - 1, beta)
+            if found < beta:
+                high = found
+            else:
+                low = found
+        return found
 
     # -- the search ------------------------------------------------------------------------
 
@@ -873,6 +1003,14 @@ def _members(state: GameState, legal: int, card: int) -> list[int]:
     return members
 
 
+def _index_of(options: list[list[Choice]], choice: Choice) -> int:
+    """The option ``choice`` belongs to."""
+    for index, members in enumerate(options):
+        if choice in members:
+            return index
+    raise ValueError(f"not an option of this decision: {choice!r}")
+
+
 def _choice_order(choice: Choice) -> tuple[int, ...]:
     return choice if isinstance(choice, tuple) else (choice,)
 
@@ -920,6 +1058,7 @@ __all__ = [
     "Solution",
     "Solver",
     "Unsolved",
+    "Verdict",
     "option_values",
     "solve",
     "value",

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import phantom_log
+from phantom_log import analysis
 from phantom_log.analysis import (
     AnalysisOptions,
     Decision,
@@ -26,6 +27,7 @@ from phantom_log.cards import CARD_BY_CODE, FULL_DECK, Role, hand_mask
 from phantom_log.cli import main
 from phantom_log.coach import decision_line
 from phantom_log.engine import ExchangeCards, GameState, PlayCard, SwapCards
+from phantom_log.solver import Solver
 from phantom_log.terminal import Style
 
 REPO = Path(__file__).resolve().parent.parent
@@ -191,6 +193,64 @@ def test_hidden_analysis_is_seeded_and_samples_at_most_the_worlds_asked() -> Non
     assert first == again
     assert first and all(row.worlds is not None and 1 <= row.worlds <= 3 for row in first)
     assert all(row.won_game_lost is False for row in first)
+
+
+# -- the fast path against every option solved exactly ----------------------------------------
+
+
+def _exact_values(
+    item: Any, values: dict[Any, float], worlds: int | None = None
+) -> analysis._Values:
+    """The slow path: from every option's exact value (or mean), the choice made's, the
+    best and every best choice."""
+    pick = max if item.player is Role.PHANTOM else min
+    best_value = pick(values.values())
+    best = [choice for choice, value in values.items() if abs(value - best_value) < 1e-9]
+    return analysis._Values(values[item.played], best_value, analysis._sorted(best), worlds)
+
+
+def _exact_perfect(solver: Solver, item: Any, deadline: float | None) -> analysis._Values:
+    if item.answer is not None:
+        row = solver.row_values(item.state, item.player, item.answer, deadline)
+        return _exact_values(item, dict(row))
+    return _exact_values(item, dict(solver.option_values(item.state, item.player, deadline)))
+
+
+def _exact_hidden(
+    solver: Solver, item: Any, worlds: list[GameState], deadline: float | None
+) -> analysis._Values:
+    totals: dict[Any, float] = {}
+    for world in worlds:
+        for choice, value in solver.option_values(world, item.player, deadline).items():
+            totals[choice] = totals.get(choice, 0.0) + value
+    means = {choice: total / len(worlds) for choice, total in totals.items()}
+    return _exact_values(item, means, len(worlds))
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("rulebook-walkthrough.json", AnalysisOptions(start=(2, 2))),
+        ("optional-rules.json", AnalysisOptions(start=(2, 2), deep=True)),
+        ("custom-sheet.json", AnalysisOptions(start=(2, 4))),
+        ("rulebook-walkthrough.json", AnalysisOptions(start=(2, 4), hidden=True, worlds=8)),
+        ("optional-rules.json", AnalysisOptions(start=(2, 3), hidden=True, worlds=8, seed=3)),
+        ("custom-sheet.json", AnalysisOptions(start=(2, 5), hidden=True, worlds=6, seed=1)),
+    ],
+)
+def test_only_the_values_needed_give_what_every_option_solved_gives(
+    name: str, options: AnalysisOptions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The analysis solves the choice made and the best exactly, and only bounds the
+    others (:meth:`~phantom_log.solver.Solver.assess`); its rows are those of solving
+    every option of every decision (and every layout) exactly."""
+    replayed = record_decisions(record(REPO / "examples" / name), None)
+    fast = analyse_replay(replayed, None, options)
+    monkeypatch.setattr(analysis, "_perfect", _exact_perfect)
+    monkeypatch.setattr(analysis, "_hidden", _exact_hidden)
+    slow = analyse_replay(replayed, None, options)
+    assert len(fast) >= 5
+    assert fast == slow
 
 
 # -- time limits and workers -----------------------------------------------------------------

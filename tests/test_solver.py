@@ -534,6 +534,85 @@ def test_a_row_of_the_swap_matrix_agrees_with_plain_minimax(
             assert solver.row_values(state, side, answer) == expected
 
 
+def exact_verdict(
+    values: dict[Choice, int], played: Choice, side: Role
+) -> tuple[int, int, set[Choice]]:
+    """The choice made's value, the best value and every best choice, from every option's
+    exact value (the slow path the analysis took before :meth:`Solver.assess`)."""
+    best = (max if side == Role.PHANTOM else min)(values.values())
+    return values[played], best, {choice for choice, found in values.items() if found == best}
+
+
+def test_assessing_a_choice_agrees_with_every_option_solved_exactly(
+    short_positions: list[Position],
+) -> None:
+    """Every choice of a decision, as the choice made: its value, the best value and every
+    best choice are those of :meth:`Solver.option_values`; the bounds hold the exact values
+    (equal to them for the choice made and the best ones)."""
+    solver = Solver(1 << 12)
+    rng = random.Random(7)
+    for position in short_positions[: len(short_positions) // 4]:
+        state = position.state
+        simultaneous = state.phase == Phase.SWAP
+        for side in SIDES if simultaneous else (state.turn,):
+            assert side is not None
+            values = solver.option_values(state, side)
+            for played in rng.sample(sorted(values, key=str), min(3, len(values))):
+                verdict = solver.assess(state, played, side)
+                found = (verdict.played, verdict.value, set(verdict.best))
+                assert found == exact_verdict(values, played, side), position
+                assert verdict.bounds.keys() == values.keys()
+                for choice, (low, high) in verdict.bounds.items():
+                    assert low <= values[choice] <= high, (position, choice)
+                    if choice == played or choice in verdict.best:
+                        assert low == high
+                    assert (
+                        solver.choice_value(state, choice, side, bounds=(low, high))
+                        == (values[choice])
+                    )
+
+
+def test_assessing_a_swap_against_the_answer_agrees_with_the_row(
+    short_positions: list[Position],
+) -> None:
+    """At a swap, every give against the opponent's actual answer (one row of the matrix):
+    as :meth:`Solver.row_values` finds it."""
+    solver = Solver(1 << 12)
+    rng = random.Random(8)
+    swaps = [p for p in short_positions if "in a swap" in p.tags]
+    assert len(swaps) >= 30
+    for position in swaps[: len(swaps) // 2]:
+        state = position.state
+        for side in SIDES:
+            rows = matrix(state, side)
+            answer = rng.choice(sorted({theirs for row in rows.values() for theirs in row}))
+            values = solver.row_values(state, side, answer)
+            for played in rng.sample(sorted(values), min(4, len(values))):
+                verdict = solver.assess(state, played, side, answer)
+                found = (verdict.played, verdict.value, set(verdict.best))
+                assert found == exact_verdict(values, played, side), (position, side, answer)
+
+
+def test_the_exchange_assessed_agrees_with_every_option_solved_exactly() -> None:
+    rng = random.Random(9)
+    for _ in range(10 if PURE else 40):
+        state = short_round_start(rng, beginner=False)
+        solver = Solver(1 << 10)
+        for side in SIDES:
+            values = solver.option_values(state, side)
+            played = rng.choice(sorted(values, key=str))
+            verdict = solver.assess(state, played, side)
+            assert (verdict.played, verdict.value, set(verdict.best)) == exact_verdict(
+                values, played, side
+            )
+            answer = rng.choice(hand_cards(state.hand(side.other)))
+            row = solver.row_values(state, side, answer)
+            verdict = solver.assess(state, played, side, answer)
+            assert (verdict.played, verdict.value, set(verdict.best)) == exact_verdict(
+                row, played, side
+            )
+
+
 def test_what_the_solver_refuses() -> None:
     rng = random.Random(6)
     with pytest.raises(ValueError, match="die"):
@@ -550,6 +629,11 @@ def test_what_the_solver_refuses() -> None:
         Solver().row_values(state, Role.CHRISTINE, hers)
     with pytest.raises(ValueError, match="answer"):
         Solver().row_values(state, Role.CHRISTINE, ())
+    mine = hand_cards(state.phantom_hand)[0]
+    with pytest.raises(ValueError, match="option"):
+        Solver().assess(state, hers, Role.PHANTOM)
+    with pytest.raises(ValueError, match="answer"):
+        Solver().assess(state, mine, Role.PHANTOM, mine)
 
 
 # -- the engine's primitives the solver uses -------------------------------------------------
