@@ -8,7 +8,12 @@ once at the edge; the engine only ever sees the compact forms.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Final
+from typing import Final, Literal
+
+#: A role as records write it.
+RoleKey = Literal["phantom", "christine"]
+#: A suit's two-letter code as records write it.
+SuitCode = Literal["Mi", "Ch", "Ri", "Ma"]
 
 NUMBERS_PER_SUIT: Final = 6
 DECK_SIZE: Final = 24
@@ -22,6 +27,10 @@ class Suit(IntEnum):
     CHANDELIER = 1
     RING = 2
     MASK = 3
+
+    def __str__(self) -> str:
+        """The suit as records write it: ``Mi``, ``Ch``, ``Ri`` or ``Ma``."""
+        return SUIT_CODES[self]
 
     @property
     def code(self) -> str:
@@ -49,6 +58,10 @@ class Role(IntEnum):
 
     PHANTOM = 0
     CHRISTINE = 1
+
+    def __str__(self) -> str:
+        """The role as records write it: ``phantom`` or ``christine``."""
+        return ROLE_KEYS[self]
 
     @property
     def key(self) -> str:
@@ -133,3 +146,70 @@ def hand_size(mask: int) -> int:
 def hand_codes(mask: int) -> list[str]:
     """The codes of a hand's cards, in deck order."""
     return [CARD_CODES[card] for card in hand_cards(mask)]
+
+
+class Card(IntEnum):
+    """The 24 cards, named by their codes; each is its compact int (``suit * 6 + number -
+    1``), so a card goes wherever the engine takes an int. ``str()`` gives the code."""
+
+    Mi1 = 0
+    Mi2 = 1
+    Mi3 = 2
+    Mi4 = 3
+    Mi5 = 4
+    Mi6 = 5
+    Ch1 = 6
+    Ch2 = 7
+    Ch3 = 8
+    Ch4 = 9
+    Ch5 = 10
+    Ch6 = 11
+    Ri1 = 12
+    Ri2 = 13
+    Ri3 = 14
+    Ri4 = 15
+    Ri5 = 16
+    Ri6 = 17
+    Ma1 = 18
+    Ma2 = 19
+    Ma3 = 20
+    Ma4 = 21
+    Ma5 = 22
+    Ma6 = 23
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Card.{self.name}"
+
+    @classmethod
+    def parse(cls, code: str) -> Card:
+        """The card of a code such as ``"Ma5"``; ``ValueError`` for anything else."""
+        try:
+            return CARDS[CARD_BY_CODE[code]]
+        except (KeyError, TypeError):
+            raise ValueError(f"{code!r} is not a card code (Mi, Ch, Ri or Ma, then 1-6)") from None
+
+    @property
+    def code(self) -> str:
+        """The code used in records, such as ``"Ma5"``."""
+        return self.name
+
+    @property
+    def suit(self) -> Suit:
+        """The card's suit."""
+        return CARD_SUITS[self]
+
+    @property
+    def number(self) -> int:
+        """The card's number, 1 to 6."""
+        return self % NUMBERS_PER_SUIT + 1
+
+
+CARDS: Final = tuple(Card)
+
+
+def mask_cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a hand given as a bit mask, in deck order."""
+    return tuple(card for card in CARDS if mask >> card & 1)
