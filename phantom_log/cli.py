@@ -725,14 +725,16 @@ def _record_title(report: RecordReport) -> str:
     "analysis_path",
     type=click.Path(exists=True, dir_okay=False),
     metavar="FILE",
-    help="With --html: show each decision's cost, label and best choice, read from FILE "
-    "(as analyse --format json writes it).",
+    help="Mark the mistakes read from FILE (as analyse --format json writes it): in the "
+    "terminal, each trick's costly decisions with label and cost; with --html, each "
+    "decision's cost, label and best choice.",
 )
 @click.option(
     "--analyse",
     "analyse_games",
     is_flag=True,
-    help="With --html: analyse each decision, as the analyse command does, and show it.",
+    help="Analyse each decision, as the analyse command does, and mark the mistakes as "
+    "--analysis does.",
 )
 @click.option(
     "--time-limit",
@@ -778,6 +780,10 @@ def show(
     another. With --html DIR, every record of PATH gets a page, and DIR/index.html lists
     them with their verdict, winner and notes. With --analysis FILE or --analyse, each
     decision's cost in notes, its label (?!, ?, ??) and the best choice are shown too.
+
+    With --analysis FILE or --analyse in the terminal, the mistakes up to the moment
+    shown follow the sheet: each trick's costly decisions with their label and cost, as
+    annotate --analysis marks them.
     """
     from .output import check_writable, write_atomically
     from .picture import (
@@ -797,8 +803,10 @@ def show(
             at = parse_moment(at_text)
         except ValueError as error:
             raise _usage_error(f"--at {error}") from None
-    if html_path is None and (analysis_path is not None or analyse_games):
-        raise _usage_error("--analysis and --analyse take --html")
+    if svg_path is not None and (analysis_path is not None or analyse_games):
+        raise _usage_error(
+            "--analysis and --analyse mark the terminal picture or --html, not --svg"
+        )
     if analysis_path is not None and analyse_games:
         raise _usage_error("--analysis FILE and --analyse: give one of them")
     if html_path is not None:
@@ -849,6 +857,13 @@ def show(
             if shown is None
             else moment_lines(report.replay, shown, style)
         )
+        if analysis_path is not None or analyse_games:
+            from .coach import mistake_lines, trick_reviews
+
+            reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
+            marks = trick_reviews(reviews(report) or {})
+            until = None if shown is None else (shown.round, shown.trick)
+            lines += ["", *(printable(line) for line in mistake_lines(marks, until))]
         for line in lines:
             stdout.write(line + "\n")
     for line in report_lines(report):

@@ -148,3 +148,24 @@ def trick_mistakes(entries: Sequence[Mapping[str, Any]]) -> str:
         if entry["cost"] > 0
     ]
     return "; ".join(parts) or "-"
+
+
+def mistake_lines(
+    marks: Mapping[tuple[int, int], Sequence[Mapping[str, Any]]], until: tuple[int, int] | None
+) -> list[str]:
+    """``show``'s mistakes under the sheet: a line per trick up to ``until`` (round, trick;
+    ``None`` for none) with a costly decision, worded as :func:`trick_mistakes` words it."""
+    tricks = [
+        (moment, entries)
+        for moment, entries in sorted(marks.items())
+        if until is not None and moment <= until and any(entry["cost"] > 0 for entry in entries)
+    ]
+    if until is None:
+        return ["Mistakes: none before play"]
+    shown = f"round {until[0]}" if until[1] == 0 else f"round {until[0]}, trick {until[1]}"
+    if not tricks:
+        return [f"Mistakes up to {shown}: none"]
+    lines = [f"Mistakes up to {shown} (P the Phantom, C Christine; cost in notes):"]
+    for (round_no, trick), entries in tricks:
+        lines.append(f"  round {round_no}, trick {trick}: {trick_mistakes(entries)}")
+    return lines

@@ -340,6 +340,47 @@ def test_the_api_analyses_a_loaded_record() -> None:
     assert isinstance(GameState, type)
 
 
+def test_show_marks_each_tricks_mistakes_under_the_sheet(tmp_path: Path) -> None:
+    analysis = tmp_path / "analysis.jsonl"
+    made = run(
+        "analyse", str(WALKTHROUGH), "--from", "2.7", "--format", "json", "-o", str(analysis)
+    )
+    assert made.exit_code == 0
+    result = run("show", str(WALKTHROUGH), "--analysis", str(analysis), "--no-colour")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    start = lines.index(
+        "Mistakes up to round 2, trick 10 (P the Phantom, C Christine; cost in notes):"
+    )
+    # Christine's lead of Ma1 at trick 7 cost her 2 notes (see the test above); the
+    # decisions that cost nothing are not listed.
+    assert "  round 2, trick 7: C lead Ma1 ? -2" in lines[start:]
+    assert all(line.startswith("  round 2, trick ") for line in lines[start + 1 :])
+    before = run("show", str(WALKTHROUGH), "--at", "2.6", "--analysis", str(analysis))
+    assert before.exit_code == 0
+    assert "Mistakes up to round 2, trick 6: none" in before.output
+    assert "Ma1 ?" not in before.output
+    start_of_round = run("show", str(WALKTHROUGH), "--at", "2.0", "--analysis", str(analysis))
+    assert "Mistakes up to round 2: none" in start_of_round.output
+    analysed = run("show", str(WALKTHROUGH), "--analyse", "--time-limit", "5", "--no-colour")
+    assert analysed.exit_code == 0
+    assert "  round 2, trick 7: C lead Ma1 ? -2" in analysed.output.splitlines()
+
+
+def test_show_refuses_to_mark_an_svg_or_two_sources_of_analysis(tmp_path: Path) -> None:
+    analysis = tmp_path / "analysis.jsonl"
+    analysis.write_text("")
+    svg = str(tmp_path / "game.svg")
+    marked_svg = run("show", str(WALKTHROUGH), "--svg", svg, "--analysis", str(analysis))
+    assert marked_svg.exit_code == 2 and "not --svg" in marked_svg.output
+    both = run("show", str(WALKTHROUGH), "--analyse", "--analysis", str(analysis))
+    assert both.exit_code == 2 and "give one of them" in both.output
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("[1]\n")
+    unreadable = run("show", str(WALKTHROUGH), "--analysis", str(bad))
+    assert unreadable.exit_code == 2 and "line 1 is not a JSON object" in unreadable.output
+
+
 def test_annotate_adds_each_tricks_analysed_decisions(tmp_path: Path) -> None:
     analysis = tmp_path / "analysis.jsonl"
     made = run(

@@ -386,7 +386,7 @@ def test_show_html_writes_one_page_and_never_overwrites_without_force(tmp_path: 
     assert again.exit_code == 2 and "exists; use --force" in again.output
     assert run("show", source, "--html", str(out), "--force").exit_code == 0
     assert run("show", source, "--html", str(out), "--svg", "x.svg", "--force").exit_code == 2
-    assert run("show", source, "--analyse").exit_code == 2
+    assert run("show", source, "--svg", str(tmp_path / "x.svg"), "--analyse").exit_code == 2
 
 
 def test_show_html_to_standard_output_keeps_the_problems_on_standard_error() -> None:
