@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Final
 from xml.etree import ElementTree
 
-from .cards import Role, hand_cards
+from .cards import Role, hand_cards, hand_codes
 from .engine import TRICKS_PER_GAME, Replay
 from .sheets import NOTES_PER_SHEET, Sheet
 from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style
@@ -393,3 +393,41 @@ def _svg_curve(svg: ElementTree.Element, replayed: Replay, top: int, width: int)
         group, "text", {"x": str(right - 170), "y": str(top - 10), "fill": "#e67e22"}
     )
     legend.text = "● trick with a special card"
+
+
+def svg_position(
+    sheet: Sheet,
+    notes: int,
+    hands: tuple[int, int],
+    title: str,
+    lines: list[str] | tuple[str, ...] = (),
+) -> str:
+    """An SVG picture of one position: the sheet with its discs, then each hand and the
+    given lines of text (whose turn, the card led, ...). The title and lines are written
+    as :func:`svg_picture` writes its title: well-formed XML whatever they hold."""
+    from .reports import printable
+
+    ElementTree.register_namespace("", _SVG_NS)
+    texts = [f"{role.title}: {' '.join(hand_codes(hands[role])) or 'empty'}" for role in Role]
+    texts += [printable(line) for line in lines]
+    width, height = 780, 290 + 24 * len(texts)
+    svg = ElementTree.Element(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+            "font-family": "sans-serif",
+            "font-size": "13",
+        },
+    )
+    ElementTree.SubElement(svg, "title").text = printable(title)
+    ElementTree.SubElement(svg, "rect", width=str(width), height=str(height), fill="white")
+    heading = ElementTree.SubElement(svg, "text", x="20", y="28", attrib={"font-size": "17"})
+    heading.text = printable(title)
+    _svg_sheet(svg, sheet, notes, top=50)
+    for number, text in enumerate(texts):
+        line = ElementTree.SubElement(svg, "text", {"x": "20", "y": str(290 + 24 * number)})
+        line.text = text
+    return ElementTree.tostring(svg, encoding="unicode", xml_declaration=False) + "\n"

@@ -46,6 +46,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError, PydanticKnownEr
 
 if TYPE_CHECKING:
     from .engine import Replay
+    from .position import Position
     from .sheets import Sheet
 
 __all__ = [
@@ -530,6 +531,15 @@ class GameRecord(RecordModel):
                 self.__dict__["rounds"] = rounds
                 return rounds
         return super().__getattr__(name)  # type: ignore[misc]
+
+    def state_at(
+        self, round: int, trick: int, sheets: Mapping[str, Sheet] | None = None
+    ) -> Position:
+        """The position just before the first card of ``trick`` of ``round``: see
+        :func:`phantom_log.position.position`."""
+        from .position import position
+
+        return position(self, round, trick, sheets)
 
     def replay(self, sheets: Mapping[str, Sheet] | None = None) -> Replay:
         """The engine's replay of this record (``sheets``: the named sheets known, by
