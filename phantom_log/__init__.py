@@ -2,11 +2,16 @@
 
 The Python API:
 
-- :func:`load` yields the records of a path as frozen models (:class:`GameRecord`);
+- :func:`load` yields the records of paths as frozen models (:class:`GameRecord`),
+  ``errors="raise"|"collect"|"skip"`` for the records that are not;
 - :func:`replay` replays one record: ``.tricks`` (:class:`Annotation` per trick),
   ``.result``, ``.problems``;
-- :func:`verify` yields a :class:`RecordReport` per record of a path, as
+- :func:`verify` yields a :class:`RecordReport` per record of the paths, as
   ``phantom-log verify`` reports them;
+- :func:`position` (or ``record.state_at(round, trick)``) gives a :class:`Position`:
+  hands, notes, super trump, whose turn, ``legal_cards()``, ``play(card)``;
+- :func:`tables` gives the games and tricks tables as polars DataFrames;
+- :class:`Card`, :class:`Role` and :class:`Suit` are enums that print as records write them;
 - :func:`analyse` analyses one record's decisions with the solver: a :class:`Decision`
   per choice made, with its cost in notes.
 
@@ -26,9 +31,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .analysis import Decision, analyse
     from .annotate import Annotation
-    from .api import GameReplay, InvalidRecord, load, replay, verify
+    from .api import GameReplay, InvalidRecord, RoundOpening, load, replay, tables, verify
+    from .cards import Card, Role, Suit
     from .check import RecordReport
     from .engine import Result
+    from .position import Hands, IllegalMove, Position, PositionNotReached, position
     from .problems import Code, Problem, Severity
     from .record import GameRecord
 
@@ -64,9 +71,19 @@ _HOMES = {
     "Annotation": "annotate",
     "GameReplay": "api",
     "InvalidRecord": "api",
+    "RoundOpening": "api",
     "load": "api",
     "replay": "api",
+    "tables": "api",
     "verify": "api",
+    "Card": "cards",
+    "Role": "cards",
+    "Suit": "cards",
+    "Hands": "position",
+    "IllegalMove": "position",
+    "Position": "position",
+    "PositionNotReached": "position",
+    "position": "position",
     "Result": "engine",
     "Code": "problems",
     "Problem": "problems",
@@ -77,21 +94,37 @@ _HOMES = {
 
 __all__ = [
     "Annotation",
+    "Card",
     "Code",
     "Decision",
     "GameRecord",
     "GameReplay",
+    "Hands",
+    "IllegalMove",
     "InvalidRecord",
+    "Position",
+    "PositionNotReached",
     "Problem",
     "RecordReport",
     "Result",
+    "Role",
+    "RoundOpening",
     "Severity",
+    "Suit",
     "__version__",
     "analyse",
+    "engine_build",
     "load",
+    "position",
     "replay",
+    "tables",
     "verify",
 ]
+
+
+def __dir__() -> list[str]:
+    """The API (the lazily imported names included), not the import machinery."""
+    return sorted(__all__)
 
 
 def __getattr__(name: str) -> Any:

@@ -9,17 +9,23 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from functools import partial
+from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from .annotate import Annotation, annotate
+from .cards import Card, Role, mask_cards
 from .check import RecordReport, check_record, verify_record
 from .engine import Replay, Result, RoundStart
+from .position import Hands
 from .problems import Problem, Severity
 from .record import GameRecord
 from .sheets import Sheet
-from .sources import find_sources, read_source
+from .sources import Chunk, chunk_records, find_sources, read_chunks, read_source
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 class InvalidRecord(ValueError):
@@ -39,20 +45,50 @@ class InvalidRecord(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class RoundOpening:
+    """A round once the exchange is done: the leader, the special number, the notes
+    carried in, both hands as cards, and the cards exchanged (``None`` under the beginner
+    rule, which has no exchange)."""
+
+    round: int
+    leader: Role
+    special_number: int
+    notes: int
+    hands: Hands
+    exchange: Hands | None
+
+    @classmethod
+    def of(cls, start: RoundStart) -> RoundOpening:
+        """The opening of the engine's round start (whose hands are bit masks)."""
+        exchange = start.exchange
+        return cls(
+            start.round,
+            start.leader,
+            start.special_number,
+            start.notes,
+            Hands(mask_cards(start.hands[0]), mask_cards(start.hands[1])),
+            None
+            if exchange is None
+            else Hands((Card(exchange.phantom),), (Card(exchange.christine),)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class GameReplay:
     """A record replayed by the rules.
 
     ``tricks`` holds an :class:`~phantom_log.annotate.Annotation` per completed trick (the
     fields of ``annotate --format json``); ``result`` is the replayed result when the
     replay got to the end of the record, else ``None``; ``problems`` lists what is wrong
-    (warnings included); ``rounds`` the state at each round's start; ``engine`` the
-    engine's own replay (``None`` when the record failed the schema or the sheet checks).
+    (warnings included); ``rounds`` each round's :class:`RoundOpening` (hands as cards);
+    ``engine`` the engine's own replay, in compact form (``None`` when the record failed
+    the schema or the sheet checks).
     """
 
     tricks: list[Annotation]
     result: Result | None
     problems: list[Problem]
-    rounds: list[RoundStart] = field(default_factory=list)
+    rounds: list[RoundOpening] = field(default_factory=list)
     engine: Replay | None = None
 
     @property
@@ -61,41 +97,89 @@ class GameReplay:
         return all(problem.severity is not Severity.ERROR for problem in self.problems)
 
 
-def load(
-    path: str | os.PathLike[str],
-    stdin: IO[bytes] | None = None,
-    max_record_size: int | None = None,
-) -> Iterator[GameRecord]:
-    """The records of a path (a ``.json`` file, a ``.jsonl``/``.ndjson`` file, a directory,
-    or ``"-"`` with ``stdin``), as frozen models, in order.
+PathArgument = str | os.PathLike[str]
+#: What :func:`load` does with a record it cannot turn into a model.
+ErrorMode = Literal["raise", "collect", "skip"]
 
-    Raises :class:`InvalidRecord` at the first record that is not JSON or breaks the
-    schema, or cannot be read (an ``unreadable`` problem: no permission, a broken link,
-    larger than ``max_record_size`` bytes, by default
-    :data:`~phantom_log.sources.DEFAULT_MAX_RECORD_SIZE`), ``FileNotFoundError`` for a
-    path that does not exist. The rules are not checked here: see :func:`replay` and
-    :func:`verify`.
-    """
+
+def _path_list(paths: Iterable[PathArgument | Iterable[PathArgument]]) -> list[str]:
+    """The paths given, as strings: each a path, or an iterable of paths."""
+    found: list[str] = []
+    for item in paths:
+        if isinstance(item, (str, os.PathLike)):
+            found.append(os.fspath(item))
+        else:
+            found.extend(os.fspath(path) for path in item)
+    return found
+
+
+def _sources(paths: list[str]) -> list[str]:
     from .sources import SourceError
 
     try:
-        sources = find_sources([os.fspath(path)])
+        return find_sources(paths)
     except SourceError as error:
         raise FileNotFoundError(str(error)) from None
+
+
+@overload
+def load(
+    paths: PathArgument | Iterable[PathArgument],
+    errors: Literal["raise", "skip"] = "raise",
+    *,
+    stdin: IO[bytes] | None = None,
+    max_record_size: int | None = None,
+) -> Iterator[GameRecord]: ...
+
+
+@overload
+def load(
+    paths: PathArgument | Iterable[PathArgument],
+    errors: Literal["collect"],
+    *,
+    stdin: IO[bytes] | None = None,
+    max_record_size: int | None = None,
+) -> Iterator[GameRecord | InvalidRecord]: ...
+
+
+def load(
+    paths: PathArgument | Iterable[PathArgument],
+    errors: ErrorMode = "raise",
+    *,
+    stdin: IO[bytes] | None = None,
+    max_record_size: int | None = None,
+) -> Iterator[GameRecord | InvalidRecord]:
+    """The records of one path or several (``.json`` and ``.jsonl``/``.ndjson`` files,
+    directories, ``"-"`` with ``stdin``), as frozen models, in order, one at a time.
+
+    A record that is not JSON, breaks the schema, or cannot be read (an ``unreadable``
+    problem: no permission, a broken link, larger than ``max_record_size`` bytes, by
+    default :data:`~phantom_log.sources.DEFAULT_MAX_RECORD_SIZE`) is an
+    :class:`InvalidRecord`: with ``errors="raise"`` (the default) it is raised and the
+    stream ends; with ``"collect"`` it is yielded in its place and the stream goes on;
+    with ``"skip"`` it is left out. ``FileNotFoundError`` for a path that does not exist,
+    before any record. The rules are not checked here: see :func:`replay` and
+    :func:`verify`.
+    """
+    if errors not in ("raise", "collect", "skip"):
+        raise ValueError(f"errors={errors!r}: give 'raise', 'collect' or 'skip'")
+    sources = _sources(_path_list([paths]))
     from .check import schema_problems
 
     for source in sources:
         for item in read_source(source, stdin, max_record_size):
             if item.problem is not None:
-                raise InvalidRecord(item.source, item.index, [item.problem])
-            problems = (
-                schema_problems(item.data)
-                if isinstance(item.data, dict)
-                else verify_record(item).problems
-            )
-            if problems:
-                raise InvalidRecord(item.source, item.index, list(problems))
-            yield GameRecord.from_validated(item.data)
+                problems = [item.problem]
+            elif isinstance(item.data, dict):
+                problems = schema_problems(item.data)
+            else:
+                problems = list(verify_record(item).problems)
+            if not problems:
+                yield GameRecord.from_validated(item.data)
+            elif errors == "raise":
+                raise InvalidRecord(item.source, item.index, problems)
+            elif errors == "collect":
+                yield InvalidRecord(item.source, item.index, problems)
 
 
 def replay(
@@ -112,31 +196,74 @@ def replay(
         list(annotate(replayed, game_id)),
         replayed.result,
         problems,
-        list(replayed.rounds),
+        [RoundOpening.of(start) for start in replayed.rounds],
         replayed,
     )
 
 
 def verify(
-    path: str | os.PathLike[str],
+    *paths: PathArgument | Iterable[PathArgument],
     sheets: Mapping[str, Sheet] | None = None,
     strict: bool = False,
     stdin: IO[bytes] | None = None,
     max_record_size: int | None = None,
+    jobs: int | None = 1,
 ) -> Iterator[RecordReport]:
-    """The report on every record of a path, as ``phantom-log verify`` gives them: a
-    source that cannot be read (no permission, a broken link, larger than
-    ``max_record_size`` bytes) is a report with its ``unreadable`` problem, and the other
-    sources are still read.
+    """The report on every record of the paths (each a path or an iterable of paths), in
+    order, as ``phantom-log verify`` gives them: a source that cannot be read (no
+    permission, a broken link, larger than ``max_record_size`` bytes) is a report with
+    its ``unreadable`` problem, and the other sources are still read. ``jobs`` worker
+    processes check the records (``None``: one per core), as ``verify --jobs`` does.
+
+    Raises ``FileNotFoundError`` for a path that does not exist, before any record.
+    """
+    from .pipeline import default_jobs, ordered_map
+
+    sources = _sources(_path_list(paths))
+
+    def chunks() -> Iterator[Chunk]:
+        for source in sources:
+            yield from read_chunks(source, stdin, max_record_size=max_record_size)
+
+    work = partial(_verify_chunk, sheets=sheets, strict=strict)
+    for reports in ordered_map(work, chunks(), jobs or default_jobs()):
+        yield from reports
+
+
+def _verify_chunk(
+    chunk: Chunk, sheets: Mapping[str, Sheet] | None, strict: bool
+) -> list[RecordReport]:
+    """The reports on the records of one chunk (in a worker, or in this process)."""
+    return [verify_record(record, sheets, strict) for record in chunk_records(chunk)]
+
+
+def tables(
+    *paths: PathArgument | Iterable[PathArgument],
+    jobs: int | None = 1,
+    include_invalid: bool = False,
+    sheets: Mapping[str, Sheet] | None = None,
+    stdin: IO[bytes] | None = None,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The games and the tricks tables of the records of the paths, as two polars
+    DataFrames: the columns of ``phantom-log export --games`` and ``--tricks``, made the
+    same way (``jobs`` worker processes, ``None`` for one per core). Invalid records are
+    left out unless ``include_invalid``.
 
     Raises ``FileNotFoundError`` for a path that does not exist.
     """
+    from .output import work_folder
+    from .pipeline import default_jobs, source_rows
     from .sources import SourceError
+    from .tables import GAME_KEY, build_tables
 
-    try:
-        sources = find_sources([os.fspath(path)])
-    except SourceError as error:
-        raise FileNotFoundError(str(error)) from None
-    for source in sources:
-        for record in read_source(source, stdin, max_record_size):
-            yield verify_record(record, sheets, strict)
+    found = _path_list(paths)
+    with work_folder() as folder:
+        rows = source_rows(found, sheets, include_invalid, jobs or default_jobs(), stdin)
+        try:
+            files = build_tables(rows, folder, include_invalid)
+        except SourceError as error:
+            raise FileNotFoundError(str(error)) from None
+        # Collected before the work folder goes: the frames then own their data.
+        games = files.scan_games().drop(GAME_KEY).collect().rechunk()
+        tricks = files.scan_tricks().drop(GAME_KEY).collect().rechunk()
+    return games, tricks
