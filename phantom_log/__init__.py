@@ -74,7 +74,6 @@ _HOMES = {
     "RoundOpening": "api",
     "load": "api",
     "replay": "api",
-    "tables": "api",
     "verify": "api",
     "Card": "cards",
     "Role": "cards",
@@ -135,6 +134,10 @@ def __getattr__(name: str) -> Any:
             return version("phantom-log")
         except PackageNotFoundError:  # a source tree that is not installed
             return "0.0.0+unknown"
+    if name == "tables":
+        # The tables module is callable as api.tables: the package's attribute ``tables``
+        # is the module as soon as anything imports it, so it is the one answer here.
+        return import_module(".tables", __name__)
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'phantom_log' has no attribute {name!r}")

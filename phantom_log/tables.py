@@ -9,9 +9,12 @@ are. Every value comes from the replay (nothing here applies a rule).
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import IO, Any, Final, TypeVar
 
 import polars as pl
@@ -411,3 +414,19 @@ class TrickCsv:
         self.header = False
         for column in (self.game_ids, self.packed, self.swaps):
             column.clear()
+
+
+class _CallableModule(ModuleType):
+    """This module, callable as :func:`phantom_log.api.tables`: importing a submodule sets
+    the package's attribute of its name, so ``phantom_log.tables`` is this module once
+    anything imports it, and ``phantom_log.tables(paths)`` must still give the tables."""
+
+    def __call__(
+        self, *paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], **options: Any
+    ) -> tuple[pl.DataFrame, pl.DataFrame]:
+        from .api import tables
+
+        return tables(*paths, **options)
+
+
+sys.modules[__name__].__class__ = _CallableModule
