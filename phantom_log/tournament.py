@@ -409,21 +409,22 @@ def _table(all_facts: Sequence[RecordFacts]) -> FactsTable:
     return all_facts if isinstance(all_facts, FactsTable) else FactsTable(all_facts)
 
 
-def _repeated(keys: pl.Series | pl.DataFrame, present: pl.Series | None = None) -> list[int]:
-    """The positions whose key (a column, or the rows of a frame) occurs more than once
-    among the present ones, in order."""
+def _repeated(keys: pl.Series, present: pl.Series | None = None) -> list[int]:
+    """The positions whose key occurs more than once (among the present ones), in order:
+    the candidates, which the caller compares exactly."""
     repeated = keys.is_duplicated()
     if present is not None:
         repeated = repeated & present
     return cast(list[int], repeated.arg_true().to_list())
 
 
-def _words(column: array[int]) -> pl.DataFrame:
-    """A column of 16-byte digests (two words each) as a frame of two word columns."""
+def _first_words(column: array[int]) -> pl.Series:
+    """The first 64-bit word of each 16-byte digest of a column (two words each): equal
+    digests have equal first words, and a repeated first word is rare otherwise (a
+    64-bit hash set needs far less memory than one of two words)."""
     import polars as pl  # only when a tournament is checked: verify starts without it
 
-    words = pl.Series("words", column, dtype=pl.UInt64)
-    return pl.DataFrame({"high": words.gather_every(2), "low": words.gather_every(2, 1)})
+    return pl.Series("word", column[::2], dtype=pl.UInt64)
 
 
 # -- the manifest -----------------------------------------------------------------------
@@ -514,7 +515,7 @@ class TournamentReport:
     records: int = 0
     valid: int = 0
     problems: list[TournamentProblem] = field(default_factory=list)
-    standings: list[dict[str, Any]] = field(default_factory=list)
+    standings: list[StandingsRow] = field(default_factory=list)
 
     @property
     def invalid(self) -> int:
@@ -533,7 +534,7 @@ class TournamentReport:
             "valid": self.valid,
             "invalid": self.invalid,
             "problems": [problem.to_json() for problem in self.problems],
-            "standings": self.standings,
+            "standings": [dict(row) for row in self.standings],
         }
 
     def write_json(self, stream: IO[str]) -> None:
@@ -546,7 +547,7 @@ class TournamentReport:
             stream.write(("," if number else "") + orjson.dumps(problem.to_json()).decode())
         stream.write('],"standings":[')
         for number, row in enumerate(self.standings):
-            stream.write(("," if number else "") + orjson.dumps(row).decode())
+            stream.write(("," if number else "") + orjson.dumps(dict(row)).decode())
         stream.write("]}\n")
 
 
@@ -589,9 +590,9 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     # repeats.
     holders = defaultdict(list, {key: found for key, found in holders.items() if len(found) > 1})
     content_present = pl.Series(table.has_content, dtype=pl.UInt8) > 0
-    shared_content = set(_repeated(_words(table.content), content_present))
+    shared_content = set(_repeated(_first_words(table.content), content_present))
     # Every deal slot of every record (_ROUNDS a record), present when the record has it.
-    slots = _words(table.deals)
+    slots = _first_words(table.deals)
     counts = pl.Series("count", table.deal_counts, dtype=pl.UInt8)
     slot_present = counts.to_frame().select(
         pl.concat_list([pl.col("count") > number for number in range(_ROUNDS)]).explode()
@@ -794,17 +795,44 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
     return problems
 
 
+class StandingsRow(Mapping[str, Any]):
+    """One player's row of the standings: a read-only mapping of
+    :data:`STANDINGS_COLUMNS` to values (``row["wins"]``, ``dict(row)``), held in a
+    quarter of a dict's memory (an event may have hundreds of thousands of players)."""
+
+    __slots__ = STANDINGS_COLUMNS
+
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self.games = self.wins = self.losses = 0
+        self.wins_as_phantom = self.wins_as_christine = self.notes_as_phantom = 0
+
+    def __getitem__(self, column: str) -> Any:
+        if column not in STANDINGS_COLUMNS:
+            raise KeyError(column)
+        return getattr(self, column)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(STANDINGS_COLUMNS)
+
+    def __len__(self) -> int:
+        return len(STANDINGS_COLUMNS)
+
+    def __repr__(self) -> str:
+        return f"StandingsRow({dict(self)!r})"
+
+
 def standings(
     all_facts: Sequence[RecordFacts],
     left_out: set[tuple[str, int]] = frozenset(),  # type: ignore[assignment]
-) -> list[dict[str, Any]]:
+) -> list[StandingsRow]:
     """Per player, over the finished games of valid records that are not in ``left_out``
     (records with an error across records or against the manifest, and later copies of
     a record): games, wins, losses, wins as the Phantom and as Christine, and notes
     completed as the Phantom (the tie-break); sorted by wins, then that tie-break, then
     name."""
     table = _table(all_facts)
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, StandingsRow] = {}
     for position in range(len(table)):
         phantom = table.phantoms[position]
         christine = table.christines[position]
@@ -820,17 +848,21 @@ def standings(
         for role, name in (("phantom", phantom), ("christine", christine)):
             row = rows.get(key := person_key(name))
             if row is None:
-                row = rows[key] = {"player": name, **dict.fromkeys(STANDINGS_COLUMNS[1:], 0)}
-            row["games"] += 1
-            won = winner == role
-            row["wins" if won else "losses"] += 1
-            if won:
-                row[f"wins_as_{role}"] += 1
+                row = rows[key] = StandingsRow(name)
+            row.games += 1
+            if winner == role:
+                row.wins += 1
+                if role == "phantom":
+                    row.wins_as_phantom += 1
+                else:
+                    row.wins_as_christine += 1
+            else:
+                row.losses += 1
             if role == "phantom":
-                row["notes_as_phantom"] += max(table.notes[position], 0)
+                row.notes_as_phantom += max(table.notes[position], 0)
     return sorted(
         rows.values(),
-        key=lambda row: (-row["wins"], -row["notes_as_phantom"], row["player"].casefold()),
+        key=lambda row: (-row.wins, -row.notes_as_phantom, row.player.casefold()),
     )
 
 
