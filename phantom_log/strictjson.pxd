@@ -18,7 +18,7 @@ cpdef Py_ssize_t _text_keys(bytes data) except -2
 
 @cython.locals(text="const unsigned char*", deepest=Py_ssize_t, depth=Py_ssize_t,
                length=Py_ssize_t, index=Py_ssize_t, byte="unsigned char")
-cdef Py_ssize_t _nesting(bytes data) except -1
+cpdef Py_ssize_t _nesting(bytes data) except -1
 
 @cython.locals(count=Py_ssize_t, mapping=dict, sequence=list, kind=object)
 cdef Py_ssize_t _count_keys(object value) except -1

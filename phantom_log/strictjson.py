@@ -155,11 +155,12 @@ def _nesting(data: bytes) -> int:
     deepest = 0
     depth = 0
     if not COMPILED:
-        for match in _BRACKETS.finditer(data):
-            if data[match.end() - 1] in b"[{":
+        for match in _STRING_OR_BRACKET.finditer(data):
+            byte = data[match.start()]
+            if byte == 91 or byte == 123:  # '[' or '{'
                 depth += 1
                 deepest = max(deepest, depth)
-            else:
+            elif byte != 34:  # a closing bracket; a string ('"') counts nothing
                 depth -= 1
         return deepest
     text = data  # a C pointer to the bytes in the compiled build
@@ -304,6 +305,9 @@ def parse_json(data: bytes) -> Any:
     return value
 
 
+# A string (to its closing quote, or to the end of a text cut short) or a bracket: one
+# match each, found in one pass (the text between is skipped by the search).
+_STRING_OR_BRACKET: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]')
 # The text up to the next bracket, strings (which may hold brackets) skipped whole.
 _BRACKETS: Final = re.compile(rb'(?:"(?:[^"\\]++|\\.)*+"|[^"\[\]{}]++)*+[\[\]{}]')
 

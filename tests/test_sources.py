@@ -365,3 +365,20 @@ def test_an_array_that_is_not_a_list_of_objects_is_read_whole(text: bytes) -> No
     from phantom_log.strictjson import split_array
 
     assert not split_array(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "depth"),
+    [
+        (b'{"a": [1, {"b": "x]}"}]}', 3),
+        (b"[[[", 3),
+        (b'{"a": "[[[', 1),
+        (b'"\\"[', 0),
+        (b'{"a": "' + b"x" * 100_000, 1),  # a string cut short: read once, to its end
+        (b"[" * 1025 + b"]" * 1025, 1025),
+    ],
+)
+def test_the_nesting_count_skips_strings_even_cut_short(text: bytes, depth: int) -> None:
+    from phantom_log.strictjson import _nesting
+
+    assert _nesting(text) == depth
