@@ -14,7 +14,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import IO, TYPE_CHECKING, Any, Final, cast, overload
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast, overload
 
 import orjson
 
@@ -241,7 +241,28 @@ _ROUNDS: Final = 2
 _WINNERS: Final = (None, "phantom", "christine")
 
 
-class _Texts(Sequence[str | None]):
+Item = TypeVar("Item")
+
+
+class _Column(Sequence[Item]):
+    """A read-only column: ``column[i]`` is :meth:`_item` ``(i)``, a slice a list of them."""
+
+    def _item(self, position: int) -> Item:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, position: int) -> Item: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[Item]: ...
+
+    def __getitem__(self, position: int | slice) -> Item | list[Item]:
+        if isinstance(position, slice):
+            return [self._item(number) for number in range(*position.indices(len(self)))]
+        return self._item(position + len(self) if position < 0 else position)
+
+
+class _Texts(_Column[str | None]):
     """A column of texts (or ``None``) held as the bytes of all of them in one buffer.
 
     A million small strings kept alive among the garbage of parsing a million records pin
@@ -262,22 +283,14 @@ class _Texts(Sequence[str | None]):
     def __len__(self) -> int:
         return len(self._ends)
 
-    @overload
-    def __getitem__(self, position: int) -> str | None: ...
-
-    @overload
-    def __getitem__(self, position: slice) -> list[str | None]: ...
-
-    def __getitem__(self, position: int | slice) -> str | list[str | None] | None:
-        if isinstance(position, slice):
-            return [self[number] for number in range(*position.indices(len(self)))]
+    def _item(self, position: int) -> str | None:
         if self._absent[position]:
             return None
         start = self._ends[position - 1] if position > 0 else 0
         return self._data[start : self._ends[position]].decode("utf-8", "surrogatepass")
 
 
-class _Names(Sequence[str | None]):
+class _Names(_Column[str | None]):
     """A column of names that repeat (players, stages): each name once, and an index per
     record."""
 
@@ -300,19 +313,11 @@ class _Names(Sequence[str | None]):
     def __len__(self) -> int:
         return len(self._column)
 
-    @overload
-    def __getitem__(self, position: int) -> str | None: ...
-
-    @overload
-    def __getitem__(self, position: slice) -> list[str | None]: ...
-
-    def __getitem__(self, position: int | slice) -> str | list[str | None] | None:
-        if isinstance(position, slice):
-            return [self[number] for number in range(*position.indices(len(self)))]
+    def _item(self, position: int) -> str | None:
         return self._names[self._column[position]]
 
 
-class FactsTable(Sequence[RecordFacts]):
+class FactsTable(_Column[RecordFacts]):
     """The facts of many records, a compact column each (about a tenth of the memory of
     as many :class:`RecordFacts`): names and ids are kept as the records give them (one
     copy of each name), digests as 64-bit words. ``table[i]`` is the i-th record's
@@ -366,17 +371,7 @@ class FactsTable(Sequence[RecordFacts]):
     def __len__(self) -> int:
         return len(self.indexes)
 
-    @overload
-    def __getitem__(self, position: int) -> RecordFacts: ...
-
-    @overload
-    def __getitem__(self, position: slice) -> list[RecordFacts]: ...
-
-    def __getitem__(self, position: int | slice) -> RecordFacts | list[RecordFacts]:
-        if isinstance(position, slice):
-            return [self[number] for number in range(*position.indices(len(self)))]
-        if position < 0:
-            position += len(self)
+    def _item(self, position: int) -> RecordFacts:
         content = self.content[2 * position : 2 * position + 2].tobytes()
         first_deal = _ROUNDS * 2 * position
         deals = self.deals[first_deal : first_deal + 2 * self.deal_counts[position]].tobytes()
