@@ -15,6 +15,7 @@ JSON Lines may hold at most the size limit (:data:`DEFAULT_MAX_RECORD_SIZE`, rai
 from __future__ import annotations
 
 import errno
+import io
 import itertools
 import json
 import math
@@ -589,14 +590,22 @@ def _document_chunks(source: str, data: bytes, size: int) -> Iterator[Chunk]:
 
 
 def _line_chunks(
-    source: str, lines: Iterable[bytes | None], size: int, limit: int, stream: bool = False
+    source: str,
+    lines: Iterable[bytes | None],
+    size: int,
+    limit: int,
+    stream: bool = False,
+    first_line: int = 1,
+    first_index: int = 0,
 ) -> Iterator[Chunk]:
     """The records of JSON Lines, ``size`` lines a chunk; a line over the limit (``None``)
     is a chunk of its own with its ``unreadable`` problem, at its index (on a ``stream``,
-    the reading ended there)."""
+    the reading ended there). The first line is line ``first_line`` of its source, and
+    its first record has the index ``first_index`` (not 1 and 0 for a byte range that
+    starts further in)."""
     batch: list[tuple[int, int, int, bytes]] = []
-    index = 0
-    for number, line in enumerate(lines, start=1):
+    index = first_index
+    for number, line in enumerate(lines, start=first_line):
         if line is None:
             if batch:
                 yield Chunk(source, lines=tuple(batch))
@@ -616,6 +625,61 @@ def _line_chunks(
             batch = []
     if batch:
         yield Chunk(source, lines=tuple(batch))
+
+
+def text_chunks(
+    source: str,
+    data: bytes,
+    json_lines: bool = True,
+    first_line: int = 1,
+    first_index: int = 0,
+    lines_per_chunk: int = 512,
+    max_record_size: int | None = None,
+    selection: Selection | None = None,
+) -> Iterator[Chunk]:
+    """The raw chunks of a text already read: a whole object of a store, or a byte range
+    of one cut at line boundaries whose first line is line ``first_line`` of the object
+    and whose first record has the index ``first_index``. JSON Lines are read as a
+    ``.jsonl`` file is (blank lines skipped, a line over the size limit an ``unreadable``
+    problem at its index); otherwise the text is one document, read as a ``.json`` file
+    is. The size limit is ``max_record_size``, or the one in force; the selection is
+    ``selection``, or the one in force."""
+    limit = max_record_size or _max_record_size.get()
+    handle = io.BytesIO(data)
+    if json_lines:
+        lines = _bounded_lines(handle, limit, skip_long=True)
+        chunks = _line_chunks(
+            source, lines, lines_per_chunk, limit, first_line=first_line, first_index=first_index
+        )
+    else:
+        chunks = _whole_document(source, handle, limit, lines_per_chunk, len(data))
+    chosen = selection if selection is not None else current_selection()
+    if not chosen:
+        yield from chunks
+    else:
+        for chunk in chunks:
+            yield replace(chunk, selection=chosen)
+
+
+def json_lines_extent(
+    data: bytes, at_start: bool = True, max_record_size: int | None = None
+) -> tuple[int, int]:
+    """The line breaks and the records of a byte range of JSON Lines cut at line
+    boundaries (``at_start``: the range starts its object), counted as
+    :func:`text_chunks` counts them: the next range of the same object starts that many
+    lines and records further (its ``first_line`` and ``first_index``)."""
+    records = 0
+    first_line = 1 if at_start else 2  # only the object's first line may start with a BOM
+    for chunk in text_chunks("", data, True, first_line, 0, 4096, max_record_size):
+        records += 1 if chunk.lines is None else len(chunk.lines)
+    return data.count(b"\n"), records
+
+
+def read_failure(error: BaseException) -> Problem:
+    """The ``unreadable`` problem of a source, or a part of one, that failed to be read
+    (an object of a store: no permission, gone, a network failure)."""
+    reason = _reason(error) if isinstance(error, OSError) else type(error).__name__
+    return _unreadable(f"cannot read ({reason})")
 
 
 def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:

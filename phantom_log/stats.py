@@ -11,7 +11,7 @@ from typing import Final
 import polars as pl
 
 from .engine import TRICKS_PER_GAME, TRICKS_PER_ROUND
-from .tables import GAME_KEY, REASONS, TableFiles
+from .tables import GAME_KEY, REASONS, TableScans
 
 GROUPINGS: Final = ("sheet", "rules", "event", "stage", "special_number", "player")
 Z_95: Final = 1.959963984540054
@@ -42,7 +42,7 @@ def wilson_bounds(wins: pl.Expr, games: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     )
 
 
-def _keyed_games(files: TableFiles, by: list[str]) -> pl.LazyFrame:
+def _keyed_games(files: TableScans, by: list[str]) -> pl.LazyFrame:
     """Valid games with the grouping columns; a game appears once per ``special_number``
     of its rounds and once per ``player`` (with ``as_phantom`` and ``as_christine``)."""
     keys = list(by)
@@ -80,7 +80,7 @@ def _finished(expr: pl.Expr) -> pl.Expr:
     return expr.filter(pl.col("winner").is_not_null())
 
 
-def summary(files: TableFiles, by: list[str]) -> pl.DataFrame:
+def summary(files: TableScans, by: list[str]) -> pl.DataFrame:
     """One row per group (one row in all when ``by`` is empty): the counts, the Phantom's
     win rate over finished games with its 95% Wilson interval, the means, the share of
     tricks won by each reason, and the special tricks' rate and mean net effect."""
@@ -164,7 +164,7 @@ def summary(files: TableFiles, by: list[str]) -> pl.DataFrame:
     return result
 
 
-def _reason_shares(files: TableFiles, games: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+def _reason_shares(files: TableScans, games: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
     """The share of tricks won by each reason, per group."""
     group_keys = games.select(GAME_KEY, *keys)
     tricks = files.scan_tricks().select(GAME_KEY, "reason").join(group_keys, on=GAME_KEY)
@@ -180,7 +180,7 @@ def _reason_shares(files: TableFiles, games: pl.LazyFrame, keys: list[str]) -> p
     return tricks.select(shares)
 
 
-def progress_curve(files: TableFiles, by: list[str]) -> pl.DataFrame:
+def progress_curve(files: TableScans, by: list[str]) -> pl.DataFrame:
     """Per trick of the game (1-20) and per group: the mean notes completed after that
     trick over finished games (a game that ended earlier keeps its final notes), and the
     share of those games still running at that trick."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import IO, Any, Final, TypeVar
+from typing import IO, Any, Final, Protocol, TypeVar
 
 import polars as pl
 
@@ -247,6 +247,19 @@ def decode_tricks(frame: Frame) -> Frame:
     ).cast({name: dtype for name, dtype in TRICK_SCHEMA.items()})
 
 
+class TableScans(Protocol):
+    """Where statistics read the two tables: each scan has the columns of its table and
+    ``game_key``, which joins a trick to its game."""
+
+    def scan_games(self) -> pl.LazyFrame:
+        """The games table, with its ``game_key``."""
+        ...
+
+    def scan_tricks(self) -> pl.LazyFrame:
+        """The tricks table, with the ``game_key`` of each trick's game."""
+        ...
+
+
 @dataclass
 class TableFiles:
     """The batch files of both tables, and how many records went in or were left out."""
@@ -273,6 +286,64 @@ class TableFiles:
         if not self.tricks:
             return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **TRICK_SCHEMA})
         return decode_tricks(pl.scan_ipc(self.tricks))
+
+
+@dataclass(frozen=True)
+class ExportedTables:
+    """The games and tricks tables as ``export`` writes them to Parquet (files, or the
+    files of a dataset: parts in input order), read as statistics read them.
+
+    An exported table has no ``game_key``: it is the row number of the game, and each
+    game's tricks are the next ``tricks_played`` rows of the tricks table (both tables
+    list the records in the same order, as export and the Dask front write them), so the
+    key is rebuilt from the games' ``tricks_played``. Any fsspec URL that polars reads is
+    accepted (``storage_options`` as polars takes them)."""
+
+    games: Sequence[str]
+    tricks: Sequence[str]
+    storage_options: dict[str, Any] | None = None
+
+    def scan_games(self) -> pl.LazyFrame:
+        """The games table, with its ``game_key``."""
+        if not self.games:
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
+        return (
+            pl.scan_parquet(list(self.games), storage_options=self.storage_options)
+            .with_row_index(GAME_KEY)
+            .with_columns(pl.col(GAME_KEY).cast(pl.Int64))
+        )
+
+    def scan_tricks(self) -> pl.LazyFrame:
+        """The tricks table, with the ``game_key`` of each trick's game."""
+        if not self.tricks:
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **TRICK_SCHEMA})
+        keys = (
+            self.scan_games()
+            .select(GAME_KEY, "tricks_played")
+            .filter(pl.col("tricks_played") > 0)
+            .select(pl.col(GAME_KEY).repeat_by("tricks_played"))
+            .explode(GAME_KEY)
+        )
+        tricks = pl.scan_parquet(list(self.tricks), storage_options=self.storage_options)
+        return pl.concat([keys, tricks], how="horizontal")
+
+    def check_aligned(self) -> None:
+        """Raise ``ValueError`` unless the tricks table holds exactly the tricks the
+        games table counts (the tables were written together, and are whole)."""
+        counted = self.scan_games().select(pl.col("tricks_played").sum()).collect().item()
+        rows = (
+            pl.scan_parquet(list(self.tricks), storage_options=self.storage_options)
+            .select(pl.len())
+            .collect()
+            .item()
+            if self.tricks
+            else 0
+        )
+        if (counted or 0) != rows:
+            raise ValueError(
+                f"the tricks table has {rows} rows where the games table counts "
+                f"{counted or 0} tricks: the two tables were not exported together"
+            )
 
 
 _PACKED_SCHEMA: Final = {
@@ -304,6 +375,58 @@ def record_rows(report: RecordReport, include_invalid: bool = False) -> RecordRo
     return RecordRows(report.valid, game_row(report), trick_rows(report), report.failed)
 
 
+class TableRows:
+    """The rows of the included records of one batch, gathered a column at a time, and
+    made into frames at once: the one step from rows to frames, for export's batches
+    (:func:`build_tables`) and for the unit of work of every engine
+    (:func:`phantom_log.batch.batch_tables`)."""
+
+    def __init__(self) -> None:
+        self.games: list[tuple[Any, ...]] = []
+        self.trick_keys: list[int] = []
+        self.trick_ids: list[str | None] = []
+        self.packed: list[int] = []
+        self.swaps: list[str | None] = []
+
+    def __len__(self) -> int:
+        """How many records' rows are held."""
+        return len(self.games)
+
+    def add(self, key: int, rows: RecordRows) -> None:
+        """The rows of one included record (``rows.game`` is not ``None``), under ``key``."""
+        assert rows.game is not None
+        self.games.append((key, *rows.game))
+        record_packed, record_swaps = rows.tricks
+        count = len(record_packed)
+        if count:
+            self.trick_keys.extend([key] * count)
+            self.trick_ids.extend([rows.game[_GAME_ID]] * count)
+            self.packed.extend(record_packed)
+            self.swaps.extend(record_swaps)
+
+    def frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The games frame (``game_key`` and :data:`GAME_SCHEMA`) and the packed tricks
+        frame (read it with :func:`decode_tricks`) of the rows held."""
+        game_frame = pl.DataFrame(
+            self.games, schema={GAME_KEY: pl.Int64, **_GAME_ROW_SCHEMA}, orient="row"
+        ).with_columns(pl.col("date").str.to_date("%Y-%m-%d", strict=False))
+        trick_frame = pl.DataFrame(
+            {
+                GAME_KEY: self.trick_keys,
+                "game_id": self.trick_ids,
+                "packed": self.packed,
+                "swaps": self.swaps,
+            },
+            schema=_PACKED_SCHEMA,
+        )
+        return game_frame, trick_frame
+
+    def clear(self) -> None:
+        """Drop the rows held."""
+        for column in (self.games, self.trick_keys, self.trick_ids, self.packed, self.swaps):
+            column.clear()
+
+
 def build_tables(
     records: Iterable[RecordReport | RecordRows],
     folder: Path,
@@ -320,29 +443,17 @@ def build_tables(
     the count of records read so far (for a progress display).
     """
     files = TableFiles(folder)
-    games: list[tuple[Any, ...]] = []
-    trick_keys: list[int] = []
-    trick_ids: list[str | None] = []
-    packed: list[int] = []
-    swaps: list[str | None] = []
+    batch = TableRows()
 
     def flush() -> None:
         number = len(files.games)
-        game_frame = pl.DataFrame(
-            games, schema={GAME_KEY: pl.Int64, **_GAME_ROW_SCHEMA}, orient="row"
-        ).with_columns(pl.col("date").str.to_date("%Y-%m-%d", strict=False))
-        trick_frame = pl.DataFrame(
-            {GAME_KEY: trick_keys, "game_id": trick_ids, "packed": packed, "swaps": swaps},
-            schema=_PACKED_SCHEMA,
-        )
+        game_frame, trick_frame = batch.frames()
         files.games.append(folder / f"games-{number:06d}.arrow")
         files.tricks.append(folder / f"tricks-{number:06d}.arrow")
         with writing_work_files(folder):
             game_frame.write_ipc(files.games[-1], compression=_WORK_COMPRESSION)
             trick_frame.write_ipc(files.tricks[-1], compression=_WORK_COMPRESSION)
-        games.clear()
-        for column in (trick_keys, trick_ids, packed, swaps):
-            column.clear()
+        batch.clear()
 
     for item in records:
         rows = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
@@ -354,19 +465,11 @@ def build_tables(
         if rows.game is None or (not rows.valid and not include_invalid):
             files.left_out += 1
             continue
-        key = files.included
+        batch.add(files.included, rows)
         files.included += 1
-        games.append((key, *rows.game))
-        record_packed, record_swaps = rows.tricks
-        count = len(record_packed)
-        if count:
-            trick_keys.extend([key] * count)
-            trick_ids.extend([rows.game[_GAME_ID]] * count)
-            packed.extend(record_packed)
-            swaps.extend(record_swaps)
-        if len(games) >= batch_size:
+        if len(batch) >= batch_size:
             flush()
-    if games or not files.games:
+    if len(batch) or not files.games:
         flush()
     return files
 
