@@ -178,7 +178,7 @@ def tables_of_reports(
                 report = RecordReport(
                     report.source, report.index, report.game_id, (internal_error(error),)
                 )
-                rows = record_rows(report, include_invalid)
+                rows = _failure_rows(report, include_invalid)
         records += 1
         invalid += not report.valid
         warnings += report.warnings
@@ -198,6 +198,15 @@ def tables_of_reports(
         warnings,
         failed,
     )
+
+
+def _failure_rows(report: RecordReport, include_invalid: bool) -> RecordRows:
+    """The rows of a record the rows could not be made of: its games row from its
+    problem alone, or none if even that fails."""
+    try:
+        return record_rows(report, include_invalid)
+    except Exception:
+        return RecordRows(False, None, ([], []), True)
 
 
 def problem_row(report: RecordReport, problem: Problem) -> tuple[Any, ...]:

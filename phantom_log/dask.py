@@ -20,6 +20,7 @@ import os
 import posixpath
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import CancelledError
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
@@ -538,7 +539,7 @@ def run_on_cluster(
             part = Part(number, index, source.name, source.json_lines, first_line, first_index)
             extent = counted.get((number, index))
             if isinstance(extent, BaseException):
-                results.append(_unread(part, extent, job))
+                results.append(_unread(part, extent))
                 break
             tasks[part] = delayed(run_part)(block, part, job)
             if extent is not None:
@@ -553,18 +554,19 @@ def run_on_cluster(
         by_future = {future: part for part, future in futures.items()}
         for future in as_completed(list(futures.values())):
             part = by_future[future]
-            if future.status == "error":
-                results.append(_failed_part(part, future.exception(), job))
+            try:
+                result: PartResult = future.result()
+            except Exception as error:
+                results.append(_failed_part(part, error))
                 continue
-            result: PartResult = future.result()
             results.append(result)
             records += result.records
             progress.add_bytes(result.size)
             progress.update(records)
-    except BaseException:
-        client.cancel(list(futures.values()))
-        raise
     finally:
+        # Forgotten at once (the results are here): the scheduler keeps no result, nor
+        # a failed read, for the next run that asks for the same keys.
+        client.cancel(list(futures.values()))
         progress.close()
     return _combined(results, len(futures))
 
@@ -573,36 +575,40 @@ def _gather(client: Client, tasks: Mapping[Any, Any]) -> dict[Any, Any]:
     """The results of the tasks by key, or the exception a task raised."""
     if not tasks:
         return {}
-    futures = client.compute(list(tasks.values()))
     found: dict[Any, Any] = {}
-    for key, future in zip(tasks, futures, strict=True):
-        found[key] = future.exception() if future.status == "error" else None
-        if found[key] is None:
+    futures = client.compute(list(tasks.values()))
+    try:
+        for key, future in zip(tasks, futures, strict=True):
             try:
                 found[key] = future.result()
             except Exception as error:
                 found[key] = _checked_failure(error)
+    finally:
+        client.cancel(futures)
     return found
 
 
 def _checked_failure(error: BaseException) -> BaseException:
-    """A task's exception, unless it ends the run (a worker that died)."""
+    """A task's exception, unless it ends the run: a worker that died, a task the
+    scheduler gave up on."""
     from distributed import KilledWorker
 
     if isinstance(error, KilledWorker):
         raise ClusterFailed(f"a worker died: {error}") from None
+    if isinstance(error, CancelledError):
+        raise ClusterFailed("the scheduler cancelled the run's tasks") from None
     return error
 
 
-def _failed_part(part: Part, error: BaseException | None, job: Job) -> PartResult:
+def _failed_part(part: Part, error: BaseException) -> PartResult:
     """A task that failed: the end of the run when it could not write, or when a worker
     died; an ``unreadable`` problem when its range could not be read."""
     if isinstance(error, PartWriteFailed):
         raise OutputFailed(str(error))
-    return _unread(part, _checked_failure(error or RuntimeError("lost")), job)
+    return _unread(part, _checked_failure(error))
 
 
-def _unread(part: Part, error: BaseException, job: Job) -> PartResult:
+def _unread(part: Part, error: BaseException) -> PartResult:
     tables = failed_batch(part.source, part.first_index, read_failure(error))
     return _result(part, tables, True, 0)
 

@@ -1,0 +1,345 @@
+"""The cluster front (``phantom_log.dask``) gives the command line's tables, statistics and
+problems, row for row, from a local Dask cluster of two workers.
+
+The corpus is the benchmark corpus's (``benchmarks/corpus.py``): custom sheets, optional
+rules, unfinished records and an invalid record of every code, in several files (JSON
+Lines, one of them with a blank line and a record cut in two; an ``.ndjson`` file in a
+sub-folder; an array of records as a ``.json`` document). The objects are cut into byte
+ranges of 64 KiB, so that most tasks start in the middle of a file. The workers are
+threads of this process (``processes=False``), so that a monkeypatch reaches them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from click.testing import CliRunner, Result
+
+distributed = pytest.importorskip("distributed")
+
+import phantom_log.dask as cluster  # noqa: E402
+from phantom_log.batch import PROBLEM_SCHEMA, batch_tables  # noqa: E402
+from phantom_log.cli import main  # noqa: E402
+from phantom_log.output import OutputExists, OutputRefused  # noqa: E402
+from phantom_log.tables import GAME_SCHEMA, TRICK_SCHEMA  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+BLOCKSIZE = 64 * 1024
+RECORDS = 360
+
+
+def run_cli(*args: str | Path) -> Result:
+    return CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Several files of realistic records, valid, unfinished and invalid."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        from corpus import build_part
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    folder = tmp_path_factory.mktemp("cluster") / "corpus"
+    (folder / "sub").mkdir(parents=True)
+    first = build_part((7, RECORDS, 0, 120))
+    second = build_part((7, RECORDS, 120, 240))
+    third = build_part((7, RECORDS, 240, RECORDS))
+    (folder / "a.jsonl").write_bytes(first.lines)
+    # A blank line first, and a record cut in two by a blank line: two json problems.
+    cut = second.lines.index(b"\n", 5000) - 100
+    (folder / "b.jsonl").write_bytes(b"\n" + second.lines[:cut] + b"\n  \n" + second.lines[cut:])
+    (folder / "sub" / "c.ndjson").write_bytes(third.lines)
+    (folder / "d.json").write_bytes(b"[\n" + b",\n".join(first.items[:30]) + b"\n]\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """A local cluster of two workers (threads of this process: fast to start)."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as local,
+        distributed.Client(local) as connected,
+    ):
+        yield connected
+
+
+@pytest.fixture(scope="module")
+def single_machine(corpus: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The command line's export of the corpus, invalid records included."""
+    folder = corpus.parent / "cli"
+    folder.mkdir()
+    games, tricks = folder / "games.parquet", folder / "tricks.parquet"
+    result = run_cli(
+        "export", corpus, "--games", games, "--tricks", tricks, "--include-invalid", "-q"
+    )
+    assert result.exit_code == 1, result.output  # the corpus has invalid records
+    return pl.read_parquet(games), pl.read_parquet(tricks)
+
+
+def read_dataset(url: str) -> pl.DataFrame:
+    return pl.read_parquet(cluster.dataset_files(url))
+
+
+def export(
+    corpus: Path, folder: Path, client: Any, **options: Any
+) -> tuple[cluster.ClusterRun, pl.DataFrame, pl.DataFrame]:
+    games, tricks = str(folder / "games"), str(folder / "tricks")
+    run = cluster.export_on_cluster(
+        [str(corpus)], games, tricks, client, blocksize=BLOCKSIZE, quiet=True, **options
+    )
+    return run, read_dataset(games), read_dataset(tricks)
+
+
+def by_record(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.sort("source", "index")
+
+
+# --- the unit of work ---------------------------------------------------------------------
+
+
+def test_unit_of_work_gives_exports_columns_and_types(corpus: Path) -> None:
+    tables = batch_tables((corpus / "a.jsonl").read_bytes(), "a.jsonl", include_invalid=True)
+    assert dict(tables.games.schema) == GAME_SCHEMA
+    assert dict(tables.tricks.schema) == TRICK_SCHEMA
+    assert dict(tables.problems.schema) == PROBLEM_SCHEMA
+    assert tables.records == tables.included == 120
+    arrow = tables.arrow()
+    assert arrow["games"].column_names == list(GAME_SCHEMA)
+    assert arrow["tricks"].num_rows == tables.tricks.height
+
+
+def test_unit_of_work_on_parsed_records_is_the_same_as_on_text(corpus: Path) -> None:
+    parsed = json.loads((corpus / "d.json").read_bytes())
+    text = b"".join(json.dumps(record).encode() + b"\n" for record in parsed)
+    from_text = batch_tables(text, "c", first_index=240)
+    from_records = batch_tables(parsed, "c", first_index=240)
+    assert from_text.games.equals(from_records.games)
+    assert from_text.tricks.equals(from_records.tricks)
+    assert from_text.problems.equals(from_records.problems)
+    assert from_text.games["index"].min() == 240
+
+
+def test_unit_of_work_is_exports_rows(
+    corpus: Path, single_machine: tuple[pl.DataFrame, pl.DataFrame]
+) -> None:
+    games, tricks = single_machine
+    source = str(corpus / "a.jsonl")
+    tables = batch_tables((corpus / "a.jsonl").read_bytes(), source, include_invalid=True)
+    assert tables.games.equals(games.filter(pl.col("source") == source))
+    assert tables.tricks.equals(tricks.head(tables.tricks.height))
+
+
+# --- the same results on the cluster ---------------------------------------------------------
+
+
+def test_export_on_a_cluster_gives_the_command_lines_tables(
+    corpus: Path,
+    client: Any,
+    single_machine: tuple[pl.DataFrame, pl.DataFrame],
+    tmp_path: Path,
+) -> None:
+    run, games, tricks = export(corpus, tmp_path, client, include_invalid=True)
+    expected_games, expected_tricks = single_machine
+    assert run.parts > 8  # the objects were cut into ranges
+    assert by_record(games).equals(by_record(expected_games))
+    assert games.equals(expected_games)  # in input order too
+    assert tricks.equals(expected_tricks)
+    assert (run.records, run.included, run.failed) == (expected_games.height,) * 2 + (0,)
+    assert run.invalid == expected_games.filter(~pl.col("valid")).height
+
+
+def test_export_on_a_cluster_leaves_out_invalid_records(
+    corpus: Path,
+    client: Any,
+    single_machine: tuple[pl.DataFrame, pl.DataFrame],
+    tmp_path: Path,
+) -> None:
+    run, games, _ = export(corpus, tmp_path, client)
+    expected = single_machine[0].filter(pl.col("valid"))
+    assert games.equals(expected)
+    assert run.left_out == single_machine[0].height - expected.height
+
+
+@pytest.mark.parametrize(
+    ("by", "curve"), [((), False), (("sheet", "rules"), False), (("player",), False), ((), True)]
+)
+def test_stats_on_a_cluster_are_the_command_lines(
+    corpus: Path, client: Any, by: tuple[str, ...], curve: bool
+) -> None:
+    frame, run = cluster.stats_on_cluster(
+        [str(corpus)], client, by=by, curve=curve, blocksize=BLOCKSIZE, quiet=True
+    )
+    options = [option for key in by for option in ("--by", key)]
+    result = run_cli(
+        "stats", corpus, *options, *(["--curve"] if curve else []), "--format", "json", "-q"
+    )
+    expected = pl.read_ndjson(result.stdout_bytes, schema=frame.schema)
+    assert frame.equals(expected)
+    assert run.records > run.included > 0
+
+
+def test_verify_on_a_cluster_gives_the_command_lines_problems(corpus: Path, client: Any) -> None:
+    run = cluster.verify_on_cluster([str(corpus)], client, blocksize=BLOCKSIZE, quiet=True)
+    text = run_cli("verify", corpus, "--jobs", "1")
+    lines = text.output.splitlines()
+    summary, by_code = lines[-2:]
+    assert summary == (
+        f"{run.records} records: {run.valid} valid, {run.records - run.valid} invalid, "
+        f"{run.warnings} warnings"
+    )
+    assert by_code == "by code: " + ", ".join(f"{code} {n}" for code, n in run.by_code())
+    quiet = run_cli("verify", corpus, "--jobs", "1", "--quiet")
+    assert list(run.problem_lines()) == quiet.output.splitlines()
+    reports = [
+        json.loads(line)
+        for line in run_cli("verify", corpus, "--format", "json").output.splitlines()
+    ]
+    problems = [
+        {
+            "source": report["source"],
+            "index": report["index"],
+            "game_id": report["game_id"],
+            **problem,
+        }
+        for report in reports
+        for problem in report["problems"]
+    ]
+    assert run.problems.drop("hint").to_dicts() == [
+        {key: problem[key] for key in PROBLEM_SCHEMA if key != "hint"} for problem in problems
+    ]
+
+
+# --- failure is local ----------------------------------------------------------------------
+
+
+def test_a_record_that_crashes_its_task_is_an_internal_error_row(
+    corpus: Path,
+    client: Any,
+    single_machine: tuple[pl.DataFrame, pl.DataFrame],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import phantom_log.tables
+
+    victim = single_machine[0].filter(pl.col("valid")).row(50, named=True)
+    game_row = phantom_log.tables.game_row
+
+    def crashing(report: Any) -> tuple[Any, ...]:
+        if report.index == victim["index"] and report.source == victim["source"]:
+            raise ZeroDivisionError("a bug")
+        return game_row(report)
+
+    monkeypatch.setattr(phantom_log.tables, "game_row", crashing)
+    run, games, tricks = export(corpus, tmp_path, client)
+    assert run.failed == 1
+    [problem] = run.problems.to_dicts()
+    assert (problem["source"], problem["index"], problem["code"]) == (
+        victim["source"],
+        victim["index"],
+        "internal-error",
+    )
+    expected = single_machine[0].filter(pl.col("valid"))
+    others = ~((pl.col("source") == victim["source"]) & (pl.col("index") == victim["index"]))
+    assert games.equals(expected.filter(others))
+    # Each game's tricks are as many rows as its tricks_played.
+    assert tricks.height == expected["tricks_played"].sum() - victim["tricks_played"]
+
+
+def test_an_object_that_cannot_be_read_is_an_unreadable_row(
+    corpus: Path,
+    client: Any,
+    single_machine: tuple[pl.DataFrame, pl.DataFrame],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import dask.bytes.core
+
+    read = dask.bytes.core.read_block_from_file
+
+    def failing(lazy_file: Any, *args: Any) -> bytes:
+        if lazy_file.path.endswith("d.json"):
+            raise PermissionError(13, "Permission denied")
+        return bytes(read(lazy_file, *args))
+
+    monkeypatch.setattr(dask.bytes.core, "read_block_from_file", failing)
+    run, games, _ = export(corpus, tmp_path, client, include_invalid=True)
+    [problem] = run.problems.to_dicts()
+    assert problem["source"] == str(corpus / "d.json")
+    assert (problem["index"], problem["code"]) == (0, "unreadable")
+    assert problem["message"] == "cannot read (permission denied)"
+    assert run.failed == 1
+    assert games.equals(single_machine[0].filter(pl.col("source") != str(corpus / "d.json")))
+
+
+def test_a_range_the_checker_fails_on_is_one_internal_error_row(
+    corpus: Path, client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batch = cluster.batch_tables
+
+    def failing(data: bytes, source: str, **options: Any) -> Any:
+        if source.endswith("c.ndjson") and options["first_index"] == 0:
+            raise MemoryError
+        return batch(data, source, **options)
+
+    monkeypatch.setattr(cluster, "batch_tables", failing)
+    run, games, _ = export(corpus, tmp_path, client)
+    [problem] = run.problems.to_dicts()
+    assert (problem["index"], problem["code"]) == (0, "internal-error")
+    assert "MemoryError" in problem["message"]
+    assert games.filter(pl.col("source").str.ends_with("c.ndjson")).height > 0
+
+
+# --- the outputs ---------------------------------------------------------------------------
+
+
+def test_datasets_are_never_overwritten_without_force(
+    corpus: Path, client: Any, tmp_path: Path
+) -> None:
+    source = [str(corpus / "sub")]
+    games, tricks = str(tmp_path / "games"), str(tmp_path / "tricks")
+    cluster.export_on_cluster(source, games, tricks, client, quiet=True)
+    with pytest.raises(OutputExists, match="use --force"):
+        cluster.export_on_cluster(source, games, tricks, client, quiet=True)
+    cluster.export_on_cluster(source, games, None, client, quiet=True, force=True)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games", "tricks"]
+    (tmp_path / "notes.txt").mkdir()
+    (tmp_path / "notes.txt" / "mine.txt").write_text("keep me")
+    with pytest.raises(OutputRefused, match="other files than Parquet"):
+        cluster.export_on_cluster(
+            source, str(tmp_path / "notes.txt"), None, client, quiet=True, force=True
+        )
+    with pytest.raises(OutputRefused, match="does not exist"):
+        cluster.export_on_cluster(source, str(tmp_path / "no" / "g"), None, client, quiet=True)
+
+
+def test_missing_sources_and_missing_dask_are_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from phantom_log.sources import SourceError
+
+    with pytest.raises(SourceError, match="no such file"):
+        cluster.find_stored_sources([str(tmp_path / "absent.jsonl")])
+    with pytest.raises(SourceError, match="matches no file"):
+        cluster.find_stored_sources([str(tmp_path / "*.jsonl")])
+    monkeypatch.setattr(cluster, "cluster_installed", lambda: False)
+    with pytest.raises(cluster.ClusterUnavailable, match=r"pip install 'phantom-log\[dask\]'"):
+        cluster.verify_on_cluster([str(tmp_path)], "local")
+
+
+def test_the_command_line_does_not_import_dask() -> None:
+    import subprocess
+
+    code = (
+        "import sys, phantom_log.cli, phantom_log.dask; "
+        "assert not {'dask', 'distributed', 'fsspec'} & set(sys.modules), sys.modules.keys()"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
