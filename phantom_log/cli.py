@@ -25,12 +25,13 @@ if TYPE_CHECKING:
 
     from .analysis import AnalysisOptions, Decision
     from .cards import Role
+    from .destination import Destination
     from .replay_page import Reviews
     from .solver import Solver
     from .sources import SourceRecord
     from .tables import TableFiles, TrickCsv
     from .terminal import Style
-    from .tournament import Manifest
+    from .tournament import Manifest, TournamentReport
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -70,6 +71,69 @@ def _exit_codes(valid: str, invalid: str, usage: str, failed: str) -> str:
         f"  2  a usage error: {usage}\n"
         f"  3  the run could not do all its work: {failed}\n" + _EXIT_TAIL
     )
+
+
+def _examples(*examples: tuple[str, str]) -> str:
+    """The examples of a command's ``--help``: each command line and what it does."""
+    lines = [f"  {what}:\n    $ {command}" for command, what in examples]
+    return "\b\nExamples:\n" + "\n".join(lines) + "\n\n"
+
+
+VERIFY_EXAMPLES: Final = _examples(
+    ("phantom-log verify games/", "check every record below a folder"),
+    ("phantom-log verify event.jsonl --format json -o report.jsonl", "a JSON Lines report"),
+    (
+        "phantom-log verify event.jsonl --valid-out ok.jsonl --invalid-out bad.jsonl",
+        "split the valid records from the invalid ones",
+    ),
+    ("phantom-log verify games/ --player 'Kim*' --event 'Seoul*'", "only some records"),
+    ("cat game.json | phantom-log verify -", "a record on standard input"),
+)
+ANNOTATE_EXAMPLES: Final = _examples(
+    ("phantom-log annotate game.json", "every trick: who won it, why, and the notes"),
+    ("phantom-log annotate games/ -o tricks.csv", "one CSV row per trick"),
+    ("phantom-log annotate game.json --analyse", "with each trick's mistakes"),
+)
+SHOW_EXAMPLES: Final = _examples(
+    ("phantom-log show game.json", "the sheet and the hands at the end"),
+    ("phantom-log show game.json --at 2.4", "after trick 4 of round 2"),
+    ("phantom-log show game.json -o game.svg", "a picture of the game"),
+    ("phantom-log show game.json -o game.html --at 1.7", "the replay page, opening at 1.7"),
+    ("phantom-log show event.jsonl --html pages/", "a replay page per record, and an index"),
+)
+SIMULATE_EXAMPLES: Final = _examples(
+    ("phantom-log simulate -n 1000 -o games.jsonl", "a thousand random games"),
+    (
+        "phantom-log simulate -n 50 --phantom greedy --balance --seed 7 -o greedy.json",
+        "a greedy Phantom under the balance rule, as one JSON array",
+    ),
+)
+EXPORT_EXAMPLES: Final = _examples(
+    ("phantom-log export games/ --games games.parquet --tricks tricks.parquet", "both tables"),
+    ("phantom-log export games/ --tricks - --format jsonl | jq .", "tricks on standard output"),
+    ("phantom-log export games/ --games all.csv --include-invalid", "invalid records too"),
+)
+STATS_EXAMPLES: Final = _examples(
+    ("phantom-log stats games/", "the figures over every valid record"),
+    ("phantom-log stats games/ --by sheet --by rules", "one row per sheet and rules"),
+    ("phantom-log stats games/ --curve -o curve.csv", "the progress curve as CSV"),
+    ("phantom-log stats games/ --plot curve.svg", "draw it (the plot extra)"),
+)
+ANALYSE_EXAMPLES: Final = _examples(
+    ("phantom-log analyse game.json", "what each decision cost, as a coach says it"),
+    ("phantom-log analyse game.json --from 2.0 --deep", "round 2 only, with the whole matrices"),
+    ("phantom-log analyse game.json --hidden --worlds 30", "by what each player could see"),
+    ("phantom-log analyse games/ -j 2 -o analysis.jsonl", "a whole event, as JSON Lines"),
+)
+TOURNAMENT_EXAMPLES: Final = _examples(
+    ("phantom-log tournament check event/", "the records, across records, and the standings"),
+    ("phantom-log tournament check event/ --manifest event.json", "against the schedule"),
+    ("phantom-log tournament check event/ -o standings.csv", "the standings as CSV"),
+)
+SCHEMA_EXAMPLES: Final = _examples(
+    ("phantom-log schema", "the JSON Schema of a game record"),
+    ("phantom-log schema manifest -o manifest.schema.json", "a tournament manifest's"),
+)
 
 
 _FAILED: Final = "a source unreadable, the\n     checker failed on a record (internal-error)"
@@ -121,12 +185,18 @@ Exit codes:
     + _EXIT_TAIL
 )
 
+# Paths to read or write: a shell completes them as files (and - is standard input or
+# output); whether they exist is said by the command, as a problem or a usage error.
+PATHS: Final = click.Path(allow_dash=True)
+
 # Options shared by several commands, so that every command speaks them the same way.
 sheets_option = click.option(
     "--sheets",
     "sheets_path",
     metavar="FILE",
-    help="A JSON file of named sheets (schemas/sheet-1.schema.json) to add to the built-in ones.",
+    type=PATHS,
+    help="A JSON file of named sheets to add to the built-in ones (its JSON Schema: "
+    "phantom-log schema sheet).",
 )
 no_colour_option = click.option(
     "--no-color", "--no-colour", "no_colour", is_flag=True, help="No colours."
@@ -140,16 +210,59 @@ jobs_option = click.option(
 )
 
 
-def format_option(choices: list[str], help: str) -> Callable[[F], F]:
-    """The output format of a command; the first choice is the default."""
-    return click.option(
-        "--format",
-        "output_format",
-        type=click.Choice(choices),
-        default=choices[0],
-        show_default=True,
-        help=help,
-    )
+def output_options(
+    formats: list[str],
+    help: str,
+    force_help: str = "Overwrite the output file if it exists.",
+    checked: bool = True,
+) -> Callable[[F], F]:
+    """``--format``, ``-o/--output`` and ``--force``, the same for every command
+    (:mod:`phantom_log.destination`): the command receives ``output``, a
+    :class:`~phantom_log.destination.Destination` already checked to be writable (unless
+    not ``checked``: the command checks it), and ``force``. Options that clash are
+    refused (exit 2) before any work."""
+    from .destination import format_names
+
+    names = format_names(formats)
+    synonyms = [f"{name} is {meant}" for name, meant in names.items() if name != meant]
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def run(*args: Any, format_name: str | None, output_path: str | None, **kwargs: Any) -> Any:
+            from .destination import DestinationError, resolve_destination
+
+            try:
+                output = resolve_destination(formats, format_name, output_path, kwargs["force"])
+            except DestinationError as error:
+                raise _usage_error(str(error)) from None
+            if checked:
+                with _writing_output():
+                    output.check()
+            return command(*args, output=output, **kwargs)
+
+        decorated: Callable[..., Any] = click.option("--force", is_flag=True, help=force_help)(run)
+        decorated = click.option(
+            "-o",
+            "--output",
+            "output_path",
+            metavar="FILE",
+            type=PATHS,
+            help="Write to FILE (- for standard output, the default); its extension sets "
+            "the format unless --format is given.",
+        )(decorated)
+        decorated = click.option(
+            "--format",
+            "format_name",
+            type=click.Choice(list(names)),
+            default=None,
+            help=f"{help} ({'; '.join(synonyms)}.) [default: {formats[0]}, or as the -o "
+            "file's extension says]"
+            if synonyms
+            else f"{help} [default: {formats[0]}, or as the -o file's extension says]",
+        )(decorated)
+        return cast(F, decorated)
+
+    return decorate
 
 
 def policy_option(flag: str, role: str) -> Callable[[F], F]:
@@ -313,6 +426,12 @@ def _writing_output() -> Iterator[None]:
         raise click.exceptions.Exit(EXIT_FAILED) from None
 
 
+def _say_written(output: Destination, quiet: bool) -> None:
+    """``wrote FILE`` on standard error, once a command's output file is in place."""
+    if not quiet and not output.to_standard_output:
+        click.echo(printable(f"wrote {output.path}"), err=True)
+
+
 def _print_version(context: click.Context, _option: click.Parameter, value: bool) -> None:
     if not value or context.resilient_parsing:
         return
@@ -390,11 +509,12 @@ class _Tally:
         )
 
 
-@main.command(epilog=VERIFY_EPILOG)
-@click.argument("paths", nargs=-1, required=True)
-@format_option(
+@main.command(epilog=VERIFY_EXAMPLES + VERIFY_EPILOG)
+@click.argument("paths", nargs=-1, required=True, type=PATHS)
+@output_options(
     ["text", "json"],
     "text: one line per problem and a summary; json: JSON Lines, one object per record.",
+    force_help="Overwrite the -o, --valid-out and --invalid-out files if they exist.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only the problems; no progress bar.")
 @click.option("--strict", is_flag=True, help="Treat warnings (an unfinished record) as errors.")
@@ -402,22 +522,23 @@ class _Tally:
     "--valid-out",
     "valid_out",
     metavar="FILE.jsonl",
+    type=PATHS,
     help="Write the valid records, as they were read, to FILE (JSON Lines).",
 )
 @click.option(
     "--invalid-out",
     "invalid_out",
     metavar="FILE.jsonl",
+    type=PATHS,
     help="Write the invalid records, as they were read, to FILE (JSON Lines).",
 )
-@click.option("--force", is_flag=True, help="Overwrite the --valid-out and --invalid-out files.")
 @sheets_option
 @jobs_option
 @selection_options
 @max_record_size_option
 def verify(
     paths: tuple[str, ...],
-    output_format: str,
+    output: Destination,
     quiet: bool,
     strict: bool,
     valid_out: str | None,
@@ -452,14 +573,16 @@ def verify(
         )
         if path is not None
     ]
-    _check_record_outputs(paths, [(option, path) for option, path, _ in outputs], force)
-    options = Options(_load_sheets(sheets_path), strict, output_format, quiet, bool(outputs))
+    _check_record_outputs(
+        paths, [(option, path) for option, path, _ in outputs], force, output.path
+    )
+    options = Options(_load_sheets(sheets_path), strict, output.format, quiet, bool(outputs))
     tally = _Tally()
-    stdout = sys.stdout
     progress = Progress("verifying", not quiet)
     # The files are renamed into place once every record is read: a run that fails (or
     # holds no record) leaves them as they were.
     with _writing_output(), ExitStack() as files:
+        stdout = files.enter_context(output.text())
         streams = {
             valid: files.enter_context(atomic_output(path, force)) for _, path, valid in outputs
         }
@@ -480,27 +603,36 @@ def verify(
             progress.close()
         if tally.records == 0:
             raise _no_records()
-    if output_format == "text" and not quiet:
-        stdout.write(tally.summary() + "\n")
-        by_code = tally.by_code()
-        if by_code is not None:
-            stdout.write(by_code + "\n")
-    stdout.flush()
+        if output.format == "text" and not quiet:
+            stdout.write(tally.summary() + "\n")
+            by_code = tally.by_code()
+            if by_code is not None:
+                stdout.write(by_code + "\n")
+    _say_written(output, quiet)
     if tally.failed:
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if tally.valid == tally.records else EXIT_INVALID)
 
 
 def _check_record_outputs(
-    paths: tuple[str, ...], outputs: list[tuple[str, str]], force: bool
+    paths: tuple[str, ...], outputs: list[tuple[str, str]], force: bool, report: str | None
 ) -> None:
     """Refuse, before any work, ``--valid-out``/``--invalid-out`` files that are not
-    JSON Lines, that are one file, that are an input or lie in an input folder (where the
-    next run over it would read them as records), or that cannot be written."""
+    JSON Lines, that are one file (or the ``-o`` report's), that are an input or lie in
+    an input folder (where the next run over it would read them as records), or that
+    cannot be written; and an ``-o`` report that is an input."""
     import os
     from pathlib import Path
 
-    from .output import check_writable
+    from .output import check_writable, is_standard_output
+
+    if report is not None and not is_standard_output(report):
+        for option, path in outputs:
+            if os.path.realpath(path) == os.path.realpath(report):
+                raise _usage_error(f"{option} and -o are the same file: {path}")
+        for given in paths:
+            if given != "-" and os.path.realpath(given) == os.path.realpath(report):
+                raise _usage_error(f"-o {report}: it is an input; write it elsewhere")
 
     for option, path in outputs:
         if Path(path).suffix.lower() not in (".jsonl", ".ndjson"):
@@ -553,9 +685,9 @@ def schema(which: str) -> None:
     click.echo(schema_text(RECORD_SCHEMA if which == "record" else SHEETS_SCHEMA), nl=False)
 
 
-@main.command(epilog=ANNOTATE_EPILOG)
-@click.argument("paths", nargs=-1, required=True)
-@format_option(
+@main.command(epilog=ANNOTATE_EXAMPLES + ANNOTATE_EPILOG)
+@click.argument("paths", nargs=-1, required=True, type=PATHS)
+@output_options(
     ["table", "json", "csv"],
     "table: for people; json: JSON Lines, one object per trick; csv: one row per trick.",
 )
@@ -568,6 +700,7 @@ def schema(which: str) -> None:
     "--analysis",
     "analysis_path",
     metavar="FILE",
+    type=PATHS,
     help="Add each trick's analysed decisions (cost and label) from FILE, as analyse "
     "--format json writes it (matched by game id).",
 )
@@ -591,7 +724,8 @@ def schema(which: str) -> None:
 @max_record_size_option
 def annotate(
     paths: tuple[str, ...],
-    output_format: str,
+    output: Destination,
+    force: bool,
     explain: bool | None,
     analysis_path: str | None,
     analyse_games: bool,
@@ -608,10 +742,6 @@ def annotate(
     --analysis FILE or --analyse, each trick also lists its analysed decisions (the
     json key and csv column "analysis", the table's "mistakes").
     """
-    import csv
-
-    from .annotate import ANNOTATION_FIELDS, annotate, table_lines
-    from .coach import trick_mistakes, trick_reviews
     from .terminal import detect_style
 
     if analysis_path is not None and analyse_games:
@@ -619,9 +749,36 @@ def annotate(
     analysed = analysis_path is not None or analyse_games
     sheets = _load_sheets(sheets_path)
     reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
+    output_format = output.format
     explain = output_format == "table" if explain is None else explain
-    style = detect_style(no_colour)
-    stdout = sys.stdout
+    style = detect_style(no_colour or not output.to_standard_output)
+    with _writing_output(), output.text() as stdout:
+        all_valid, failed = _annotate_to(
+            stdout, paths, sheets, output_format, explain, analysed, reviews, style
+        )
+    _say_written(output, False)
+    if failed:
+        sys.exit(EXIT_FAILED)
+    sys.exit(EXIT_OK if all_valid else EXIT_INVALID)
+
+
+def _annotate_to(
+    stdout: IO[str],
+    paths: tuple[str, ...],
+    sheets: Mapping[str, Sheet] | None,
+    output_format: str,
+    explain: bool,
+    analysed: bool,
+    reviews: Callable[[RecordReport], Reviews | None],
+    style: Style,
+) -> tuple[bool, bool]:
+    """Write the annotations of the records to ``stdout``: whether all were valid, and
+    whether the checker failed on one."""
+    import csv
+
+    from .annotate import ANNOTATION_FIELDS, annotate, table_lines
+    from .coach import trick_mistakes, trick_reviews
+
     writer: csv.DictWriter[str] | None = None
     fast_csv: TrickCsv | None = None
     if output_format == "csv" and not explain and not analysed:
@@ -681,10 +838,7 @@ def annotate(
             stdout.write(verdict_line(report) + "\n")
     if fast_csv is not None:
         fast_csv.flush()
-    stdout.flush()
-    if failed:
-        sys.exit(EXIT_FAILED)
-    sys.exit(EXIT_OK if all_valid else EXIT_INVALID)
+    return all_valid, failed
 
 
 def _record_title(report: RecordReport) -> str:
@@ -703,8 +857,8 @@ def _record_title(report: RecordReport) -> str:
     return printable(title)
 
 
-@main.command(epilog=SHOW_EPILOG)
-@click.argument("path")
+@main.command(epilog=SHOW_EXAMPLES + SHOW_EPILOG)
+@click.argument("path", type=PATHS)
 @click.option(
     "--at",
     "at_text",
@@ -712,13 +866,28 @@ def _record_title(report: RecordReport) -> str:
     help="The moment to show: after that trick (ROUND.0: the round's start). Default: the end.",
 )
 @click.option("--index", default=0, show_default=True, help="Which record of the file (from 0).")
-@click.option("--svg", "svg_path", metavar="OUT.svg", help="Write an SVG picture of the game.")
+@output_options(
+    ["text", "svg", "html"],
+    "text: the sheet at the moment for a terminal; svg: a picture of the game; html: the "
+    "replay page.",
+    force_help="Overwrite the output file (-o, --svg or --html) if it exists.",
+    checked=False,
+)
+@click.option(
+    "--svg",
+    "svg_path",
+    metavar="OUT.svg",
+    type=PATHS,
+    help="Write an SVG picture: -o OUT.svg --format svg.",
+)
 @click.option(
     "--html",
     "html_path",
     metavar="OUT.html|DIR",
-    help="Write the replay page, to step through the game in a browser. A DIR (a folder, "
-    "or a name not ending in .html): a page per record of PATH and an index.html.",
+    type=PATHS,
+    help="Write the replay page, to step through the game in a browser: -o OUT.html "
+    "--format html. A DIR (a folder, or a name not ending in .html): a page per record of "
+    "PATH and an index.html.",
 )
 @click.option(
     "--analysis",
@@ -744,7 +913,6 @@ def _record_title(report: RecordReport) -> str:
     metavar="SECONDS",
     help="With --analyse: seconds per game; a decision not solved by then is not shown.",
 )
-@click.option("--force", is_flag=True, help="Overwrite the --svg or --html files if they exist.")
 @no_colour_option
 @sheets_option
 @selection_options
@@ -753,6 +921,7 @@ def show(
     path: str,
     at_text: str | None,
     index: int,
+    output: Destination,
     svg_path: str | None,
     html_path: str | None,
     analysis_path: str | None,
@@ -785,16 +954,9 @@ def show(
     shown follow the sheet: each trick's costly decisions with their label and cost, as
     annotate --analysis marks them.
     """
-    from .output import check_writable, write_atomically
-    from .picture import (
-        Moment,
-        MomentError,
-        before_play_lines,
-        moment,
-        moment_lines,
-        parse_moment,
-        svg_picture,
-    )
+    from .destination import Destination, DestinationError, extension_format
+    from .output import check_writable
+    from .picture import parse_moment
     from .terminal import detect_style
 
     at = None
@@ -803,6 +965,22 @@ def show(
             at = parse_moment(at_text)
         except ValueError as error:
             raise _usage_error(f"--at {error}") from None
+    if svg_path is not None and html_path is not None:
+        raise _usage_error("--svg and --html: give one of them")
+    for flag, given, kind in (("--svg", svg_path, "svg"), ("--html", html_path, "html")):
+        if given is None:
+            continue
+        if output.path is not None or output.format != "text":
+            raise _usage_error(
+                f"{flag} FILE is short for -o FILE --format {kind}: give one or the other"
+            )
+        try:
+            extension_format(given, [kind])
+        except DestinationError as error:
+            raise _usage_error(f"{flag} {error}") from None
+        output = Destination(kind, given, force)
+    svg_path = (output.path or "-") if output.format == "svg" else None
+    html_path = (output.path or "-") if output.format == "html" else None
     if svg_path is not None and (analysis_path is not None or analyse_games):
         raise _usage_error(
             "--analysis and --analyse mark the terminal picture or --html, not --svg"
@@ -810,32 +988,73 @@ def show(
     if analysis_path is not None and analyse_games:
         raise _usage_error("--analysis FILE and --analyse: give one of them")
     if html_path is not None:
-        if svg_path is not None:
-            raise _usage_error("--svg and --html: give one of them")
         sheets = _load_sheets(sheets_path)
         reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
         _show_html(path, html_path, at, index, force, sheets, reviews)
-    if svg_path is not None:
-        with _writing_output():
-            check_writable(svg_path, force)
+    with _writing_output():
+        check_writable(output.path or "-", force, standard_output=True)
     sheets = _load_sheets(sheets_path)
     reports = list(_reports((path,), sheets))
     if not 0 <= index < len(reports):
         raise _usage_error(f"--index {index}: {path} holds {len(reports)} record(s)")
     report = reports[index]
-    stdout = sys.stdout
-    style = detect_style(no_colour)
+    style = detect_style(no_colour or not output.to_standard_output)
+    if svg_path is not None and report.replay is None:
+        click.echo(
+            printable(
+                f"phantom-log: {output.name} not written: the record cannot be replayed "
+                "(its problems follow)"
+            ),
+            err=True,
+        )
+        output = Destination("text")
+    with _writing_output(), output.text() as stdout:
+        _show_to(
+            stdout,
+            report,
+            output,
+            at,
+            at_text,
+            style,
+            analysis_path,
+            analyse_games,
+            time_limit,
+            sheets,
+        )
+    _say_written(output, False)
+    if report.failed:
+        sys.exit(EXIT_FAILED)
+    sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
+
+
+def _show_to(
+    stdout: IO[str],
+    report: RecordReport,
+    output: Destination,
+    at: tuple[int, int] | None,
+    at_text: str | None,
+    style: Style,
+    analysis_path: str | None,
+    analyse_games: bool,
+    time_limit: float,
+    sheets: Mapping[str, Sheet] | None,
+) -> None:
+    """Write what ``show`` shows of one record (the picture at a moment, or the SVG) to
+    ``stdout``, and the record's problems after it."""
+    from .picture import (
+        Moment,
+        MomentError,
+        before_play_lines,
+        moment,
+        moment_lines,
+        svg_picture,
+    )
+
+    svg = output.format == "svg"
     if report.replay is None:
-        if svg_path is not None:
-            click.echo(
-                f"phantom-log: {svg_path} not written: the record cannot be replayed "
-                "(its problems follow)",
-                err=True,
-            )
-    elif svg_path is not None:
-        with _writing_output():
-            write_atomically(svg_path, svg_picture(report.replay, _record_title(report)), force)
-        stdout.write(f"wrote {svg_path}\n")
+        pass
+    elif svg:
+        stdout.write(svg_picture(report.replay, _record_title(report)))
     else:
         shown: Moment | None = None
         missed = ""
@@ -866,11 +1085,13 @@ def show(
             lines += ["", *(printable(line) for line in mistake_lines(marks, until))]
         for line in lines:
             stdout.write(line + "\n")
+    # The problems follow the picture; an SVG's go beside it (on standard error when the
+    # SVG itself is written there).
+    problems = stdout
+    if svg:
+        problems = sys.stderr if output.to_standard_output else sys.stdout
     for line in report_lines(report):
-        stdout.write(line + "\n")
-    if report.failed:
-        sys.exit(EXIT_FAILED)
-    sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
+        problems.write(line + "\n")
 
 
 def _html_folder(html_path: str) -> bool:
@@ -983,7 +1204,7 @@ def _show_html(
         write_atomically(html_path, page, force, standard_output=True)
     messages = sys.stderr if to_stdout else sys.stdout
     if not to_stdout:
-        messages.write(printable(f"wrote {html_path}") + "\n")
+        click.echo(printable(f"wrote {html_path}"), err=True)
     for line in report_lines(report):
         messages.write(line + "\n")
     if report.failed:
@@ -1037,7 +1258,7 @@ def _show_html_folder(
         for line in report_lines(report):
             stdout.write(line + "\n")
     pages = f"{len(reports)} page{'s' if len(reports) != 1 else ''}"
-    stdout.write(printable(f"wrote {pages} and {os.path.join(folder, 'index.html')}") + "\n")
+    click.echo(printable(f"wrote {pages} and {os.path.join(folder, 'index.html')}"), err=True)
     if any(report.failed for report in reports):
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if all(report.valid for report in reports) else EXIT_INVALID)
@@ -1051,7 +1272,7 @@ def _run_failed_write(name: str, error: OSError) -> click.exceptions.Exit:
     return click.exceptions.Exit(EXIT_FAILED)
 
 
-@main.command(epilog=SIMULATE_EPILOG)
+@main.command(epilog=SIMULATE_EXAMPLES + SIMULATE_EPILOG)
 @click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="How many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The random seed.")
 @click.option("--sheet", "sheet_name", default="rulebook", show_default=True, help="Sheet name.")
@@ -1060,15 +1281,11 @@ def _run_failed_write(name: str, error: OSError) -> click.exceptions.Exit:
 @click.option("--balance", is_flag=True, help="Play under the balance rule.")
 @policy_option("--phantom", "phantom")
 @policy_option("--christine", "christine")
-@click.option(
-    "-o",
-    "--output",
-    "output_path",
-    required=True,
-    metavar="OUT",
-    help="JSON Lines file; - for stdout.",
+@output_options(
+    ["jsonl", "json"],
+    "jsonl: JSON Lines, a game per line; json: one JSON array of the games (what a .json "
+    "file of records holds).",
 )
-@click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(
     count: int,
@@ -1079,7 +1296,7 @@ def simulate(
     balance: bool,
     phantom_policy: str,
     christine_policy: str,
-    output_path: str,
+    output: Destination,
     force: bool,
     quiet: bool,
 ) -> None:
@@ -1091,7 +1308,6 @@ def simulate(
     real play records.
     """
     from .engine import Rules
-    from .output import atomic_output, is_standard_output
     from .sheets import BUILTIN_SHEETS
     from .simulate import Simulation, simulate_game
 
@@ -1116,27 +1332,27 @@ def simulate(
         with click.progressbar(
             numbers, label="simulating", file=sys.stderr if show else io.StringIO()
         ) as progress:
+            array = output.format == "json"
             for number in progress:
-                stream.write(orjson.dumps(simulate_game(simulation, number)) + b"\n")
+                game = orjson.dumps(simulate_game(simulation, number))
+                if array:
+                    game = (b"[\n" if number == 1 else b",\n") + game
+                stream.write(game if array else game + b"\n")
+            if array:
+                stream.write(b"\n]\n")
 
-    with _writing_output(), atomic_output(output_path, force, standard_output=True) as stream:
+    with _writing_output(), output.binary() as stream:
         write_games(stream)
-    if not quiet and not is_standard_output(output_path):
-        click.echo(f"wrote {count} game{'s' if count != 1 else ''} to {output_path}", err=True)
-
-
-TABLE_FORMATS: Final = {".csv": "csv", ".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-
-
-def _table_format(path: str, option: str) -> str:
-    from pathlib import Path
-
-    kind = TABLE_FORMATS.get(Path(path).suffix.lower())
-    if kind is None:
-        raise _usage_error(
-            f"{option} {path}: the format follows the extension: .csv, .parquet, .jsonl or .ndjson"
+    if not quiet and not output.to_standard_output:
+        click.echo(
+            printable(f"wrote {count} game{'s' if count != 1 else ''} to {output.path}"),
+            err=True,
         )
-    return kind
+
+
+# The formats of export's tables, and the names --format takes for them.
+TABLE_FORMATS: Final = ["csv", "jsonl", "parquet"]
+_TABLE_FORMAT_NAMES: Final = {"csv": "csv", "jsonl": "jsonl", "json": "jsonl", "parquet": "parquet"}
 
 
 def _build_tables(
@@ -1193,11 +1409,29 @@ def _exit_invalid() -> None:
     sys.exit(EXIT_INVALID)
 
 
-@main.command(epilog=EXPORT_EPILOG)
-@click.argument("paths", nargs=-1, required=True)
-@click.option("--games", "games_path", metavar="FILE", help="The games table: one row per record.")
+@main.command(epilog=EXPORT_EXAMPLES + EXPORT_EPILOG)
+@click.argument("paths", nargs=-1, required=True, type=PATHS)
 @click.option(
-    "--tricks", "tricks_path", metavar="FILE", help="The tricks table: one row per trick."
+    "--games",
+    "games_path",
+    metavar="FILE",
+    type=PATHS,
+    help="Write the games table (one row per record) to FILE; - for standard output.",
+)
+@click.option(
+    "--tricks",
+    "tricks_path",
+    metavar="FILE",
+    type=PATHS,
+    help="Write the tricks table (one row per trick) to FILE; - for standard output.",
+)
+@click.option(
+    "--format",
+    "format_name",
+    type=click.Choice(list(_TABLE_FORMAT_NAMES)),
+    default=None,
+    help="The format of the tables: csv, jsonl (JSON Lines; json is the same) or parquet. "
+    "[default: as each file's extension says; csv on standard output]",
 )
 @click.option("--include-invalid", is_flag=True, help="Keep invalid records (valid = false).")
 @jobs_option
@@ -1210,6 +1444,7 @@ def export(
     paths: tuple[str, ...],
     games_path: str | None,
     tricks_path: str | None,
+    format_name: str | None,
     include_invalid: bool,
     jobs: int | None,
     force: bool,
@@ -1218,50 +1453,67 @@ def export(
 ) -> None:
     """Export the games and tricks tables of the records as CSV, Parquet or JSON Lines.
 
-    The format of each file follows its extension (.csv, .parquet, .jsonl or .ndjson).
-    Invalid records are left out, and counted on standard error, unless
-    --include-invalid. An existing file is never overwritten without --force; each file
-    is written to a temporary file first and then renamed.
+    The format of each file follows its extension (.csv, .parquet, .jsonl or .ndjson),
+    or --format; one of the tables may go to standard output (-). Invalid records are
+    left out, and counted on standard error, unless --include-invalid. An existing file
+    is never overwritten without --force; each file is written to a temporary file first
+    and then renamed.
     """
     import os
     from contextlib import ExitStack
 
-    from .output import atomic_path, check_writable, work_folder
+    from .destination import Destination, DestinationError, resolve_destination
+    from .output import atomic_path, work_folder
 
     if games_path is None and tricks_path is None:
         raise _usage_error("export: give --games FILE, --tricks FILE, or both")
-    outputs = [
-        (path, _table_format(path, option), scan)
-        for path, option, scan in (
-            (games_path, "--games", "games"),
-            (tricks_path, "--tricks", "tricks"),
-        )
-        if path is not None
-    ]
+    if games_path == tricks_path == "-":
+        raise _usage_error("--games - and --tricks -: standard output takes one table")
+    outputs: list[tuple[Destination, str]] = []
+    for path, option in ((games_path, "--games"), (tricks_path, "--tricks")):
+        if path is None:
+            continue
+        try:
+            table = resolve_destination(TABLE_FORMATS, format_name, path, force, "", option)
+        except DestinationError as error:
+            raise _usage_error(str(error)) from None
+        if not table.format:
+            if not table.to_standard_output:
+                raise _usage_error(
+                    f"{option} {path}: name the format with --format, or by the extension: "
+                    ".csv, .parquet, .jsonl or .ndjson"
+                )
+            table = Destination("csv", path, force)
+        outputs.append((table, option))
     if games_path and tricks_path and os.path.realpath(games_path) == os.path.realpath(tricks_path):
         raise _usage_error(f"--games and --tricks are the same file: {games_path}")
     with _writing_output():
-        for path, _, _ in outputs:
-            check_writable(path, force)
+        for table, _ in outputs:
+            table.check()
     sheets = _load_sheets(sheets_path)
     with _writing_output(), work_folder() as folder:
         files = _build_tables(paths, sheets, str(folder), include_invalid, quiet, jobs)
         # Both files are renamed into place only once both are written: a failure leaves
         # neither.
         with ExitStack() as renames:
-            for path, kind, which in outputs:
-                frame = files.scan_games() if which == "games" else files.scan_tricks()
+            for table, option in outputs:
+                frame = files.scan_games() if option == "--games" else files.scan_tricks()
                 frame = frame.drop("game_key")
-                temporary = renames.enter_context(atomic_path(path, force))
-                if kind == "csv":
+                temporary = renames.enter_context(
+                    atomic_path(table.path or "-", force, standard_output=True)
+                )
+                if table.format == "csv":
+                    from .tables import swaps_as_text
+
+                    if option == "--tricks":
+                        frame = swaps_as_text(frame)
                     frame.sink_csv(temporary)
-                elif kind == "parquet":
+                elif table.format == "parquet":
                     frame.sink_parquet(temporary)
                 else:
                     frame.sink_ndjson(temporary)
-    if not quiet:
-        for path, _, _ in outputs:
-            click.echo(f"wrote {path}", err=True)
+    for table, _ in outputs:
+        _say_written(table, quiet)
 
 
 def _cell(value: object) -> str:
@@ -1272,7 +1524,8 @@ def _cell(value: object) -> str:
     return printable(str(value))
 
 
-def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
+def _frame_lines(frame: pl.DataFrame, keys: list[str]) -> list[str]:
+    """A table of statistics for people."""
     from .terminal import table
 
     rows = frame.rows()
@@ -1290,12 +1543,11 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
             if name not in keys
         ]
         lines = table(headers, body)
-    for line in lines:
-        click.echo(line)
+    return lines
 
 
-@main.command(epilog=STATS_EPILOG)
-@click.argument("paths", nargs=-1, required=True)
+@main.command(epilog=STATS_EXAMPLES + STATS_EPILOG)
+@click.argument("paths", nargs=-1, required=True, type=PATHS)
 @click.option(
     "--by",
     "groupings",
@@ -1304,16 +1556,17 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
     help="Group by a field (repeatable). special_number: each round's number; player: "
     "each player of each game.",
 )
-@format_option(
-    ["table", "csv", "json"], "table: for people; csv; json: JSON Lines, one object per row."
+@output_options(
+    ["table", "csv", "json"],
+    "table: for people; csv; json: JSON Lines, one object per row.",
+    force_help="Overwrite the -o file (and the --plot file) if it exists.",
 )
-@click.option("-o", "--output", "output_path", metavar="FILE", help="Write to FILE.")
-@click.option("--force", is_flag=True, help="Overwrite FILE (and the --plot file) if it exists.")
 @click.option("--curve", is_flag=True, help="The progress curve: per trick 1-20 of the game.")
 @click.option(
     "--plot",
     "plot_path",
     metavar="FILE.svg|FILE.png",
+    type=PATHS,
     help="Draw the progress curve (with matplotlib: pip install 'phantom-log[plot]').",
 )
 @jobs_option
@@ -1324,8 +1577,7 @@ def _print_frame(frame: pl.DataFrame, keys: list[str]) -> None:
 def stats(
     paths: tuple[str, ...],
     groupings: tuple[str, ...],
-    output_format: str,
-    output_path: str | None,
+    output: Destination,
     force: bool,
     curve: bool,
     plot_path: str | None,
@@ -1341,16 +1593,10 @@ def stats(
     their mean net effect on the notes. --curve gives, per trick of the game, the mean
     notes completed and the share of games still running; --plot draws it.
     """
+    import os
     from contextlib import ExitStack
 
-    from .output import (
-        atomic_output,
-        atomic_path,
-        check_writable,
-        is_standard_output,
-        work_folder,
-        write_atomically,
-    )
+    from .output import atomic_path, check_writable, work_folder
     from .stats import progress_curve, summary
 
     keys = list(dict.fromkeys(groupings))
@@ -1360,11 +1606,14 @@ def stats(
         raise _usage_error(
             "--plot draws with matplotlib, which is not installed: pip install 'phantom-log[plot]'"
         )
-    if output_format == "table" and output_path and not is_standard_output(output_path):
-        raise _usage_error("-o FILE takes --format csv or json")
+    if plot_path is not None and output.path is not None:
+        from .output import is_standard_output
+
+        if not is_standard_output(output.path) and os.path.realpath(plot_path) == os.path.realpath(
+            output.path
+        ):
+            raise _usage_error(f"--plot and -o are the same file: {plot_path}")
     with _writing_output():
-        if output_path is not None:
-            check_writable(output_path, force, standard_output=True)
         if plot_path is not None:
             check_writable(plot_path, force)
     sheets = _load_sheets(sheets_path)
@@ -1372,10 +1621,6 @@ def stats(
         files = _build_tables(paths, sheets, str(folder), False, quiet, jobs)
         frame = progress_curve(files, keys) if curve or plot_path else summary(files, keys)
     shown = plot_path is None or curve  # --plot alone draws the curve, and no more
-    text = None
-    if shown and output_format != "table":
-        text = frame.write_csv() if output_format == "csv" else frame.write_ndjson()
-    to_file = text is not None and output_path is not None and not is_standard_output(output_path)
     written = []
     # The files are renamed into place only once all are written: a failure leaves none.
     with _writing_output(), ExitStack() as renames:
@@ -1385,22 +1630,20 @@ def stats(
             temporary = renames.enter_context(atomic_path(plot_path, force))
             plot_curve(frame, keys, temporary, plot_path.lower().endswith(".png"))
             written.append(plot_path)
-        if to_file and text is not None and output_path is not None:
-            stream = renames.enter_context(atomic_output(output_path, force, True))
-            stream.write(text.encode("utf-8"))
-            written.append(output_path)
+        if shown:
+            stream = renames.enter_context(output.text())
+            if output.format == "table":
+                for line in _frame_lines(frame, keys):
+                    stream.write(line + "\n")
+            elif output.format == "csv":
+                stream.write(frame.write_csv())
+            else:
+                stream.write(frame.write_ndjson())
+            if not output.to_standard_output:
+                written.append(str(output.path))
     if not quiet:
         for path in written:
-            click.echo(f"wrote {path}", err=True)
-    if not shown or to_file:
-        return
-    if text is None:
-        _print_frame(frame, keys)
-    elif output_path is None:
-        click.echo(text, nl=False)
-    else:
-        with _writing_output():
-            write_atomically(output_path, text, force, standard_output=True)
+            click.echo(printable(f"wrote {path}"), err=True)
 
 
 def _plotting_installed() -> bool:
@@ -1413,8 +1656,8 @@ def _plotting_installed() -> bool:
         return False
 
 
-@main.command(epilog=ANALYSE_EPILOG)
-@click.argument("paths", nargs=-1, required=True)
+@main.command(epilog=ANALYSE_EXAMPLES + ANALYSE_EPILOG)
+@click.argument("paths", nargs=-1, required=True, type=PATHS)
 @click.option(
     "--from",
     "from_text",
@@ -1452,13 +1695,11 @@ def _plotting_installed() -> bool:
     help="Seconds per game; a decision not solved by then is marked unsolved.",
 )
 @jobs_option
-@format_option(
+@output_options(
     ["table", "json", "csv"],
     "table: a coach's line per decision and a summary per player; json: JSON Lines, one "
     "object per decision; csv: one row per decision.",
 )
-@click.option("-o", "--output", "output_path", metavar="FILE", help="Write to FILE.")
-@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @no_colour_option
 @sheets_option
 @selection_options
@@ -1472,8 +1713,7 @@ def analyse(
     seed: int | None,
     time_limit: float,
     jobs: int | None,
-    output_format: str,
-    output_path: str | None,
+    output: Destination,
     force: bool,
     no_colour: bool,
     sheets_path: str | None,
@@ -1488,10 +1728,7 @@ def analyse(
     with no alternative is left out. An illegal record is analysed up to its first
     problem.
     """
-    from contextlib import nullcontext
-
     from .analysis import DEFAULT_WORLDS, AnalysisOptions
-    from .output import atomic_output, check_writable
     from .picture import parse_moment
     from .pipeline import WorkerLost, default_jobs, ordered_map
     from .terminal import Progress, detect_style
@@ -1504,9 +1741,6 @@ def analyse(
             raise _usage_error(f"--from {error}") from None
     if not hidden and (worlds is not None or seed is not None):
         raise _usage_error("--worlds and --seed take --hidden")
-    if output_path is not None:
-        with _writing_output():
-            check_writable(output_path, force, standard_output=True)
     options = AnalysisOptions(
         start,
         deep,
@@ -1516,21 +1750,15 @@ def analyse(
         time_limit,
     )
     sheets = _load_sheets(sheets_path)
-    style = detect_style(no_colour or output_path is not None)
+    style = detect_style(no_colour or not output.to_standard_output)
+    output_format = output.format
     work = functools.partial(_analyse_record, sheets=sheets, options=options)
     progress = Progress("analysing", True)
     done = 0
     all_valid = True
     failed = False
-    target = nullcontext(None) if output_path is None else atomic_output(output_path, force, True)
-    with _writing_output(), target as stream:
-
-        def emit(text: str) -> None:
-            if stream is None:
-                sys.stdout.write(text)
-            else:
-                stream.write(text.encode("utf-8"))
-
+    with _writing_output(), output.text() as stream:
+        emit = stream.write
         problem_text = emit if output_format == "table" else sys.stderr.write
         if output_format == "csv":
             emit(_csv_text([], header=True))
@@ -1555,9 +1783,7 @@ def analyse(
             raise _run_failed(f"a worker process died after {done} records") from None
         finally:
             progress.close()
-    if output_path is not None:
-        click.echo(f"wrote {output_path}", err=True)
-    sys.stdout.flush()
+    _say_written(output, False)
     if failed:
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if all_valid else EXIT_INVALID)
@@ -1845,33 +2071,39 @@ def _found_manifest(found: list[str]) -> Manifest | None:
     return _read_manifest(found[0], "the manifest ")
 
 
-@tournament.command("check", epilog=TOURNAMENT_EPILOG)
-@click.argument("paths", nargs=-1, required=True)
+@tournament.command("check", epilog=TOURNAMENT_EXAMPLES + TOURNAMENT_EPILOG)
+@click.argument("paths", nargs=-1, required=True, type=PATHS)
 @click.option(
-    "--manifest", "manifest_path", metavar="FILE", help="The event's players and schedule."
+    "--manifest",
+    "manifest_path",
+    metavar="FILE",
+    type=PATHS,
+    help="The event's players and schedule.",
 )
-@format_option(
-    ["text", "json"], "text: problems, a summary and the standings; json: one JSON object."
+@output_options(
+    ["text", "json", "csv"],
+    "text: problems, a summary and the standings; json: the report as one JSON object; "
+    "csv: the standings (the problems and the summary then go to standard error).",
 )
-@click.option(
-    "-o", "--output", "standings_path", metavar="FILE.csv", help="Export the standings as CSV."
-)
-@click.option("--force", is_flag=True, help="Overwrite the -o file if it exists.")
 @jobs_option
 @click.option(
     "--strict",
     is_flag=True,
     help="Treat every warning (unfinished, duplicate-record, duplicate-deal) as an error.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="No progress bar (and with --format csv, no report on standard error).",
+)
 @sheets_option
 @selection_options
 @max_record_size_option
 def tournament_check(
     paths: tuple[str, ...],
     manifest_path: str | None,
-    output_format: str,
-    standings_path: str | None,
+    output: Destination,
     force: bool,
     jobs: int | None,
     strict: bool,
@@ -1890,11 +2122,10 @@ def tournament_check(
     """
     import os
 
-    from .output import check_writable, is_standard_output, write_atomically
     from .pipeline import WorkerLost, default_jobs, verify_sources
     from .reports import Options
     from .sources import on_manifest
-    from .terminal import Progress, table
+    from .terminal import Progress
     from .tournament import (
         STANDINGS_COLUMNS,
         FactsTable,
@@ -1902,16 +2133,6 @@ def tournament_check(
         tournament_report,
     )
 
-    if standings_path is not None:
-        if is_standard_output(standings_path):
-            raise _usage_error(
-                f"-o {standings_path}: standard output carries the report; "
-                "give a .csv file for the standings"
-            )
-        if not standings_path.lower().endswith(".csv"):
-            raise _usage_error(f"-o {standings_path}: the standings are exported as .csv")
-        with _writing_output():
-            check_writable(standings_path, force)
     manifest: Manifest | None = None
     if manifest_path is not None:
         manifest = _read_manifest(manifest_path, "--manifest ")
@@ -1919,7 +2140,14 @@ def tournament_check(
     facts = FactsTable()
     record_problems: list[TournamentProblem] = []
     warnings = 0
-    stdout = sys.stdout
+    output_format = output.format
+    # The text report: the output itself, or standard error when the output is the
+    # standings as CSV.
+    stdout: IO[str] = sys.stderr if output_format == "csv" else sys.stdout
+    if (output_format == "text" and not output.to_standard_output) or (
+        output_format == "csv" and quiet
+    ):
+        stdout = io.StringIO()
     progress = Progress("checking", not quiet)
     failed = False
     manifests_found: list[str] = []
@@ -1932,7 +2160,7 @@ def tournament_check(
                 record_problems.extend(outcome.problems)
                 warnings += outcome.warnings
                 failed |= outcome.failed
-                if output_format == "text":
+                if output_format != "json":
                     stdout.write(outcome.text)
                 progress.update(len(facts))
     except SourceError as error:
@@ -1950,45 +2178,52 @@ def tournament_check(
             if not os.path.exists(found) or not os.path.samefile(found, manifest.source):
                 _manifest_skipped(found)
     report = tournament_report(facts, record_problems, manifest, strict)
-    if output_format == "json":
-        report.write_json(stdout)
-    else:
-        for problem in report.problems[len(record_problems) :]:
-            where = problem.source if problem.index is None else f"{problem.source}#{problem.index}"
-            name = f" ({problem.game_id})" if problem.game_id else ""
-            severity = "warning: " if problem.severity is Severity.WARNING else ""
-            stdout.write(
-                printable(f"{where}{name}: {severity}{problem.code}: {problem.message}") + "\n"
-            )
-        all_warnings = sum(p.severity is Severity.WARNING for p in report.problems)
-        stdout.write(
-            f"{report.records} record{'s' if report.records != 1 else ''}: {report.valid} "
-            f"valid, {report.invalid} invalid; {report.errors} error"
-            f"{'s' if report.errors != 1 else ''}, {all_warnings} warning"
-            f"{'s' if all_warnings != 1 else ''}\n"
-        )
-        if report.standings:
-            columns = list(report.standings[0])
-            stdout.write("\nStandings\n")
-            rows = [
-                [str(place), *(printable(str(row[column])) for column in columns)]
-                for place, row in enumerate(report.standings, start=1)
-            ]
-            for line in table(["#", *columns], rows):
-                stdout.write(line + "\n")
-    if standings_path is not None:
-        import csv
-        import io as text_io
+    if output_format != "json":
+        _tournament_text(report, len(record_problems), stdout, output_format == "text")
+    with _writing_output(), output.text() as stream:
+        if output_format == "json":
+            report.write_json(stream)
+        elif output_format == "csv":
+            import csv
 
-        buffer = text_io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=STANDINGS_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(report.standings)
-        with _writing_output():
-            write_atomically(standings_path, buffer.getvalue(), force)
-        if not quiet:
-            click.echo(f"wrote {standings_path}", err=True)
-    stdout.flush()
+            writer = csv.DictWriter(stream, fieldnames=STANDINGS_COLUMNS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(report.standings)
+        elif output_format == "text" and isinstance(stdout, io.StringIO):
+            stream.write(stdout.getvalue())
+    _say_written(output, quiet)
     if failed:
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_INVALID if report.errors else EXIT_OK)
+
+
+def _tournament_text(
+    report: TournamentReport, record_problems: int, stream: IO[str], standings: bool
+) -> None:
+    """The text report of ``tournament check`` after the records' problems: the problems
+    across records, the summary and (``standings``) the standings table."""
+    from .terminal import table
+
+    for problem in report.problems[record_problems:]:
+        where = problem.source if problem.index is None else f"{problem.source}#{problem.index}"
+        name = f" ({problem.game_id})" if problem.game_id else ""
+        severity = "warning: " if problem.severity is Severity.WARNING else ""
+        stream.write(
+            printable(f"{where}{name}: {severity}{problem.code}: {problem.message}") + "\n"
+        )
+    all_warnings = sum(p.severity is Severity.WARNING for p in report.problems)
+    stream.write(
+        f"{report.records} record{'s' if report.records != 1 else ''}: {report.valid} "
+        f"valid, {report.invalid} invalid; {report.errors} error"
+        f"{'s' if report.errors != 1 else ''}, {all_warnings} warning"
+        f"{'s' if all_warnings != 1 else ''}\n"
+    )
+    if standings and report.standings:
+        columns = list(report.standings[0])
+        stream.write("\nStandings\n")
+        rows = [
+            [str(place), *(printable(str(row[column])) for column in columns)]
+            for place, row in enumerate(report.standings, start=1)
+        ]
+        for line in table(["#", *columns], rows):
+            stream.write(line + "\n")

@@ -52,7 +52,12 @@ GAME_SCHEMA: Final = {
     "notes_added_by_special": pl.Int64,
     "notes_removed_by_special": pl.Int64,
 }
-TRICK_SCHEMA: Final = {
+# A trick's swaps, as annotate's JSON writes them: a list (empty without a swap) of
+# {after, phantom, christine}, the cards each side gave.
+SWAPS_TYPE: Final = pl.List(
+    pl.Struct({"after": pl.String, "phantom": pl.List(pl.String), "christine": pl.List(pl.String)})
+)
+TRICK_SCHEMA: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
     "game_id": pl.String,
     "round": pl.Int64,
     "trick": pl.Int64,
@@ -67,7 +72,7 @@ TRICK_SCHEMA: Final = {
     "note_owner": pl.String,
     "in_order": pl.Boolean,
     "special": pl.Boolean,
-    "swaps": pl.String,
+    "swaps": SWAPS_TYPE,
     "notes_before": pl.Int64,
     "notes_after": pl.Int64,
 }
@@ -217,6 +222,43 @@ def _codes(expr: pl.Expr, codes: Sequence[str | None]) -> pl.Expr:
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
 
+def _swap_lists(text: pl.Expr) -> pl.Expr:
+    """The swaps of a trick as :data:`SWAPS_TYPE`, from the compact text of
+    :func:`~phantom_log.annotate.swaps_text` (``None`` without a swap)."""
+    parts = pl.element().str.split(" ")
+
+    def cards(index: int) -> pl.Expr:
+        given = parts.list.get(index).str.slice(2)
+        return (
+            pl.when(given == "-")
+            .then(pl.lit([], dtype=pl.List(pl.String)))
+            .otherwise(given.str.split("+"))
+        )
+
+    return (
+        text.fill_null("")
+        .str.split("; ")
+        .list.eval(pl.element().filter(pl.element() != ""))
+        .list.eval(pl.struct(after=parts.list.get(0), phantom=cards(1), christine=cards(2)))
+    )
+
+
+def swaps_as_text(frame: Frame) -> Frame:
+    """The frame with its ``swaps`` as CSV writes them, the text annotate's CSV writes
+    (:func:`~phantom_log.annotate.swaps_text`; empty without a swap)."""
+    swap = pl.element().struct
+
+    def cards(side: str) -> pl.Expr:
+        given = swap.field(side)
+        return pl.when(given.list.len() == 0).then(pl.lit("-")).otherwise(given.list.join("+"))
+
+    text = pl.concat_str(
+        [swap.field("after"), pl.lit(" P:"), cards("phantom"), pl.lit(" C:"), cards("christine")]
+    )
+    joined = pl.col("swaps").list.eval(text).list.join("; ")
+    return frame.with_columns(swaps=pl.when(joined == "").then(None).otherwise(joined))
+
+
 def decode_tricks(frame: Frame) -> Frame:
     """The tricks table of a frame of packed tricks (``game_key``, ``game_id``, ``packed``,
     ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a whole column at a time
@@ -241,7 +283,7 @@ def decode_tricks(frame: Frame) -> Frame:
         note_owner=_role(_field("note_owner")),
         in_order=winner == _field("note_owner"),
         special=_field("special") == 1,
-        swaps=pl.col("swaps").fill_null(""),
+        swaps=_swap_lists(pl.col("swaps")),
         notes_before=_field("notes_before"),
         notes_after=_field("notes_after"),
     ).cast({name: dtype for name, dtype in TRICK_SCHEMA.items()})
@@ -512,7 +554,7 @@ class TrickCsv:
             )
         ).drop(GAME_KEY)
         # A trick without a swap has an empty cell, as the csv module writes "".
-        frame = frame.with_columns(pl.col("swaps").replace("", None))
+        frame = swaps_as_text(frame)
         self.stream.write(frame.write_csv(include_header=self.header))
         self.header = False
         for column in (self.game_ids, self.packed, self.swaps):

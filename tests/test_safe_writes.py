@@ -213,13 +213,13 @@ def test_force_on_a_fifo_a_socket_a_device_or_a_folder_is_refused(tmp_path: Path
 
 
 def test_a_loop_of_links_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "a.csv").symlink_to("b.csv")
-    (tmp_path / "b.csv").symlink_to("a.csv")
+    (tmp_path / "a.jsonl").symlink_to("b.jsonl")
+    (tmp_path / "b.jsonl").symlink_to("a.jsonl")
     for force in ([], ["--force"]):
-        result = run("simulate", "-n", "2", "-q", "-o", tmp_path / "a.csv", *force)
+        result = run("simulate", "-n", "2", "-q", "-o", tmp_path / "a.jsonl", *force)
         assert result.exit_code == 2
     assert "loop of symbolic links" in result.stderr
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.csv", "b.csv"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.jsonl", "b.jsonl"]
 
 
 @pytest.mark.parametrize("name", ["-", "/dev/stdout"])
@@ -266,16 +266,29 @@ def test_dev_stdout_redirected_to_a_file_writes_into_that_file(tmp_path: Path) -
     "args",
     [
         ["show", "GAMES", "--svg", "-"],
-        ["show", "GAMES", "--svg", "/dev/stdout"],
-        ["tournament", "check", "GAMES", "-o", "-"],
-        ["export", "GAMES", "--games", "-"],
-        ["stats", "GAMES", "--plot", "-"],
+        ["show", "GAMES", "-o", "-", "--format", "svg"],
+        ["tournament", "check", "GAMES", "-q", "--format", "csv", "-o", "-"],
+        ["export", "GAMES", "-q", "--games", "-"],
+        ["export", "GAMES", "-q", "--tricks", "/dev/stdout", "--format", "jsonl"],
     ],
 )
-def test_standard_output_is_refused_where_it_carries_the_report(
-    args: list[str], games: Path
-) -> None:
+def test_every_output_may_be_standard_output(args: list[str], games: Path) -> None:
+    """``-`` (and ``/dev/stdout``) is standard output for every output: what would be
+    written to a file is printed, and nothing else is."""
     result = run(*(str(games) if arg == "GAMES" else arg for arg in args))
+    assert result.exit_code in (0, 1), result.stderr
+    assert result.stdout
+    assert "wrote" not in result.stderr
+    if "svg" in args or "--svg" in args:
+        assert result.stdout.startswith("<svg") or result.stdout.startswith("<?xml")
+    elif "csv" in args or "--games" in args:
+        assert result.stdout.split("\n", 1)[0].count(",") >= 5
+    else:
+        assert result.stdout.startswith("{")
+
+
+def test_the_plot_is_never_standard_output(games: Path) -> None:
+    result = run("stats", games, "--plot", "-")
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.startswith("phantom-log: error: ")

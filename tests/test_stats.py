@@ -28,7 +28,7 @@ from click.testing import CliRunner, Result
 import phantom_log
 from phantom_log.annotate import swaps_text
 from phantom_log.cli import main
-from phantom_log.tables import GAME_SCHEMA, TRICK_SCHEMA
+from phantom_log.tables import GAME_SCHEMA, SWAPS_TYPE, TRICK_SCHEMA, swaps_as_text
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -189,10 +189,11 @@ def facts_of(report: Any) -> Facts:
     first = (errors or list(report.problems) or [None])[0]
     game = phantom_log.replay(record) if record is not None else None
     annotations = [a.to_json() for a in game.tricks] if game is not None else []
-    tricks = [{**a, "swaps": compact_swaps(a["swaps"])} for a in annotations]
+    tricks = [dict(a) for a in annotations]
     if game is not None:
-        # The compact string is the one phantom_log.annotate.swaps_text writes.
-        assert [t["swaps"] for t in tricks] == [swaps_text(a.outcome.swaps) for a in game.tricks]
+        # The compact string of CSV is the one phantom_log.annotate.swaps_text writes.
+        compact = [compact_swaps(t["swaps"]) for t in tricks]
+        assert compact == [swaps_text(a.outcome.swaps) for a in game.tricks]
     result = game.result if game is not None else None
     assert (None if result is None else result.to_json()) == (
         None if report.result is None else report.result.to_json()
@@ -681,10 +682,12 @@ def test_stats_output_file(corpus: Corpus, tmp_path: Path, output_format: str) -
     assert files_in(tmp_path) == [path.name]
 
 
-def test_stats_output_file_needs_a_machine_format(corpus: Corpus, tmp_path: Path) -> None:
-    result = run("stats", corpus.folder, "-o", tmp_path / "stats.txt", "-q")
-    assert result.exit_code == 2
-    assert files_in(tmp_path) == []
+def test_stats_table_goes_to_a_txt_file_as_printed(corpus: Corpus, tmp_path: Path) -> None:
+    printed = run("stats", corpus.folder, "-q", "--by", "sheet")
+    result = run("stats", corpus.folder, "-o", tmp_path / "stats.txt", "-q", "--by", "sheet")
+    assert result.exit_code == printed.exit_code
+    assert result.stdout == ""
+    assert (tmp_path / "stats.txt").read_text(encoding="utf-8") == printed.stdout
 
 
 # --- export --------------------------------------------------------------------------------
@@ -721,7 +724,7 @@ def test_export_schemas(exported: Path) -> None:
     literal = {"index": pl.Int64, "date": pl.Date, "valid": pl.Boolean, "notes": pl.Int64}
     assert {name: games.schema[name] for name in literal} == literal
     assert tricks.schema["in_order"] == pl.Boolean
-    assert tricks.schema["swaps"] == pl.String
+    assert tricks.schema["swaps"] == SWAPS_TYPE
     assert tricks.schema["notes_after"] == pl.Int64
 
 
@@ -766,19 +769,19 @@ def test_export_tricks_table(corpus: Corpus, exported: Path) -> None:
     tricks = pl.read_parquet(exported / "tricks.parquet").to_dicts()
     expected = [row for facts in corpus.facts for row in facts.tricks]
     assert tricks == expected
-    assert any(row["swaps"] and ";" in row["swaps"] for row in tricks)  # two swaps in a trick
-    assert any(row["swaps"] == "" for row in tricks)
+    assert any(len(row["swaps"]) == 2 for row in tricks)  # two swaps in a trick
+    assert any(row["swaps"] == [] for row in tricks)
 
 
 def test_tricks_table_rows_are_the_annotate_rows(corpus: Corpus, exported: Path) -> None:
-    """``annotate --format json`` rows, but for ``swaps``, are the tricks table's rows."""
+    """``annotate --format json`` rows are the tricks table's rows, swaps and all."""
     result = run("annotate", "--format", "json", corpus.folder)
     annotated = json_lines(result.stdout)
     assert annotated == [row for facts in corpus.facts for row in facts.annotations]
     tricks = pl.read_parquet(exported / "tricks.parquet").to_dicts()
     assert len(tricks) == len(annotated)
     for trick, row in zip(tricks, annotated, strict=True):
-        assert trick == {**row, "swaps": compact_swaps(row["swaps"])}
+        assert trick == row
 
 
 @pytest.mark.parametrize("extension", ["csv", "jsonl", "ndjson"])
@@ -788,6 +791,14 @@ def test_export_round_trips(exported: Path, extension: str) -> None:
         path = exported / f"{table}.{extension}"
         if extension == "csv":
             assert path.read_text().splitlines()[0] == ",".join(schema)
+            if table == "tricks":  # the swaps as annotate's CSV writes them
+                parquet = swaps_as_text(parquet)
+                schema = {**schema, "swaps": pl.String}
+                texts = [
+                    compact_swaps(swaps) or None
+                    for swaps in pl.read_parquet(exported / "tricks.parquet")["swaps"].to_list()
+                ]
+                assert parquet["swaps"].to_list() == texts
             back = pl.read_csv(path, schema=schema)
         else:
             assert list(json.loads(path.read_text().splitlines()[0])) == list(schema)
