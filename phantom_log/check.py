@@ -29,6 +29,7 @@ RECORD_SCHEMA: Final = "game-record-1.schema.json"
 # Problems that come before a record is known to have the schema's shape.
 _BEFORE_MODEL: Final = frozenset({Code.JSON, Code.SCHEMA})
 SHEETS_SCHEMA: Final = "sheet-1.schema.json"
+MANIFEST_SCHEMA: Final = "manifest-1.schema.json"
 #: The schema errors of one document that are worded: past them the check stops and says
 #: so, so that a record of any size gives a report of a bounded size, in bounded time.
 SCHEMA_ERROR_LIMIT: Final = 100

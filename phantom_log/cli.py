@@ -14,7 +14,14 @@ from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 import click
 import orjson
 
-from .check import RECORD_SCHEMA, SHEETS_SCHEMA, RecordReport, read_sheets, schema_text
+from .check import (
+    MANIFEST_SCHEMA,
+    RECORD_SCHEMA,
+    SHEETS_SCHEMA,
+    RecordReport,
+    read_sheets,
+    schema_text,
+)
 from .problems import Severity
 from .reports import printable, record_name, report_lines, verdict_line
 from .sheets import Sheet
@@ -30,7 +37,7 @@ if TYPE_CHECKING:
     from .solver import Solver
     from .sources import SourceRecord
     from .tables import TableFiles, TrickCsv
-    from .terminal import Style
+    from .terminal import ColourChoice, Style
     from .tournament import Manifest, TournamentReport
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -189,6 +196,17 @@ Exit codes:
 # output); whether they exist is said by the command, as a problem or a usage error.
 PATHS: Final = click.Path(allow_dash=True)
 
+SCHEMA_EPILOG: Final = (
+    """\b
+Exit codes:
+  0  the schema was written
+  2  a usage error: an unknown schema, or an -o file that exists
+     without --force
+  3  the -o file could not be written
+"""
+    + _EXIT_TAIL
+)
+
 # Options shared by several commands, so that every command speaks them the same way.
 sheets_option = click.option(
     "--sheets",
@@ -198,9 +216,32 @@ sheets_option = click.option(
     help="A JSON file of named sheets to add to the built-in ones (its JSON Schema: "
     "phantom-log schema sheet).",
 )
-no_colour_option = click.option(
-    "--no-color", "--no-colour", "no_colour", is_flag=True, help="No colours."
-)
+
+
+def colour_option(command: F) -> F:
+    """``--color auto|always|never`` (``--no-color`` is ``--color never``): the command
+    receives ``colour``."""
+
+    @functools.wraps(command)
+    def run(*args: Any, colour: str, no_colour: bool, **kwargs: Any) -> Any:
+        return command(*args, colour="never" if no_colour else colour, **kwargs)
+
+    decorated = click.option(
+        "--no-color", "--no-colour", "no_colour", is_flag=True, hidden=True, help="--color never."
+    )(run)
+    decorated = click.option(
+        "--color",
+        "--colour",
+        "colour",
+        type=click.Choice(["auto", "always", "never"]),
+        default="auto",
+        show_default=True,
+        help="Colours: auto paints on a terminal (not with NO_COLOR set or TERM=dumb; "
+        "FORCE_COLOR paints anywhere).",
+    )(decorated)
+    return cast(F, decorated)
+
+
 jobs_option = click.option(
     "--jobs",
     "-j",
@@ -678,11 +719,23 @@ def _reports(
         raise _no_records()
 
 
-@main.command()
-@click.argument("which", type=click.Choice(["record", "sheets"]), default="record")
-def schema(which: str) -> None:
-    """Print the JSON Schema of a game record (or of a sheets file)."""
-    click.echo(schema_text(RECORD_SCHEMA if which == "record" else SHEETS_SCHEMA), nl=False)
+_SCHEMAS: Final = {
+    "record": RECORD_SCHEMA,
+    "sheet": SHEETS_SCHEMA,
+    "sheets": SHEETS_SCHEMA,
+    "manifest": MANIFEST_SCHEMA,
+}
+
+
+@main.command(epilog=SCHEMA_EXAMPLES + SCHEMA_EPILOG)
+@click.argument("which", type=click.Choice(list(_SCHEMAS)), default="record")
+@output_options(["json"], "json: the JSON Schema document.")
+def schema(which: str, output: Destination, force: bool) -> None:
+    """Print the JSON Schema of a game record, of a sheets file (--sheets) or of a
+    tournament manifest (--manifest). WHICH is record (the default), sheet or manifest."""
+    with _writing_output(), output.text() as stream:
+        stream.write(schema_text(_SCHEMAS[which]))
+    _say_written(output, False)
 
 
 @main.command(epilog=ANNOTATE_EXAMPLES + ANNOTATE_EPILOG)
@@ -718,7 +771,7 @@ def schema(which: str) -> None:
     metavar="SECONDS",
     help="With --analyse: seconds per game; a decision not solved by then has no cost.",
 )
-@no_colour_option
+@colour_option
 @sheets_option
 @selection_options
 @max_record_size_option
@@ -730,7 +783,7 @@ def annotate(
     analysis_path: str | None,
     analyse_games: bool,
     time_limit: float,
-    no_colour: bool,
+    colour: ColourChoice,
     sheets_path: str | None,
 ) -> None:
     """Annotate every completed trick of the records, in play order.
@@ -751,7 +804,7 @@ def annotate(
     reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
     output_format = output.format
     explain = output_format == "table" if explain is None else explain
-    style = detect_style(no_colour or not output.to_standard_output)
+    style = detect_style(colour, output.to_standard_output)
     with _writing_output(), output.text() as stdout:
         all_valid, failed = _annotate_to(
             stdout, paths, sheets, output_format, explain, analysed, reviews, style
@@ -913,7 +966,7 @@ def _record_title(report: RecordReport) -> str:
     metavar="SECONDS",
     help="With --analyse: seconds per game; a decision not solved by then is not shown.",
 )
-@no_colour_option
+@colour_option
 @sheets_option
 @selection_options
 @max_record_size_option
@@ -928,7 +981,7 @@ def show(
     analyse_games: bool,
     time_limit: float,
     force: bool,
-    no_colour: bool,
+    colour: ColourChoice,
     sheets_path: str | None,
 ) -> None:
     """Show a game's sheet at a moment, or draw the game as SVG.
@@ -998,7 +1051,7 @@ def show(
     if not 0 <= index < len(reports):
         raise _usage_error(f"--index {index}: {path} holds {len(reports)} record(s)")
     report = reports[index]
-    style = detect_style(no_colour or not output.to_standard_output)
+    style = detect_style(colour, output.to_standard_output)
     if svg_path is not None and report.replay is None:
         click.echo(
             printable(
@@ -1700,7 +1753,7 @@ def _plotting_installed() -> bool:
     "table: a coach's line per decision and a summary per player; json: JSON Lines, one "
     "object per decision; csv: one row per decision.",
 )
-@no_colour_option
+@colour_option
 @sheets_option
 @selection_options
 @max_record_size_option
@@ -1715,7 +1768,7 @@ def analyse(
     jobs: int | None,
     output: Destination,
     force: bool,
-    no_colour: bool,
+    colour: ColourChoice,
     sheets_path: str | None,
 ) -> None:
     """Analyse every decision of the records with the solver: what each choice cost.
@@ -1750,7 +1803,7 @@ def analyse(
         time_limit,
     )
     sheets = _load_sheets(sheets_path)
-    style = detect_style(no_colour or not output.to_standard_output)
+    style = detect_style(colour, output.to_standard_output)
     output_format = output.format
     work = functools.partial(_analyse_record, sheets=sheets, options=options)
     progress = Progress("analysing", True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 import click
 
@@ -82,20 +82,39 @@ class Style:
         return "|".join(cells)
 
 
-def detect_style(no_colour: bool = False) -> Style:
-    """The style standard output supports: on a terminal, suit symbols (when its encoding
-    is UTF-8) and colours (unless the ``NO_COLOR`` convention says no); plain text
-    otherwise, and with ``no_colour`` (``--no-color``)."""
+ColourChoice = Literal["auto", "always", "never"]
+
+
+def colour_wanted(choice: ColourChoice, terminal: bool) -> bool:
+    """Whether to paint in colour: ``--color always`` or ``never`` decides; ``auto`` paints
+    on a terminal, unless ``NO_COLOR`` is set (not empty) or ``TERM`` is ``dumb``, and
+    anywhere when ``FORCE_COLOR`` is set (not empty, nor ``0``)."""
     import os
+
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    force = os.environ.get("FORCE_COLOR")
+    if force and force != "0":
+        return True
+    return terminal and os.environ.get("TERM") != "dumb"
+
+
+def detect_style(colour: ColourChoice = "auto", to_standard_output: bool = True) -> Style:
+    """The style of the output: colours as :func:`colour_wanted` says, and suit symbols
+    when standard output is a UTF-8 terminal (or colours are on and it speaks UTF-8).
+    An output that is not standard output (an ``-o`` file) gets colours only with
+    ``--color always`` and plain symbols."""
     import sys
 
     stream = sys.stdout
-    terminal = not no_colour and bool(getattr(stream, "isatty", lambda: False)())
-    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
-    return Style(
-        colour=terminal and "NO_COLOR" not in os.environ,
-        symbols=terminal and encoding == "utf8",
+    terminal = to_standard_output and bool(getattr(stream, "isatty", lambda: False)())
+    painted = colour_wanted(
+        colour if to_standard_output or colour == "always" else "never", terminal
     )
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    return Style(colour=painted, symbols=(terminal or painted) and encoding == "utf8")
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast, overload
 
 import orjson
 
-from .check import RecordReport
+from .check import MANIFEST_SCHEMA, RecordReport
 from .identity import game_key, person_key
 from .problems import Severity
 from .sources import JsonError, parse_json
@@ -27,7 +27,6 @@ from .wording import quoted, shortened
 if TYPE_CHECKING:
     import polars as pl
 
-MANIFEST_SCHEMA: Final = "manifest-1.schema.json"
 STANDINGS_COLUMNS: Final = (
     "player",
     "games",

@@ -292,3 +292,66 @@ def test_a_json_lines_text_cut_short_is_placed_on_its_own_line(tmp_path: Path) -
     result = CliRunner().invoke(main, ["verify", str(path)])
     assert result.exit_code == 1
     assert f"{path}#1: json: line 2, column 6: Expecting value" in result.output
+
+
+# --- schema, help, completion ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("which", "title"),
+    [
+        ("record", "game record"),
+        ("sheet", "sheet"),
+        ("sheets", "sheet"),
+        ("manifest", "tournament manifest"),
+    ],
+)
+def test_schema_prints_each_schema(which: str, title: str, tmp_path: Path) -> None:
+    result = run("schema", which)
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert title in document["title"]
+    assert run("schema", which, "-o", str(tmp_path / "s.json")).exit_code == 0
+    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8")) == document
+
+
+COMMAND_HELP = [
+    ["verify"],
+    ["annotate"],
+    ["show"],
+    ["simulate"],
+    ["export"],
+    ["stats"],
+    ["analyse"],
+    ["schema"],
+    ["tournament", "check"],
+]
+
+
+@pytest.mark.parametrize("command", COMMAND_HELP, ids=" ".join)
+def test_every_help_has_examples_and_exit_codes(command: list[str]) -> None:
+    text = run(*command, "--help").stdout
+    assert "Examples:" in text
+    examples = text.split("Examples:", 1)[1].split("Exit codes:", 1)[0]
+    shown = [line.strip()[2:] for line in examples.splitlines() if line.strip().startswith("$ ")]
+    assert shown and all("phantom-log " + " ".join(command) in line for line in shown)
+    assert "Exit codes:" in text
+    assert "  0  " in text and "  2  a usage error" in text
+
+
+def completions(words: str, incomplete: str) -> list[tuple[str, str]]:
+    """What bash completion offers (value, type) for a command line being typed."""
+    from click.shell_completion import BashComplete
+
+    complete = BashComplete(main, {}, "phantom-log", "_PHANTOM_LOG_COMPLETE")
+    return [(item.value, item.type) for item in complete.get_completions(words.split(), incomplete)]
+
+
+def test_completion_offers_commands_options_and_paths() -> None:
+    assert ("verify", "plain") in completions("", "ver")
+    assert ("--format", "plain") in completions("verify", "--for")
+    # File arguments and file options complete as paths (the shell lists the files).
+    assert completions("verify", "exa") == [("exa", "file")]
+    assert completions("stats x.jsonl -o", "out") == [("out", "file")]
+    assert completions("show", "g") == [("g", "file")]
+    assert ("json", "plain") in completions("annotate x.json --format", "j")
