@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
+from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import click
@@ -249,6 +250,62 @@ jobs_option = click.option(
     default=None,
     help="Worker processes (default: all cores). The output stays in input order.",
 )
+
+
+scheduler_option = click.option(
+    "--scheduler",
+    metavar="ADDRESS|local",
+    default=None,
+    help="Run on a Dask cluster: its scheduler's address (tcp://host:8786), or local for "
+    "one of this machine's cores. PATHS may then be fsspec URLs (s3://..., globs). Needs "
+    "pip install 'phantom-log[dask]' (docs/cluster.md).",
+)
+
+
+@contextmanager
+def _on_cluster() -> Iterator[ModuleType]:
+    """The Dask front (:mod:`phantom_log.dask`), its failures as the exit codes give
+    them: Dask missing or a bad input is a usage error (2); a cluster that cannot be
+    reached or that lost a worker, exit 3."""
+    import importlib
+
+    cluster = importlib.import_module(".dask", __package__)
+    if not cluster.cluster_installed():
+        raise _usage_error(f"--scheduler runs on Dask, which is not installed: {cluster.INSTALL}")
+    try:
+        with _writing_output():
+            yield cluster
+    except cluster.ClusterFailed as error:
+        click.echo(printable(f"phantom-log: error: {error}"), err=True)
+        raise click.exceptions.Exit(EXIT_FAILED) from None
+    except (SourceError, ValueError) as error:
+        raise _usage_error(str(error)) from None
+
+
+def _cluster_options(paths: tuple[str, ...], sheets_path: str | None) -> dict[str, Any]:
+    """What every run on a cluster takes from the command line: the sheets, the records
+    selected and the record size limit; standard input is refused (a cluster reads
+    storage)."""
+    from .selection import current_selection
+    from .sources import max_record_size
+
+    if "-" in paths:
+        raise _usage_error("--scheduler reads storage (paths, URLs): not standard input (-)")
+    return {
+        "sheets": _load_sheets(sheets_path),
+        "selection": current_selection(),
+        "max_record_size": max_record_size(),
+    }
+
+
+def _cluster_exit(run: Any) -> None:
+    """The exit code of a run on a cluster, as the command's own: 3 when a record could
+    not be read or checked, 1 when one is invalid."""
+    if run.records == 0:
+        raise _no_records()
+    if run.failed:
+        sys.exit(EXIT_FAILED)
+    sys.exit(EXIT_INVALID if run.invalid else EXIT_OK)
 
 
 def output_options(
@@ -575,10 +632,12 @@ class _Tally:
 )
 @sheets_option
 @jobs_option
+@scheduler_option
 @selection_options
 @max_record_size_option
 def verify(
     paths: tuple[str, ...],
+    scheduler: str | None,
     output: Destination,
     quiet: bool,
     strict: bool,
@@ -617,6 +676,8 @@ def verify(
     _check_record_outputs(
         paths, [(option, path) for option, path, _ in outputs], force, output.path
     )
+    if scheduler is not None:
+        _verify_on_cluster(paths, scheduler, output, quiet, strict, bool(outputs), sheets_path)
     options = Options(_load_sheets(sheets_path), strict, output.format, quiet, bool(outputs))
     tally = _Tally()
     progress = Progress("verifying", not quiet)
@@ -653,6 +714,41 @@ def verify(
     if tally.failed:
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if tally.valid == tally.records else EXIT_INVALID)
+
+
+def _verify_on_cluster(
+    paths: tuple[str, ...],
+    scheduler: str,
+    output: Destination,
+    quiet: bool,
+    strict: bool,
+    record_outputs: bool,
+    sheets_path: str | None,
+) -> None:
+    """``verify --scheduler``: the problems (as ``--quiet`` prints them), the summary and
+    the count per code, from a Dask cluster; exits."""
+    if record_outputs:
+        raise _usage_error("--valid-out and --invalid-out are not written with --scheduler")
+    if output.format != "text":
+        raise _usage_error("--scheduler prints the problems and the summary: --format text")
+    options = _cluster_options(paths, sheets_path)
+    with _on_cluster() as cluster:
+        run = cluster.verify_on_cluster(
+            list(paths), scheduler, strict=strict, quiet=quiet, **options
+        )
+    if run.records == 0:
+        raise _no_records()
+    tally = _Tally(run.records, run.valid, run.warnings, run.failed, dict(run.codes))
+    with _writing_output(), output.text() as stream:
+        for line in run.problem_lines():
+            stream.write(line + "\n")
+        if not quiet:
+            stream.write(tally.summary() + "\n")
+            by_code = tally.by_code()
+            if by_code is not None:
+                stream.write(by_code + "\n")
+    _say_written(output, quiet)
+    _cluster_exit(run)
 
 
 def _check_record_outputs(
@@ -1432,6 +1528,19 @@ def _build_tables(
         progress.close()
     if files.records == 0:
         raise _no_records()
+    _tables_notes(files, quiet)
+    # Once the outputs are written: the run could not do all its work (3), or a record
+    # was invalid (1), as for every command that reads records.
+    if files.failed:
+        click.get_current_context().call_on_close(_exit_failed)
+    elif files.invalid:
+        click.get_current_context().call_on_close(_exit_invalid)
+    return files
+
+
+def _tables_notes(files: Any, quiet: bool) -> None:
+    """The notes of a run that built the tables (here or on a cluster): the invalid
+    records left out, the records that could not be read or checked."""
     if files.left_out and not quiet:
         click.echo(
             f"left out {files.left_out} invalid record{'s' if files.left_out != 1 else ''} "
@@ -1445,13 +1554,6 @@ def _build_tables(
             "names them); the tables hold the others",
             err=True,
         )
-    # Once the outputs are written: the run could not do all its work (3), or a record
-    # was invalid (1), as for every command that reads records.
-    if files.failed:
-        click.get_current_context().call_on_close(_exit_failed)
-    elif files.invalid:
-        click.get_current_context().call_on_close(_exit_invalid)
-    return files
 
 
 def _exit_failed() -> None:
@@ -1488,6 +1590,7 @@ def _exit_invalid() -> None:
 )
 @click.option("--include-invalid", is_flag=True, help="Keep invalid records (valid = false).")
 @jobs_option
+@scheduler_option
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
 @sheets_option
@@ -1500,6 +1603,7 @@ def export(
     format_name: str | None,
     include_invalid: bool,
     jobs: int | None,
+    scheduler: str | None,
     force: bool,
     quiet: bool,
     sheets_path: str | None,
@@ -1520,6 +1624,29 @@ def export(
 
     if games_path is None and tricks_path is None:
         raise _usage_error("export: give --games FILE, --tricks FILE, or both")
+    if scheduler is not None:
+        if format_name not in (None, "parquet"):
+            raise _usage_error("--scheduler writes Parquet datasets (folders of .parquet files)")
+        options = _cluster_options(paths, sheets_path)
+        with _on_cluster() as cluster:
+            run = cluster.export_on_cluster(
+                list(paths),
+                games_path,
+                tricks_path,
+                scheduler,
+                include_invalid=include_invalid,
+                force=force,
+                quiet=quiet,
+                **options,
+            )
+        _tables_notes(run, quiet)
+        if run.failed:
+            for line in run.problem_lines():
+                click.echo(line, err=True)
+        for path in (games_path, tricks_path):
+            if path is not None and not quiet:
+                click.echo(printable(f"wrote {path}"), err=True)
+        _cluster_exit(run)
     if games_path == tricks_path == "-":
         raise _usage_error("--games - and --tricks -: standard output takes one table")
     outputs: list[tuple[Destination, str]] = []
@@ -1623,6 +1750,14 @@ def _frame_lines(frame: pl.DataFrame, keys: list[str]) -> list[str]:
     help="Draw the progress curve (with matplotlib: pip install 'phantom-log[plot]').",
 )
 @jobs_option
+@scheduler_option
+@click.option(
+    "--work-url",
+    metavar="URL",
+    default=None,
+    help="With --scheduler on a remote cluster: a folder (URL) that the workers and this "
+    "machine can reach, for the tables the figures are computed from.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no count of left-out records.")
 @sheets_option
 @selection_options
@@ -1635,6 +1770,8 @@ def stats(
     curve: bool,
     plot_path: str | None,
     jobs: int | None,
+    scheduler: str | None,
+    work_url: str | None,
     quiet: bool,
     sheets_path: str | None,
 ) -> None:
@@ -1669,10 +1806,32 @@ def stats(
     with _writing_output():
         if plot_path is not None:
             check_writable(plot_path, force)
-    sheets = _load_sheets(sheets_path)
-    with _writing_output(), work_folder() as folder:
-        files = _build_tables(paths, sheets, str(folder), False, quiet, jobs)
-        frame = progress_curve(files, keys) if curve or plot_path else summary(files, keys)
+    if scheduler is not None:
+        options = _cluster_options(paths, sheets_path)
+        with _on_cluster() as cluster:
+            frame, run = cluster.stats_on_cluster(
+                list(paths),
+                scheduler,
+                by=keys,
+                curve=curve or plot_path is not None,
+                quiet=quiet,
+                work_url=work_url,
+                **options,
+            )
+        if run.records == 0:
+            raise _no_records()
+        _tables_notes(run, quiet)
+        if run.failed:
+            click.get_current_context().call_on_close(_exit_failed)
+        elif run.invalid:
+            click.get_current_context().call_on_close(_exit_invalid)
+    else:
+        if work_url is not None:
+            raise _usage_error("--work-url takes --scheduler")
+        sheets = _load_sheets(sheets_path)
+        with _writing_output(), work_folder() as folder:
+            files = _build_tables(paths, sheets, str(folder), False, quiet, jobs)
+            frame = progress_curve(files, keys) if curve or plot_path else summary(files, keys)
     shown = plot_path is None or curve  # --plot alone draws the curve, and no more
     written = []
     # The files are renamed into place only once all are written: a failure leaves none.

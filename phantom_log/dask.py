@@ -790,7 +790,8 @@ def stats_on_cluster(
         if work_url is None and not _is_local_cluster(client):
             raise ValueError(
                 "statistics on a cluster of other machines need a work folder that every "
-                "worker and this machine reach (an s3:// or shared folder URL)"
+                "worker and this machine reach (an s3:// or shared folder URL): give it "
+                "with --work-url URL"
             )
         with work_folder() as local:
             base = work_url if work_url is not None else str(local)

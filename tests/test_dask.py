@@ -343,3 +343,70 @@ def test_the_command_line_does_not_import_dask() -> None:
         "assert not {'dask', 'distributed', 'fsspec'} & set(sys.modules), sys.modules.keys()"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- the command line's --scheduler --------------------------------------------------------
+
+
+def test_the_command_line_runs_on_a_cluster_with_scheduler(
+    corpus: Path, client: Any, tmp_path: Path
+) -> None:
+    """``--scheduler ADDRESS`` gives verify's problems and summary, export's tables and
+    stats' figures as the same commands without it, with the same exit codes."""
+    address = client.scheduler.address
+    here = run_cli("verify", corpus, "--quiet")
+    there = run_cli("verify", corpus, "--quiet", "--scheduler", address)
+    assert (there.exit_code, there.stdout) == (here.exit_code, here.stdout)
+    summary = run_cli("verify", corpus).stdout.splitlines()[-2:]
+    assert run_cli("verify", corpus, "--scheduler", address).stdout.splitlines()[-2:] == summary
+
+    games = tmp_path / "games"
+    exported = run_cli("export", corpus, "--games", games, "-q", "--scheduler", address)
+    local = run_cli("export", corpus, "--games", tmp_path / "games.parquet", "-q")
+    assert exported.exit_code == local.exit_code
+    assert pl.read_parquet(games).equals(pl.read_parquet(tmp_path / "games.parquet"))
+
+    figures = run_cli(
+        *("stats", corpus, "--by", "sheet", "--format", "csv", "-q", "--scheduler", address),
+        *("--work-url", tmp_path / "work"),
+    )
+    assert (
+        figures.stdout == run_cli("stats", corpus, "--by", "sheet", "--format", "csv", "-q").stdout
+    )
+    assert figures.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["verify", "-", "--scheduler", "local"], "not standard input"),
+        (["verify", "CORPUS", "--format", "json", "--scheduler", "local"], "--format text"),
+        (
+            ["verify", "CORPUS", "--valid-out", "OUT/ok.jsonl", "--scheduler", "local"],
+            "not written",
+        ),
+        (
+            ["export", "CORPUS", "--games", "OUT/g", "--format", "csv", "--scheduler", "local"],
+            "Parquet",
+        ),
+        (["stats", "CORPUS", "--work-url", "OUT"], "takes --scheduler"),
+    ],
+)
+def test_scheduler_refuses_what_a_cluster_cannot_do(
+    args: list[str], message: str, corpus: Path, tmp_path: Path
+) -> None:
+    result = run_cli(
+        *(a.replace("CORPUS", str(corpus)).replace("OUT", str(tmp_path)) for a in args)
+    )
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_scheduler_without_dask_says_what_to_install(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cluster, "cluster_installed", lambda: False)
+    result = run_cli("verify", corpus, "--scheduler", "local")
+    assert result.exit_code == 2
+    assert "pip install 'phantom-log[dask]'" in result.stderr
