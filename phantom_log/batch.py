@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import polars as pl
 
-from .check import RecordReport, internal_error, verify_record
+from .check import RecordReport, verify_record
 from .problems import Problem
 from .selection import Selection
 from .sheets import Sheet
@@ -33,7 +33,7 @@ from .tables import (
     RecordRows,
     TableRows,
     decode_tricks,
-    record_rows,
+    isolated_rows,
 )
 
 if TYPE_CHECKING:
@@ -172,13 +172,7 @@ def tables_of_reports(
     for report in reports:
         rows: RecordRows | None = None
         if tables:
-            try:
-                rows = record_rows(report, include_invalid)
-            except Exception as error:  # a bug: this record's problem, not the batch's
-                report = RecordReport(
-                    report.source, report.index, report.game_id, (internal_error(error),)
-                )
-                rows = _failure_rows(report, include_invalid)
+            report, rows = isolated_rows(report, include_invalid)
         records += 1
         invalid += not report.valid
         warnings += report.warnings
@@ -198,15 +192,6 @@ def tables_of_reports(
         warnings,
         failed,
     )
-
-
-def _failure_rows(report: RecordReport, include_invalid: bool) -> RecordRows:
-    """The rows of a record the rows could not be made of: its games row from its
-    problem alone, or none if even that fails."""
-    try:
-        return record_rows(report, include_invalid)
-    except Exception:
-        return RecordRows(False, None, ([], []), True)
 
 
 def problem_row(report: RecordReport, problem: Problem) -> tuple[Any, ...]:

@@ -163,11 +163,12 @@ def verify_sources(
 def rows_chunk(
     chunk: Chunk, sheets: Mapping[str, Sheet] | None, include_invalid: bool
 ) -> list[RecordRows]:
-    """The table rows of the records of one chunk (for export and statistics)."""
-    from .tables import record_rows
+    """The table rows of the records of one chunk (for export and statistics); a record
+    whose rows cannot be made is its own internal-error, not the chunk's."""
+    from .tables import isolated_rows
 
     return [
-        record_rows(verify_record(record, sheets), include_invalid)
+        isolated_rows(verify_record(record, sheets), include_invalid)[1]
         for record in chunk_records(chunk)
     ]
 

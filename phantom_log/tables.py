@@ -417,6 +417,24 @@ def record_rows(report: RecordReport, include_invalid: bool = False) -> RecordRo
     return RecordRows(report.valid, game_row(report), trick_rows(report), report.failed)
 
 
+def isolated_rows(
+    report: RecordReport, include_invalid: bool = False
+) -> tuple[RecordReport, RecordRows]:
+    """The rows of one verified record, a failure to make them (a bug) being that
+    record's ``internal-error`` problem, never the batch's: the report then holds that
+    problem alone, and the rows are its games row (or none, if even that fails)."""
+    from .check import internal_error
+
+    try:
+        return report, record_rows(report, include_invalid)
+    except Exception as error:
+        report = RecordReport(report.source, report.index, report.game_id, (internal_error(error),))
+    try:
+        return report, record_rows(report, include_invalid)
+    except Exception:
+        return report, RecordRows(False, None, ([], []), True)
+
+
 class TableRows:
     """The rows of the included records of one batch, gathered a column at a time, and
     made into frames at once: the one step from rows to frames, for export's batches

@@ -57,6 +57,28 @@ def test_a_failure_of_the_checker_is_an_internal_error_on_that_record_only(
     assert result.exit_code == 3
 
 
+def test_a_failure_to_make_a_records_table_rows_is_that_records_problem_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """export and stats: a bug in a record's rows leaves that record out (exit 3, said),
+    never the batch: the other records are in the tables."""
+    from phantom_log import tables
+
+    original = tables.game_row
+
+    def failing(report: Any) -> Any:
+        if report.game_id == "g1":
+            raise RuntimeError("boom")
+        return original(report)
+
+    monkeypatch.setattr(tables, "game_row", failing)
+    out = tmp_path / "games.csv"
+    result = run("export", str(records_file(tmp_path, 3)), "--jobs", "1", "--games", str(out))
+    assert result.exit_code == 3
+    assert "could not read or check 1 record" in result.stderr
+    assert [line.split(",")[2] for line in out.read_text().splitlines()[1:]] == ["g0", "g2"]
+
+
 def test_an_integer_of_thousands_of_digits_is_a_json_problem(tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     huge = json.dumps({**RECORD, "game_id": "big"}).replace(
