@@ -195,7 +195,7 @@ Exit codes:
 
 # Paths to read or write: a shell completes them as files (and - is standard input or
 # output); whether they exist is said by the command, as a problem or a usage error.
-PATHS: Final = click.Path(allow_dash=True)
+PATHS: Final = click.Path(allow_dash=True, readable=False)
 
 SCHEMA_EPILOG: Final = (
     """\b
@@ -1196,6 +1196,7 @@ def _show_to(
         before_play_lines,
         moment,
         moment_lines,
+        story_lines,
         svg_picture,
     )
 
@@ -1225,6 +1226,9 @@ def _show_to(
             if shown is None
             else moment_lines(report.replay, shown, style)
         )
+        story = [] if shown is None else story_lines(report.replay, shown)
+        if story:
+            lines += ["", *(printable(line) for line in story)]
         if analysis_path is not None or analyse_games:
             from .coach import mistake_lines, trick_reviews
 
@@ -1709,7 +1713,10 @@ def _frame_lines(frame: pl.DataFrame, keys: list[str]) -> list[str]:
     from .terminal import table
 
     rows = frame.rows()
-    if (keys and len(rows) > 6) or not rows:
+    # Few groups and many figures read best as one column per group; a curve (a row per
+    # trick) or many groups as rows.
+    grouped = len(rows) <= 6 if keys else len(rows) == 1
+    if not grouped or not rows:
         lines = table(frame.columns, [[_cell(value) for value in row] for row in rows])
     else:
         # Few groups and many figures: one column per group reads best.

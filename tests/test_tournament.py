@@ -808,13 +808,30 @@ def test_standings_csv_is_written_even_when_the_event_has_errors(here: Path) -> 
     assert lines == EXPECTED_CSV.splitlines()
 
 
-@pytest.mark.parametrize("name", ["standings.txt", "standings", "standings.csv.json"])
-def test_standings_output_must_be_csv(here: Path, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "start"),
+    [("standings.txt", "6 records"), ("standings", "6 records"), ("standings.json", "{")],
+)
+def test_the_output_file_takes_the_format_of_its_extension(
+    here: Path, name: str, start: str
+) -> None:
+    """-o FILE is the command's output, in the format its extension names (text without
+    one); only .csv writes the standings alone."""
     paths = write_event(here)
+    printed = check(*paths, "--format", "json" if start == "{" else "text")
     result = check("-o", name, *paths)
+    assert result.exit_code == 0
+    written = (here / name).read_text(encoding="utf-8")
+    assert written == printed.stdout
+    assert written.lstrip().startswith(start) or start in written
+
+
+def test_an_output_of_another_format_is_refused(here: Path) -> None:
+    paths = write_event(here)
+    result = check("-o", "standings.svg", *paths)
     assert result.exit_code == 2
-    assert f"-o {name}: the standings are exported as .csv" in result.stderr
-    assert not (here / name).exists()
+    assert "-o standings.svg: a .svg file is SVG" in result.stderr
+    assert not (here / "standings.svg").exists()
 
 
 # -- usage errors ---------------------------------------------------------------------
