@@ -12,7 +12,7 @@ from typing import Any, Final
 from .cards import CARD_CODES
 from .engine import Reason, Replay, SwapOutcome, TrickOutcome, special_penalty
 from .sheets import NOTES_PER_SHEET
-from .terminal import Style, table
+from .terminal import Style, table, table_parts
 
 ANNOTATION_FIELDS: Final = (
     "game_id",
@@ -230,6 +230,10 @@ _REASON_WORDS: Final = {
 }
 
 
+# The symbols of the annotations' table, for its legend.
+TABLE_SYMBOLS: Final = ("special", "done", "open")
+
+
 def table_lines(
     annotations: list[Annotation],
     replayed: Replay,
@@ -254,10 +258,11 @@ def table_lines(
             else f"exchange: the Phantom gave {style.card(start.exchange.phantom)}, Christine "
             f"gave {style.card(start.exchange.christine)}"
         )
-        lines.append(
+        heading = (
             f"Round {start.round}: {style.role(start.leader)} leads; {exchange}; special "
             f"number {style.paint(str(start.special_number), bold=True)}"
         )
+        lines += [heading] if style.width is None else table([heading], [], style.width)
         rows: list[list[str]] = []
         explanations: list[str] = []
         for annotation in annotations:
@@ -266,7 +271,7 @@ def table_lines(
                 continue
             order = "in" if outcome.in_order else "out"
             if outcome.special:
-                order += " ★" if style.symbols else " *"
+                order += " " + style.symbol("special")
             rows.append(
                 [
                     f"{outcome.round}.{outcome.trick}",
@@ -287,12 +292,14 @@ def table_lines(
         if not rows:
             lines.append("  (no trick completed)")
             continue
-        header, *body = table(headers, rows)
-        lines.append("  " + style.paint(header, bold=True))
+        width = None if style.width is None else style.width - 2
+        head, body = table_parts(headers, rows, width)
+        lines.extend("  " + style.paint(line, bold=True) for line in head)
+        text_width = 88 if style.width is None else max(min(88, style.width - 8), 20)
         for row, text in zip(body, explanations, strict=True):
-            lines.append("  " + row)
+            lines.extend("  " + line for line in row)
             if explain:
-                lines.extend("        " + part for part in _wrap(text, 88))
+                lines.extend("        " + part for part in _wrap(text, text_width))
     return lines
 
 

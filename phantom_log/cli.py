@@ -326,19 +326,33 @@ def output_options(
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
-        def run(*args: Any, format_name: str | None, output_path: str | None, **kwargs: Any) -> Any:
+        def run(
+            *args: Any,
+            format_name: str | None,
+            output_path: str | None,
+            no_pager: bool = True,
+            **kwargs: Any,
+        ) -> Any:
             from .destination import DestinationError, resolve_destination
 
             try:
                 output = resolve_destination(formats, format_name, output_path, kwargs["force"])
             except DestinationError as error:
                 raise _usage_error(str(error)) from None
+            output = replace(output, pager=not no_pager)
             if checked:
                 with _writing_output():
                     output.check()
             return command(*args, output=output, **kwargs)
 
         decorated: Callable[..., Any] = click.option("--force", is_flag=True, help=force_help)(run)
+        if {"text", "table"} & set(formats):
+            decorated = click.option(
+                "--no-pager",
+                is_flag=True,
+                help="Print straight to the terminal; otherwise a long text goes through a "
+                "pager there (PHANTOM_LOG_PAGER or PAGER, else less; cat for none).",
+            )(decorated)
         decorated = click.option(
             "-o",
             "--output",
@@ -680,7 +694,7 @@ def verify(
         _verify_on_cluster(paths, scheduler, output, quiet, strict, bool(outputs), sheets_path)
     options = Options(_load_sheets(sheets_path), strict, output.format, quiet, bool(outputs))
     tally = _Tally()
-    progress = Progress("verifying", not quiet)
+    progress = Progress("verifying", not quiet and output.pager_command is None)
     # The files are renamed into place once every record is read: a run that fails (or
     # holds no record) leaves them as they were.
     with _writing_output(), ExitStack() as files:
@@ -925,7 +939,7 @@ def _annotate_to(
     whether the checker failed on one."""
     import csv
 
-    from .annotate import ANNOTATION_FIELDS, annotate, table_lines
+    from .annotate import ANNOTATION_FIELDS, TABLE_SYMBOLS, annotate, table_lines
     from .coach import trick_mistakes, trick_reviews
 
     writer: csv.DictWriter[str] | None = None
@@ -987,6 +1001,8 @@ def _annotate_to(
             stdout.write(verdict_line(report) + "\n")
     if fast_csv is not None:
         fast_csv.flush()
+    if output_format == "table" and not first:
+        stdout.write("\n" + style.legend(TABLE_SYMBOLS) + "\n")
     return all_valid, failed
 
 
@@ -1191,6 +1207,7 @@ def _show_to(
     """Write what ``show`` shows of one record (the picture at a moment, or the SVG) to
     ``stdout``, and the record's problems after it."""
     from .picture import (
+        SHEET_SYMBOLS,
         Moment,
         MomentError,
         before_play_lines,
@@ -1229,6 +1246,8 @@ def _show_to(
         story = [] if shown is None else story_lines(report.replay, shown)
         if story:
             lines += ["", *(printable(line) for line in story)]
+        if shown is not None:
+            lines += ["", style.legend(SHEET_SYMBOLS)]
         if analysis_path is not None or analyse_games:
             from .coach import mistake_lines, trick_reviews
 
@@ -1708,8 +1727,8 @@ def _cell(value: object) -> str:
     return printable(str(value))
 
 
-def _frame_lines(frame: pl.DataFrame, keys: list[str]) -> list[str]:
-    """A table of statistics for people."""
+def _frame_lines(frame: pl.DataFrame, keys: list[str], width: int | None = None) -> list[str]:
+    """A table of statistics for people, fitted to the terminal's ``width``."""
     from .terminal import table
 
     rows = frame.rows()
@@ -1717,7 +1736,7 @@ def _frame_lines(frame: pl.DataFrame, keys: list[str]) -> list[str]:
     # trick) or many groups as rows.
     grouped = len(rows) <= 6 if keys else len(rows) == 1
     if not grouped or not rows:
-        lines = table(frame.columns, [[_cell(value) for value in row] for row in rows])
+        lines = table(frame.columns, [[_cell(value) for value in row] for row in rows], width)
     else:
         # Few groups and many figures: one column per group reads best.
         headers = [
@@ -1729,7 +1748,7 @@ def _frame_lines(frame: pl.DataFrame, keys: list[str]) -> list[str]:
             for index, name in enumerate(frame.columns)
             if name not in keys
         ]
-        lines = table(headers, body)
+        lines = table(headers, body, width)
     return lines
 
 
@@ -1795,6 +1814,7 @@ def stats(
 
     from .output import atomic_path, check_writable, work_folder
     from .stats import progress_curve, summary
+    from .terminal import terminal_width
 
     keys = list(dict.fromkeys(groupings))
     if plot_path is not None and not plot_path.lower().endswith((".svg", ".png")):
@@ -1852,7 +1872,8 @@ def stats(
         if shown:
             stream = renames.enter_context(output.text())
             if output.format == "table":
-                for line in _frame_lines(frame, keys):
+                width = terminal_width() if output.to_terminal else None
+                for line in _frame_lines(frame, keys, width):
                     stream.write(line + "\n")
             elif output.format == "csv":
                 stream.write(frame.write_csv())
@@ -1972,7 +1993,7 @@ def analyse(
     style = detect_style(colour, output.to_standard_output)
     output_format = output.format
     work = functools.partial(_analyse_record, sheets=sheets, options=options)
-    progress = Progress("analysing", True)
+    progress = Progress("analysing", output.pager_command is None)
     done = 0
     all_valid = True
     failed = False
@@ -2344,7 +2365,7 @@ def tournament_check(
     from .pipeline import WorkerLost, default_jobs, verify_sources
     from .reports import Options
     from .sources import on_manifest
-    from .terminal import Progress
+    from .terminal import Progress, terminal_width
     from .tournament import (
         STANDINGS_COLUMNS,
         FactsTable,
@@ -2367,7 +2388,7 @@ def tournament_check(
         output_format == "csv" and quiet
     ):
         stdout = io.StringIO()
-    progress = Progress("checking", not quiet)
+    progress = Progress("checking", not quiet and output.pager_command is None)
     failed = False
     manifests_found: list[str] = []
     try:
@@ -2398,7 +2419,8 @@ def tournament_check(
                 _manifest_skipped(found)
     report = tournament_report(facts, record_problems, manifest, strict)
     if output_format != "json":
-        _tournament_text(report, len(record_problems), stdout, output_format == "text")
+        width = terminal_width() if output.to_terminal else None
+        _tournament_text(report, len(record_problems), stdout, output_format == "text", width)
     with _writing_output(), output.text() as stream:
         if output_format == "json":
             report.write_json(stream)
@@ -2417,7 +2439,11 @@ def tournament_check(
 
 
 def _tournament_text(
-    report: TournamentReport, record_problems: int, stream: IO[str], standings: bool
+    report: TournamentReport,
+    record_problems: int,
+    stream: IO[str],
+    standings: bool,
+    width: int | None = None,
 ) -> None:
     """The text report of ``tournament check`` after the records' problems: the problems
     across records, the summary and (``standings``) the standings table."""
@@ -2444,5 +2470,5 @@ def _tournament_text(
             [str(place), *(printable(str(row[column])) for column in columns)]
             for place, row in enumerate(report.standings, start=1)
         ]
-        for line in table(["#", *columns], rows):
+        for line in table(["#", *columns], rows, width):
             stream.write(line + "\n")

@@ -20,7 +20,7 @@ import io
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import IO, Final
 
@@ -114,6 +114,8 @@ class Destination:
     format: str
     path: str | None = None
     force: bool = False
+    #: Whether text for people goes through a pager when it is shown on a terminal.
+    pager: bool = False
 
     @property
     def to_standard_output(self) -> bool:
@@ -126,6 +128,16 @@ class Destination:
             return False
         isatty = getattr(sys.stdout, "isatty", None)
         return bool(isatty and isatty())
+
+    @property
+    def pager_command(self) -> str | None:
+        """The pager the output goes through: ``PHANTOM_LOG_PAGER``, else ``PAGER``, else
+        ``less``; ``None`` when there is none (not asked, not a terminal, not text for
+        people, or a pager of ``cat`` or nothing)."""
+        if not (self.pager and self.format in ("text", "table") and self.to_terminal):
+            return None
+        command = os.environ.get("PHANTOM_LOG_PAGER", os.environ.get("PAGER", "less"))
+        return None if command.strip() in ("", "cat") else command
 
     @property
     def name(self) -> str:
@@ -148,6 +160,11 @@ class Destination:
     def text(self) -> Iterator[IO[str]]:
         """The output as text (UTF-8, ``\\n`` line ends): standard output itself, or the
         file, written atomically (it appears only when the block ends without error)."""
+        pager = self.pager_command
+        if pager is not None:
+            with _paged(pager) as stream:
+                yield stream
+            return
         if self.to_standard_output:
             yield sys.stdout
             sys.stdout.flush()
@@ -159,6 +176,26 @@ class Destination:
                 wrapper.flush()
             finally:
                 wrapper.detach()
+
+
+@contextmanager
+def _paged(command: str) -> Iterator[IO[str]]:
+    """A pager's input, as git gives it one: ``LESS=FRX`` unless set (quit at once when
+    the text fits the screen, keep colours, leave the text on the screen)."""
+    import subprocess
+
+    environment = {**os.environ, "LESS": os.environ.get("LESS", "FRX"), "LV": "-c"}
+    sys.stdout.flush()
+    process = subprocess.Popen(
+        command, shell=True, stdin=subprocess.PIPE, env=environment, encoding="utf-8"
+    )
+    assert process.stdin is not None
+    try:
+        yield process.stdin
+    finally:
+        with suppress(BrokenPipeError):  # the reader quit the pager early
+            process.stdin.close()
+        process.wait()
 
 
 def resolve_destination(

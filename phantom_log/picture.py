@@ -5,6 +5,7 @@ Both are drawn from the engine's replay; nothing here applies a rule.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Final
 from xml.etree import ElementTree
@@ -83,12 +84,16 @@ def moment(replayed: Replay, at: tuple[int, int] | None = None) -> Moment:
     )
 
 
+# The symbols of the sheet's picture, for its legend.
+SHEET_SYMBOLS: Final = ("done", "open", "super_trump")
+
+
 def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
     """The sheet as on the printed card: four bars with their suits, Christine's notes
     above the centre line and the Phantom's on it or below, a disc on each completed
     note, the super trump's bar marked."""
-    disc, open_note = ("●", "○") if style.symbols else ("@", "o")
-    star = "★" if style.symbols else "*"
+    disc, open_note = style.symbol("done"), style.symbol("open")
+    star = style.symbol("super_trump")
     super_trump = sheet.super_trump(notes)
     label_width = 10
     heads: list[str] = []
@@ -134,6 +139,8 @@ def before_play_lines(replayed: Replay, style: Style) -> list[str]:
         f"Before round 1: the replay stops there, 0 of {NOTES_PER_SHEET} notes completed",
         "",
         *sheet_lines(replayed.sheet, 0, style),
+        "",
+        style.legend(SHEET_SYMBOLS),
     ]
 
 
@@ -162,6 +169,25 @@ def moment_lines(replayed: Replay, at: Moment, style: Style) -> list[str]:
         lines.append(
             f"{role.title}'s hand ({len(cards)}): {style.cards(cards) if cards else 'empty'}"
         )
+    return lines
+
+
+def story_lines(replayed: Replay, at: Moment) -> list[str]:
+    """What happened at a moment, in words: the trick just played (as annotate explains
+    it), and the game's result when the moment is the game's end."""
+    from .annotate import explain
+    from .reports import result_text
+
+    lines: list[str] = []
+    if at.trick > 0:
+        for outcome in replayed.tricks:
+            if (outcome.round, outcome.trick) == (at.round, at.trick):
+                text = explain(outcome, at.special_number, replayed.rules.balance)
+                lines += textwrap.wrap(f"Round {at.round}, trick {at.trick}: {text}", 88)
+    last = replayed.tricks[-1] if replayed.tricks else None
+    at_end = last is not None and (last.round, last.trick) == (at.round, at.trick)
+    if replayed.result is not None and at_end:
+        lines.append(f"Result: {result_text(replayed.result, replayed.ended_at)}")
     return lines
 
 

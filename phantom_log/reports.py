@@ -179,11 +179,16 @@ def verdict_line(report: RecordReport) -> str:
 
 def verdict_text(name: str, result: Result, ended_at: tuple[int, int] | None) -> str:
     """The verdict line of a valid record named ``name``."""
+    return printable(f"{name}: valid: {result_text(result, ended_at)}")
+
+
+def result_text(result: Result, ended_at: tuple[int, int] | None) -> str:
+    """A game's result in words: who won with how many notes, and where the game ended
+    (``unfinished, ... so far`` for a game without a winner)."""
     notes = f"{result.notes} note{'s' if result.notes != 1 else ''}"
     if result.winner is None:
-        outcome = f"unfinished, {notes} completed so far"
-    else:
-        outcome = f"{result.winner.in_text} wins with {notes} completed"
-        if ended_at is not None:
-            outcome += f" (round {ended_at[0]}, trick {ended_at[1]})"
-    return printable(f"{name}: valid: {outcome}")
+        return f"unfinished, {notes} completed so far"
+    outcome = f"{result.winner.in_text} wins with {notes} completed"
+    if ended_at is not None:
+        outcome += f" (round {ended_at[0]}, trick {ended_at[1]})"
+    return outcome

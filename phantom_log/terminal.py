@@ -26,6 +26,14 @@ SUIT_COLOURS: Final = {
     Suit.MASK: "red",
 }
 ROLE_COLOURS: Final = {Role.PHANTOM: "blue", Role.CHRISTINE: "green"}
+# Every other symbol of the terminal output: its form, its plain-text form, and its one
+# meaning, as the legend says it (the suits' symbols are theirs alone: SUIT_SYMBOLS).
+SYMBOLS: Final = {
+    "done": ("●", "#", "a completed note"),
+    "open": ("·", ".", "an open note"),
+    "super_trump": ("★", "*", "the super trump's bar"),
+    "special": ("♯", "!", "a card of the special number was played"),
+}
 _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -40,6 +48,8 @@ class Style:
 
     colour: bool = False
     symbols: bool = False
+    #: The terminal's width, that tables fit (``None``: not a terminal, lines are whole).
+    width: int | None = None
 
     def paint(self, text: str, colour: str | None = None, bold: bool = False) -> str:
         """The text in a colour, when colours are on."""
@@ -68,9 +78,22 @@ class Style:
         """A role's name, in its colour."""
         return self.paint(role.title, ROLE_COLOURS[role], bold=True)
 
+    def symbol(self, name: str) -> str:
+        """One of :data:`SYMBOLS`, or its plain-text form."""
+        symbol, plain, _ = SYMBOLS[name]
+        return symbol if self.symbols else plain
+
+    def legend(self, names: Sequence[str]) -> str:
+        """What the symbols of an output mean: the suits' (when shown) and ``names``."""
+        parts = []
+        if self.symbols:
+            parts.append(", ".join(f"{SUIT_SYMBOLS[suit]} {suit.title}" for suit in Suit))
+        parts += [f"{self.symbol(name)} {SYMBOLS[name][2]}" for name in names]
+        return "Legend: " + "; ".join(parts)
+
     def progress(self, sheet: Sheet, notes: int) -> str:
-        """The sheet's 12 notes as cells grouped by bar: ``●●○|○○○|○○○|○○○``."""
-        done, todo = ("●", "○") if self.symbols else ("#", ".")
+        """The sheet's 12 notes as cells grouped by bar: ``●●·|···|···|···``."""
+        done, todo = self.symbol("done"), self.symbol("open")
         cells: list[str] = []
         note = 0
         for bar in sheet.bars:
@@ -114,23 +137,141 @@ def detect_style(colour: ColourChoice = "auto", to_standard_output: bool = True)
         colour if to_standard_output or colour == "always" else "never", terminal
     )
     encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
-    return Style(colour=painted, symbols=(terminal or painted) and encoding == "utf8")
+    return Style(
+        colour=painted,
+        symbols=(terminal or painted) and encoding == "utf8",
+        width=terminal_width() if terminal else None,
+    )
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Rows in aligned columns under their headers (cells may hold colour codes)."""
+def table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], width: int | None = None
+) -> list[str]:
+    """Rows in aligned columns under their headers (cells may hold colour codes), fitted
+    to ``width`` as :func:`table_parts` says."""
+    head, body = table_parts(headers, rows, width)
+    return [*head, *(line for lines in body for line in lines)]
+
+
+def table_parts(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], width: int | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """The lines of a table: the header's, and each row's.
+
+    Given the ``width`` of the terminal, a table wider than that is fitted to it: the
+    widest columns are narrowed and their cells wrapped at spaces (never inside a word,
+    nor inside a coloured span); when even words do not fit, each row is printed as a
+    block of ``header: value`` lines instead (and the header has no line)."""
     widths = [visible_width(header) for header in headers]
     for row in rows:
         for index, cell in enumerate(row):
             widths[index] = max(widths[index], visible_width(cell))
-
-    def line(cells: Sequence[str]) -> str:
-        padded = [
-            cell + " " * (widths[index] - visible_width(cell)) for index, cell in enumerate(cells)
+    if width is not None and _total(widths) > width:
+        narrowest = [
+            max([_longest_word(header), *(_longest_word(row[index]) for row in rows)])
+            for index, header in enumerate(headers)
         ]
-        return "  ".join(padded).rstrip()
+        # First no column narrower than a comfortable 10 (or its own width), then down to
+        # its longest word; each step narrows the column with the most room to give.
+        comfortable = [min(w, max(n, _COMFORTABLE)) for w, n in zip(widths, narrowest, strict=True)]
+        for floor in (comfortable, narrowest):
+            while _total(widths) > width:
+                room = [widths[i] - floor[i] for i in range(len(widths))]
+                wide = max(range(len(widths)), key=lambda i: room[i])
+                if room[wide] <= 0:
+                    break
+                widths[wide] -= 1
+        if _total(widths) > width:
+            return [], _blocks(headers, rows)
 
-    return [line(headers), *(line(row) for row in rows)]
+    def lines(cells: Sequence[str]) -> list[str]:
+        wrapped = [_wrapped(cell, widths[index]) for index, cell in enumerate(cells)]
+        height = max((len(parts) for parts in wrapped), default=1)
+        out = []
+        for number in range(height):
+            padded = [
+                (part := parts[number] if number < len(parts) else "")
+                + " " * (widths[index] - visible_width(part))
+                for index, parts in enumerate(wrapped)
+            ]
+            out.append("  ".join(padded).rstrip())
+        return out
+
+    return lines(headers), [lines(cells) for cells in rows]
+
+
+_COMFORTABLE: Final = 10
+
+
+def _total(widths: Sequence[int]) -> int:
+    return sum(widths) + 2 * max(len(widths) - 1, 0)
+
+
+def _words(cell: str) -> list[tuple[str, str]]:
+    """A cell's words, each with what joins it to the word before on one line: split at
+    its spaces (joined by a space) and after a ``|`` or ``+`` (joined by nothing), but
+    not inside a coloured span."""
+    words = [("", "")]
+    painted = False
+    index = 0
+    while index < len(cell):
+        code = _ANSI.match(cell, index)
+        if code is not None:
+            painted = code.group() not in ("\x1b[0m", "\x1b[m")
+            words[-1] = (words[-1][0] + code.group(), words[-1][1])
+            index = code.end()
+            continue
+        character = cell[index]
+        index += 1
+        if character == " " and not painted:
+            words.append(("", " "))
+            continue
+        words[-1] = (words[-1][0] + character, words[-1][1])
+        if character in "|+" and not painted and index < len(cell):
+            words.append(("", ""))
+    return words
+
+
+def _longest_word(cell: str) -> int:
+    return max((visible_width(word) for word, _ in _words(cell)), default=0)
+
+
+def _wrapped(cell: str, width: int) -> list[str]:
+    """A cell in lines of at most ``width`` (a word longer than that on its own line)."""
+    if visible_width(cell) <= width:
+        return [cell]
+    lines = [""]
+    for word, joiner in _words(cell):
+        if lines[-1] and visible_width(lines[-1]) + len(joiner) + visible_width(word) > width:
+            lines.append(word)
+        else:
+            lines[-1] = f"{lines[-1]}{joiner}{word}" if lines[-1] else word
+    return lines
+
+
+def _blocks(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[list[str]]:
+    """Each row as a block of ``header: value`` lines, a blank line before each but the
+    first."""
+    label = max((visible_width(header) for header in headers), default=0)
+    blocks: list[list[str]] = []
+    for row in rows:
+        block = [""] if blocks else []
+        for header, cell in zip(headers, row, strict=False):
+            block.append(f"{header}:{' ' * (label - visible_width(header))} {cell}".rstrip())
+        blocks.append(block)
+    return blocks
+
+
+def terminal_width() -> int | None:
+    """The width of the terminal standard output writes to; ``None`` when it writes
+    elsewhere (a pipe, a file), where lines are never cut."""
+    import shutil
+    import sys
+
+    isatty = getattr(sys.stdout, "isatty", None)
+    if not (isatty and isatty()):
+        return None
+    return max(shutil.get_terminal_size().columns, 40)
 
 
 class Progress:

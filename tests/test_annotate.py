@@ -163,11 +163,15 @@ def test_table_is_for_people() -> None:
     assert "Christine" in trick and "super trump" in trick and "out" in trick and "7" in trick
     assert "\x1b[" not in result.output
     # The sheet's progress: 12 cells in four bars after round 2, trick 4 (5 notes).
-    assert re.search(r"[●#]{3}\|[●#]{2}[○.]\|[○.]{3}\|[○.]{3}", trick)
+    assert re.search(r"[●#]{3}\|[●#]{2}[·.]\|[·.]{3}\|[·.]{3}", trick)
     assert "Super trump Ri1 beats Ch3." in result.output.replace("\n        ", " ")
-    assert lines[-1] == (
-        f"{WALKTHROUGH.relative_to(REPO) if False else WALKTHROUGH}#0 (rulebook-walkthrough): "
+    assert lines[-3] == (
+        f"{WALKTHROUGH}#0 (rulebook-walkthrough): "
         "valid: Christine wins with 9 notes completed (round 2, trick 10)"
+    )
+    # Each symbol has one meaning, said once at the end.
+    assert lines[-1] == (
+        "Legend: ! a card of the special number was played; # a completed note; . an open note"
     )
 
 
@@ -236,8 +240,8 @@ def test_show_mid_round_places_notes_above_and_below_the_centre_line() -> None:
     assert "After round 2, trick 4: 5 of 12 notes completed" in lines[1]
     christine = next(line for line in lines if line.startswith("Christine |"))[10:]
     phantom = next(line for line in lines if line.startswith("Phantom   |"))[10:]
-    discs = {"●", "@"}
-    opens = {"○", "o"}
+    discs = {"●", "#"}
+    opens = {"·", "."}
     # rulebook: Christine owns notes 1, 3, 5, 9, 11; the Phantom the others.
     assert sum(c in discs for c in christine) == 3  # notes 1, 3, 5
     assert sum(c in opens for c in christine) == 2  # notes 9, 11

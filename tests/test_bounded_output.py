@@ -183,7 +183,8 @@ def test_a_text_report_lists_twenty_problems_and_counts_the_rest(tmp_path: Path)
     shown = run("show", "--no-color", str(path)).output.splitlines()
     assert shown[-1].endswith("and 10 more problems, not listed")
     annotated = run("annotate", "--no-color", str(path)).output.splitlines()
-    assert annotated[-1].endswith("and 10 more problems, not listed")
+    assert annotated[-1].startswith("Legend: ")
+    assert annotated[-3].endswith("and 10 more problems, not listed")
 
 
 def test_the_json_report_lists_every_problem(tmp_path: Path) -> None:

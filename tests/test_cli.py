@@ -355,3 +355,32 @@ def test_completion_offers_commands_options_and_paths() -> None:
     assert completions("stats x.jsonl -o", "out") == [("out", "file")]
     assert completions("show", "g") == [("g", "file")]
     assert ("json", "plain") in completions("annotate x.json --format", "j")
+
+
+# --- show says what happened; stats' curve reads as rows -----------------------------------
+
+
+WALKTHROUGH_PATH = str(REPO / "examples" / "rulebook-walkthrough.json")
+
+
+def test_show_states_the_result_at_the_end() -> None:
+    lines = run("show", WALKTHROUGH_PATH).stdout.splitlines()
+    assert "Result: Christine wins with 9 notes completed (round 2, trick 10)" in lines
+    assert any(line.startswith("Round 2, trick 10: ") for line in lines)
+    assert lines[-1].startswith("Legend: ")
+
+
+def test_show_at_a_trick_explains_the_trick_just_played() -> None:
+    text = run("show", WALKTHROUGH_PATH, "--at", "2.4").stdout
+    assert "Round 2, trick 4: Ch3 shows the special number 3" in text
+    assert "Result:" not in text  # the game goes on after 2.4
+    assert "Round 1, trick" not in run("show", WALKTHROUGH_PATH, "--at", "2.0").stdout
+
+
+def test_stats_curve_without_by_is_a_row_per_trick() -> None:
+    lines = run("stats", WALKTHROUGH_PATH, "--curve").stdout.splitlines()
+    assert lines[0].split() == ["trick", "mean_notes", "share_running", "games"]
+    assert [line.split()[0] for line in lines[1:]] == [str(trick) for trick in range(1, 21)]
+    # One group of figures still reads as a column.
+    figures = run("stats", WALKTHROUGH_PATH).stdout.splitlines()
+    assert figures[0].split() == ["all"]

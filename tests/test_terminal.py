@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from phantom_log.cards import parse_card
+from phantom_log.cards import Suit, parse_card
 from phantom_log.cli import main
 from phantom_log.sheets import RULEBOOK_SHEET
 from phantom_log.terminal import (
@@ -137,3 +137,141 @@ def test_color_always_paints_and_never_does_not(command: str) -> None:
     assert "\x1b[" in forced.stdout
     legacy = runner.invoke(main, [command, walkthrough, "--no-color"], env={"FORCE_COLOR": "1"})
     assert "\x1b[" not in legacy.stdout
+
+
+# --- tables that fit the terminal ----------------------------------------------------------
+
+HEADERS = ["trick", "lead", "follow", "winner", "why", "swaps", "sheet"]
+ROWS = [
+    [
+        "1.1",
+        "P Ma5",
+        "C Ma6",
+        "Christine",
+        "higher number",
+        "follow P:Mi5+Ch1 C:Mi1+Ma4",
+        "#..|...|...|...",
+    ],
+    ["1.2", "C Ch5", "P Ch4", "Phantom", "trump", "", "##.|...|...|..."],
+]
+
+
+def words_of(lines: list[str]) -> list[str]:
+    return " ".join(lines).replace("|", "| ").replace("+", "+ ").split()
+
+
+@pytest.mark.parametrize("width", [200, 90, 70, 60, 50])
+def test_a_table_fits_the_width_it_is_given_and_keeps_every_word(width: int) -> None:
+    natural = table(HEADERS, ROWS)
+    fitted = table(HEADERS, ROWS, width)
+    assert all(visible_width(line) <= width for line in fitted)
+    if width >= max(visible_width(line) for line in natural):
+        assert fitted == natural
+    # Nothing is lost: the same words, row by row (in blocks, each value after its label).
+    labels = {f"{header}:" for header in HEADERS}
+    body = [word for word in words_of(fitted) if word not in labels]
+    if fitted[0].startswith("trick:"):
+        assert sorted(body) == sorted(words_of(natural[1:]))
+    else:
+        assert sorted(body) == sorted(words_of(natural))
+
+
+def test_a_table_too_wide_for_its_words_becomes_blocks() -> None:
+    fitted = table(HEADERS, ROWS, 40)
+    assert fitted[:3] == ["trick:  1.1", "lead:   P Ma5", "follow: C Ma6"]
+    assert "" in fitted  # a blank line between the rows' blocks
+
+
+def test_wrapping_never_cuts_a_coloured_span() -> None:
+    painted = Style(colour=True, symbols=True)
+    cell = painted.suit(Suit.MIRROR) + " " + painted.cards([parse_card("Ma5"), parse_card("Ch1")])
+    lines = table(["x"], [[cell]], 12)
+    for line in lines[1:]:
+        assert line.count("\x1b[0m") >= 1  # each line closes what it opened
+    assert visible_width("".join(lines[1:])) == visible_width(cell) - 1  # a space went
+    assert "◇ Mirror" in lines[1]
+
+
+def test_annotate_fits_the_terminal() -> None:
+    """On a terminal of 80 columns, annotate's table and its sentences are 80 columns
+    wide at most; without a terminal, lines are whole."""
+    import json
+
+    from phantom_log.annotate import annotate, table_lines
+    from phantom_log.engine import replay
+
+    walkthrough = Path(__file__).resolve().parent.parent / "examples/rulebook-walkthrough.json"
+    replayed = replay(json.loads(walkthrough.read_text(encoding="utf-8")))
+    annotations = list(annotate(replayed))
+    whole = table_lines(annotations, replayed, Style())
+    fitted = table_lines(annotations, replayed, Style(width=80))
+    assert max(visible_width(line) for line in whole) > 100
+    assert max(visible_width(line) for line in fitted) <= 80
+    assert words_of(fitted).count("Ma6") == words_of(whole).count("Ma6")
+
+
+# --- the pager ---------------------------------------------------------------------------
+
+
+def run_on_a_terminal(args: list[str], environment: dict[str, str]) -> tuple[int, str]:
+    """Run phantom-log with its standard output on a pseudo-terminal; its exit code and
+    what reached the terminal."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    completed = subprocess.run(
+        [sys.executable, "-m", "phantom_log", *args],
+        stdout=slave,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "COLUMNS": "100", **environment},
+        check=False,
+    )
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return completed.returncode, shown.decode("utf-8", "replace")
+
+
+def test_long_text_on_a_terminal_goes_through_the_pager(tmp_path: Path) -> None:
+    walkthrough = str(Path(__file__).resolve().parent.parent / "examples/rulebook-walkthrough.json")
+    paged = tmp_path / "paged.txt"
+    pager = {"PHANTOM_LOG_PAGER": f"cat > {paged}"}
+    code, shown = run_on_a_terminal(["annotate", walkthrough, "--color", "never"], pager)
+    assert code == 0
+    assert shown == ""
+    text = paged.read_text(encoding="utf-8")
+    assert "Round 2: Christine leads" in text
+    table_lines = [line for line in text.splitlines() if line.startswith("  ")]
+    assert max(len(line) for line in table_lines) <= 100  # COLUMNS: the pager's width
+    paged.unlink()
+    code, shown = run_on_a_terminal(["annotate", walkthrough, "--no-pager"], pager)
+    assert code == 0 and "Round 2" in shown and not paged.exists()
+    code, shown = run_on_a_terminal(["annotate", walkthrough], {"PHANTOM_LOG_PAGER": "cat"})
+    assert code == 0 and "Round 2" in shown
+
+
+# --- one meaning per symbol ----------------------------------------------------------------
+
+
+def test_each_symbol_has_one_meaning() -> None:
+    from phantom_log.terminal import SUIT_SYMBOLS, SYMBOLS
+
+    fancy = [symbol for symbol, _, _ in SYMBOLS.values()] + list(SUIT_SYMBOLS.values())
+    plain = [text for _, text, _ in SYMBOLS.values()]
+    assert len(set(fancy)) == len(fancy)
+    assert len(set(plain)) == len(plain)
+    legend = Style(symbols=True).legend(list(SYMBOLS))
+    for symbol, _, meaning in SYMBOLS.values():
+        assert f"{symbol} {meaning}" in legend
+    assert "○ Ring" in legend and "· an open note" in legend
