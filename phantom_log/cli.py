@@ -1100,8 +1100,10 @@ def show(
 
     The picture: the four bars, Christine's notes above the centre line and the
     Phantom's on or below it, discs on the completed notes, the super trump, the special
-    number and both hands. With --svg, draw the game as an SVG picture: the
-    sheet at the end and the notes completed after every trick.
+    number and both hands, then the trick just played and (at the end) the result. With
+    --svg (or -o FILE.svg), draw the game as an SVG picture: the result, the sheet at the
+    end (or at --at, marked), the notes completed after every trick and each trick's
+    winner; an illegal record's picture marks where it stops.
 
     An illegal record is shown as far as its replay got (the empty sheet when it stops
     before round 1), and drawn so with --svg; its problems are printed (exit 1).
@@ -1221,7 +1223,23 @@ def _show_to(
     if report.replay is None:
         pass
     elif svg:
-        stdout.write(svg_picture(report.replay, _record_title(report)))
+        from .reports import result_text
+
+        drawn = None
+        if at is not None:
+            try:
+                drawn = moment(report.replay, at)
+            except MomentError as error:
+                # The SVG draws a moment the replay reached, or refuses.
+                raise _usage_error(f"--at {at_text}: {error}") from None
+        verdict = stopped = None
+        if report.valid and report.result is not None:
+            verdict = "Result: " + result_text(report.result, report.replay.ended_at)
+        else:
+            first = next((p for p in report.problems if p.severity is Severity.ERROR), None)
+            if first is not None:
+                stopped = f"Illegal: the replay stops at {first.code}: {first.message}"
+        stdout.write(svg_picture(report.replay, _record_title(report), drawn, verdict, stopped))
     else:
         shown: Moment | None = None
         missed = ""

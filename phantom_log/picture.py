@@ -202,17 +202,34 @@ _SVG_COLOURS: Final = {
 _SVG_NS: Final = "http://www.w3.org/2000/svg"
 
 
-def svg_picture(replayed: Replay, title: str) -> str:
-    """An SVG picture of a game: the sheet with its discs where the replay ends, and the
-    notes completed after each trick of both rounds, special tricks and the round
-    boundary marked. A replay that stopped before round 1 gives the empty sheet. The
-    title is written with the characters that could forge it, or that XML does not allow,
-    as escapes: the picture is well-formed XML whatever the record holds."""
+def svg_picture(
+    replayed: Replay,
+    title: str,
+    at: Moment | None = None,
+    verdict: str | None = None,
+    stopped: str | None = None,
+) -> str:
+    """An SVG picture of a game: the title (wrapped to fit), the verdict, the sheet with
+    its discs at ``at`` (where the replay ends, by default), and the notes completed
+    after each trick of both rounds, each trick's winner, special tricks and the round
+    boundary marked; the tricks after ``at`` are faded. ``stopped`` says why an illegal
+    record's replay stops, marked where it does. A replay that stopped before round 1
+    gives the empty sheet. The texts are written with the characters that could forge
+    them, or that XML does not allow, as escapes: the picture is well-formed XML whatever
+    the record holds."""
     from .reports import printable
 
     title = printable(title)
     ElementTree.register_namespace("", _SVG_NS)
-    width, height = 780, 560
+    heading_lines = textwrap.wrap(title, _TITLE_CHARACTERS) or [""]
+    said = [
+        (line, text == stopped)
+        for text in (verdict, stopped)
+        if text
+        for line in textwrap.wrap(printable(text), _TEXT_CHARACTERS)
+    ]
+    extra = _LINE * (len(heading_lines) - 1 + len(said))
+    width, height = 780, 610 + extra
     svg = ElementTree.Element(
         "svg",
         {
@@ -227,14 +244,36 @@ def svg_picture(replayed: Replay, title: str) -> str:
     ElementTree.SubElement(svg, "title").text = title
     ElementTree.SubElement(svg, "rect", width=str(width), height=str(height), fill="white")
     heading = ElementTree.SubElement(svg, "text", x="20", y="28", attrib={"font-size": "17"})
-    heading.text = title
-    try:
-        notes = moment(replayed).notes
-    except MomentError:  # the replay did not reach the start of round 1
-        notes = 0
-    _svg_sheet(svg, replayed.sheet, notes, top=50)
-    _svg_curve(svg, replayed, top=290, width=width)
+    for number, line in enumerate(heading_lines):
+        part = ElementTree.SubElement(heading, "tspan", x="20", dy="0" if number == 0 else "22")
+        part.text = line
+    y = 28 + _LINE * (len(heading_lines) - 1)
+    for text, is_stop in said:
+        y += _LINE
+        colour = "#c0392b" if is_stop else "#222"
+        said_line = ElementTree.SubElement(
+            svg, "text", {"x": "20", "y": str(y), "class": "verdict", "fill": colour}
+        )
+        said_line.text = text
+    shown = at
+    if shown is None:
+        try:
+            shown = moment(replayed)
+        except MomentError:  # the replay did not reach the start of round 1
+            shown = None
+    _svg_sheet(svg, replayed.sheet, 0 if shown is None else shown.notes, top=50 + extra)
+    _svg_curve(
+        svg, replayed, top=310 + extra, width=width, at=at, stopped=stopped is not None
+    )
     return ElementTree.tostring(svg, encoding="unicode", xml_declaration=False) + "\n"
+
+
+# A title line of the SVG, in characters of its 17-pixel font across 740 pixels; the
+# height of a line of text.
+_TITLE_CHARACTERS: Final = 72
+_TEXT_CHARACTERS: Final = 100
+_LINE: Final = 22
+_ROLE_FILLS: Final = {Role.PHANTOM: "#1f4e99", Role.CHRISTINE: "#2e8b57"}
 
 
 def _svg_sheet(svg: ElementTree.Element, sheet: Sheet, notes: int, top: int) -> None:
@@ -307,7 +346,14 @@ def _svg_sheet(svg: ElementTree.Element, sheet: Sheet, notes: int, top: int) -> 
         label.text = text
 
 
-def _svg_curve(svg: ElementTree.Element, replayed: Replay, top: int, width: int) -> None:
+def _svg_curve(
+    svg: ElementTree.Element,
+    replayed: Replay,
+    top: int,
+    width: int,
+    at: Moment | None = None,
+    stopped: bool = False,
+) -> None:
     group = ElementTree.SubElement(svg, "g", {"class": "curve"})
     left, right, plot_height = 60, width - 30, 200
     bottom = top + plot_height
@@ -368,7 +414,7 @@ def _svg_curve(svg: ElementTree.Element, replayed: Replay, top: int, width: int)
         label = ElementTree.SubElement(
             group,
             "text",
-            {"x": f"{centre:.1f}", "y": str(bottom + 34), "text-anchor": "middle"},
+            {"x": f"{centre:.1f}", "y": str(bottom + 46), "text-anchor": "middle"},
         )
         label.text = f"round {round_no}"
     points = [(x_of(0), y_of(0))]
@@ -386,8 +432,12 @@ def _svg_curve(svg: ElementTree.Element, replayed: Replay, top: int, width: int)
             "stroke-width": "2.5",
         },
     )
+    last = 0
     for outcome in replayed.tricks:
         index = (outcome.round - 1) * 10 + outcome.trick
+        last = index
+        after = at is not None and (outcome.round, outcome.trick) > (at.round, at.trick)
+        fade = {"opacity": "0.3"} if after else {}
         label = ElementTree.SubElement(
             group,
             "text",
@@ -396,29 +446,97 @@ def _svg_curve(svg: ElementTree.Element, replayed: Replay, top: int, width: int)
                 "y": str(bottom + 16),
                 "text-anchor": "middle",
                 "font-size": "10",
-            },
+            }
+            | fade,
         )
         label.text = str(outcome.trick)
+        won = ElementTree.SubElement(
+            group,
+            "text",
+            {
+                "class": "winner",
+                "x": f"{x_of(index):.1f}",
+                "y": str(bottom + 28),
+                "text-anchor": "middle",
+                "font-size": "10",
+                "fill": _ROLE_FILLS[outcome.winner],
+            }
+            | fade,
+        )
+        won.text = outcome.winner.title[0]
         marker = ElementTree.SubElement(
             group,
             "circle",
             {
-                "class": "trick special" if outcome.special else "trick",
+                "class": f"trick won-by-{outcome.winner.key}"
+                + (" special" if outcome.special else ""),
                 "cx": f"{x_of(index):.1f}",
                 "cy": f"{y_of(outcome.notes_after):.1f}",
-                "r": "6" if outcome.special else "3.5",
-                "fill": "#e67e22" if outcome.special else "#1f4e99",
-            },
+                "r": "6" if outcome.special else "4",
+                "fill": _ROLE_FILLS[outcome.winner],
+                "stroke": "#e67e22" if outcome.special else "none",
+                "stroke-width": "3",
+            }
+            | fade,
         )
         ElementTree.SubElement(marker, "title").text = (
-            f"round {outcome.round}, trick {outcome.trick}: "
-            f"{outcome.notes_before} -> {outcome.notes_after}"
+            f"round {outcome.round}, trick {outcome.trick}: {outcome.winner.title} won; "
+            f"notes {outcome.notes_before} -> {outcome.notes_after}"
             + (" (special)" if outcome.special else "")
         )
-    legend = ElementTree.SubElement(
-        group, "text", {"x": str(right - 170), "y": str(top - 10), "fill": "#e67e22"}
+    if at is not None:
+        index = (at.round - 1) * 10 + at.trick
+        _svg_marker(group, x_of(index), top, bottom, f"at {at.round}.{at.trick}", "#444")
+    if stopped:
+        _svg_marker(group, x_of(last), top, bottom, "the replay stops here", "#c0392b")
+    legend = [
+        ("#1f4e99", "none", "won by the Phantom (P)"),
+        ("#2e8b57", "none", "won by Christine (C)"),
+        ("white", "#e67e22", "a card of the special number"),
+    ]
+    for number, (fill, stroke, text) in enumerate(legend):
+        x = left + 10 + 200 * number
+        ElementTree.SubElement(
+            group,
+            "circle",
+            {
+                "cx": str(x),
+                "cy": str(bottom + 70),
+                "r": "5",
+                "fill": fill,
+                "stroke": stroke,
+                "stroke-width": "3",
+            },
+        )
+        item = ElementTree.SubElement(
+            group, "text", {"x": str(x + 10), "y": str(bottom + 74), "class": "legend"}
+        )
+        item.text = text
+
+
+def _svg_marker(
+    group: ElementTree.Element, x: float, top: int, bottom: int, text: str, colour: str
+) -> None:
+    """A vertical line across the curve at ``x``, labelled at its top."""
+    ElementTree.SubElement(
+        group,
+        "line",
+        {
+            "class": "marker",
+            "x1": f"{x:.1f}",
+            "x2": f"{x:.1f}",
+            "y1": str(top),
+            "y2": str(bottom),
+            "stroke": colour,
+            "stroke-width": "2",
+        },
     )
-    legend.text = "● trick with a special card"
+    label = ElementTree.SubElement(
+        group,
+        "text",
+        {"x": f"{x:.1f}", "y": str(top - 10), "text-anchor": "middle", "fill": colour},
+    )
+    label.text = text
 
 
 def svg_position(

@@ -285,12 +285,61 @@ def test_svg(tmp_path: Path) -> None:
     assert len(root.findall(f".//{SVG}line[@class='round-boundary']")) == 1
     (curve,) = root.findall(f".//{SVG}polyline[@class='notes-curve']")
     assert len(curve.attrib["points"].split()) == 21
-    specials = root.findall(f".//{SVG}circle[@class='trick special']")
     rows = walkthrough_rows()
+    tricks = [c for c in root.iter(f"{SVG}circle") if "trick" in c.get("class", "").split()]
+    assert len(tricks) == 20
+    specials = [c for c in tricks if "special" in c.attrib["class"].split()]
     assert len(specials) == sum(r["special"] for r in rows)
-    assert len(root.findall(f".//{SVG}circle[@class='trick']")) == 20 - len(specials)
+    # Each trick's winner: its marker's class and the letter under its number.
+    winners = [c.attrib["class"].split()[1] for c in tricks]
+    assert winners == [f"won-by-{r['winner']}" for r in rows]
+    letters = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "winner"]
+    assert letters == ["P" if r["winner"] == "phantom" else "C" for r in rows]
     bars = root.findall(f".//{SVG}rect[@class='bar']")
     assert len(bars) == 4
+    verdicts = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "verdict"]
+    assert verdicts == ["Result: Christine wins with 9 notes completed (round 2, trick 10)"]
+
+
+def svg_texts(root: ElementTree.Element) -> list[str]:
+    return ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]
+
+
+def test_svg_at_a_moment_draws_the_sheet_then_and_marks_it(tmp_path: Path) -> None:
+    out = tmp_path / "game.svg"
+    assert run("show", str(WALKTHROUGH), "--svg", str(out), "--at", "2.4").exit_code == 0
+    root = ElementTree.parse(out).getroot()
+    assert len(root.findall(f".//{SVG}circle[@class='note disc']")) == 5  # notes at 2.4
+    assert "at 2.4" in svg_texts(root)
+    faded = [c for c in root.iter(f"{SVG}circle") if c.get("opacity") == "0.3"]
+    assert len(faded) == 6  # tricks 2.5 to 2.10
+    refused = run("show", str(WALKTHROUGH), "--svg", str(tmp_path / "x.svg"), "--at", "1.11")
+    assert refused.exit_code == 2
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_svg_of_an_illegal_record_marks_where_it_stops(tmp_path: Path) -> None:
+    out = tmp_path / "revoke.svg"
+    result = run("show", str(REPO / "examples/invalid/revoke.json"), "--svg", str(out))
+    assert result.exit_code == 1
+    texts = svg_texts(ElementTree.parse(out).getroot())
+    assert "the replay stops here" in texts
+    assert any(text.startswith("Illegal: the replay stops at revoke: ") for text in texts)
+
+
+def test_svg_title_fits_the_picture(tmp_path: Path) -> None:
+    record = json.loads(WALKTHROUGH.read_text(encoding="utf-8"))
+    record["game_id"] = "a-very-long-game-id-" * 6
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = tmp_path / "long.svg"
+    assert run("show", str(path), "--svg", str(out)).exit_code == 0
+    root = ElementTree.parse(out).getroot()
+    heading = next(root.iter(f"{SVG}text"))
+    lines = [span.text or "" for span in heading.iter(f"{SVG}tspan")]
+    assert len(lines) >= 2
+    assert all(len(line) <= 72 for line in lines)
+    assert "".join(lines).replace(" ", "") == (root.find(f"{SVG}title").text or "").replace(" ", "")
 
 
 def test_svg_is_not_overwritten_without_force(tmp_path: Path) -> None:
