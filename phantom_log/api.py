@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
@@ -73,28 +73,59 @@ class RoundOpening:
         )
 
 
-@dataclass(frozen=True, slots=True)
 class GameReplay:
     """A record replayed by the rules.
 
     ``tricks`` holds an :class:`~phantom_log.annotate.Annotation` per completed trick (the
-    fields of ``annotate --format json``); ``result`` is the replayed result when the
-    replay got to the end of the record, else ``None``; ``problems`` lists what is wrong
-    (warnings included); ``rounds`` each round's :class:`RoundOpening` (hands as cards);
-    ``engine`` the engine's own replay, in compact form (``None`` when the record failed
-    the schema or the sheet checks).
+    fields of ``annotate --format json``, and the explanation), made when first read;
+    ``result`` is the replayed result when the replay got to the end of the record, else
+    ``None``; ``problems`` lists what is wrong (warnings included); ``rounds`` each
+    round's :class:`RoundOpening` (hands as cards); ``engine`` the engine's own replay, in
+    compact form (``None`` when the record failed the schema or the sheet checks).
     """
 
-    tricks: list[Annotation]
-    result: Result | None
-    problems: list[Problem]
-    rounds: list[RoundOpening] = field(default_factory=list)
-    engine: Replay | None = None
+    __slots__ = ("_rounds", "_tricks", "engine", "game_id", "problems", "result")
+
+    def __init__(
+        self,
+        result: Result | None,
+        problems: list[Problem],
+        engine: Replay | None = None,
+        game_id: str | None = None,
+    ) -> None:
+        self.result = result
+        self.problems = problems
+        self.engine = engine
+        self.game_id = game_id
+        self._tricks: list[Annotation] | None = None
+        self._rounds: list[RoundOpening] | None = None
+
+    @property
+    def tricks(self) -> list[Annotation]:
+        """The completed tricks, annotated (made once, when first read)."""
+        if self._tricks is None:
+            engine = self.engine
+            self._tricks = [] if engine is None else list(annotate(engine, self.game_id))
+        return self._tricks
+
+    @property
+    def rounds(self) -> list[RoundOpening]:
+        """Each round's opening (made once, when first read)."""
+        if self._rounds is None:
+            engine = self.engine
+            self._rounds = [] if engine is None else [RoundOpening.of(s) for s in engine.rounds]
+        return self._rounds
 
     @property
     def valid(self) -> bool:
         """True when no problem is an error."""
         return all(problem.severity is not Severity.ERROR for problem in self.problems)
+
+    def __repr__(self) -> str:
+        return (
+            f"GameReplay(game_id={self.game_id!r}, result={self.result!r}, "
+            f"problems={len(self.problems)}, tricks={len(self.tricks)})"
+        )
 
 
 PathArgument = str | os.PathLike[str]
@@ -164,14 +195,15 @@ def load(
     if errors not in ("raise", "collect", "skip"):
         raise ValueError(f"errors={errors!r}: give 'raise', 'collect' or 'skip'")
     sources = _sources(_path_list([paths]))
-    from .check import schema_problems
+    from .check import schema_problems, schema_valid
 
     for source in sources:
         for item in read_source(source, stdin, max_record_size):
             if item.problem is not None:
                 problems = [item.problem]
             elif isinstance(item.data, dict):
-                problems = schema_problems(item.data)
+                # The schema's fast gate first; its wording only for a record it rejects.
+                problems = [] if schema_valid(item.data) else schema_problems(item.data)
             else:
                 problems = list(verify_record(item).problems)
             if not problems:
@@ -187,18 +219,12 @@ def replay(
 ) -> GameReplay:
     """Replay one record (a model, or a parsed JSON object, which is schema-checked
     first) by the rules. Never raises for a bad record: its problems are on the result."""
-    data = record.to_json() if isinstance(record, GameRecord) else dict(record)
+    data = dict(record.document()) if isinstance(record, GameRecord) else dict(record)
     game_id = data.get("game_id") if isinstance(data.get("game_id"), str) else None
     problems, replayed = check_record(data, sheets)
     if replayed is None:
-        return GameReplay([], None, problems)
-    return GameReplay(
-        list(annotate(replayed, game_id)),
-        replayed.result,
-        problems,
-        [RoundOpening.of(start) for start in replayed.rounds],
-        replayed,
-    )
+        return GameReplay(None, problems)
+    return GameReplay(replayed.result, problems, replayed, game_id)
 
 
 def verify(

@@ -489,6 +489,9 @@ class GameRecord(RecordModel):
     result: Result | None = None
 
     _raw_rounds: list[Any] | None = PrivateAttr(default=None)
+    # The document a record made by from_validated was built from, kept to be replayed as
+    # it is (read only; a copy made by model_copy(update=...) forgets it).
+    _source: Mapping[str, Any] | None = PrivateAttr(default=None)
 
     @classmethod
     def from_json(cls, data: object) -> GameRecord:
@@ -517,7 +520,7 @@ class GameRecord(RecordModel):
                 bars = tuple(_construct(Bar, bar) for bar in value["bars"])
                 value = _construct(SheetObject, {**value, "bars": bars})
             values[key] = value
-        record = _construct(cls, values, {"_raw_rounds": values.pop("rounds")})
+        record = _construct(cls, values, {"_raw_rounds": values.pop("rounds"), "_source": data})
         record.__pydantic_fields_set__.add("rounds")
         return record
 
@@ -531,6 +534,30 @@ class GameRecord(RecordModel):
                 self.__dict__["rounds"] = rounds
                 return rounds
         return super().__getattr__(name)  # type: ignore[misc]
+
+    def document(self) -> Mapping[str, Any]:
+        """The record as JSON data, to read and not to change: the document it was built
+        from when there is one (no copy is made), else :meth:`to_json`."""
+        private = self.__pydantic_private__ or {}
+        source = private.get("_source")
+        return self.to_json() if source is None else source
+
+    def to_json(self) -> dict[str, Any]:
+        """The object as JSON data: the keys the input gave, ``x-`` keys included (a copy
+        that the caller may change)."""
+        private = self.__pydantic_private__ or {}
+        source = private.get("_source")
+        if source is not None:
+            return _json_copy(source)
+        return super().to_json()
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy (see pydantic); one with changes made no longer has the document it was
+        built from."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update and copied.__pydantic_private__ is not None:
+            copied.__pydantic_private__["_source"] = None
+        return copied
 
     def state_at(
         self, round: int, trick: int, sheets: Mapping[str, Sheet] | None = None
@@ -546,4 +573,4 @@ class GameRecord(RecordModel):
         default the built-in ones)."""
         from .engine import replay
 
-        return replay(self.to_json(), sheets)
+        return replay(dict(self.document()), sheets)
