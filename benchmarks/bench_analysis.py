@@ -39,12 +39,13 @@ from phantom_log.solver import Solver
 
 def timed(
     solver: Solver, record: dict[str, object], options: AnalysisOptions
-) -> tuple[float, list[Decision]]:
-    """CPU seconds of one game's analysis, and its rows."""
+) -> tuple[float, list[Decision], int]:
+    """CPU seconds of one game's analysis, its rows, and the nodes the solver searched."""
     replayed = record_decisions(record, None)
+    nodes = solver.total_nodes
     start = time.process_time()
     rows = analyse_replay(replayed, None, options, solver)
-    return time.process_time() - start, rows
+    return time.process_time() - start, rows, solver.total_nodes - nodes
 
 
 def main() -> int:
@@ -70,20 +71,26 @@ def main() -> int:
     )
     records = list(games(max(options.games, options.compared), options.seed))
     whole: list[float] = []
+    searched: list[int] = []
     unsolved = decisions = 0
     default = AnalysisOptions(time_limit=options.time_limit)
     for record, mix in records[: options.games]:
-        seconds, rows = timed(solver, record, default)
+        seconds, rows, nodes = timed(solver, record, default)
         whole.append(seconds)
+        searched.append(nodes)
         decisions += len(rows)
         missed = sum(not row.solved for row in rows)
         unsolved += missed
-        print(f"  {mix:<16} {len(rows):3} decisions {seconds:7.2f} s  unsolved {missed}")
+        print(
+            f"  {mix:<16} {len(rows):3} decisions {seconds:7.2f} s {nodes:13,} nodes  "
+            f"unsolved {missed}"
+        )
     if whole:
         print(
             f"\nwhole game, default analysis: median {statistics.median(whole):.2f} s, p90 "
             f"{percentile(whole, 0.9):.2f} s, max {max(whole):.2f} s; {unsolved} of {decisions} "
-            "decisions unsolved by the limit"
+            f"decisions unsolved by the limit; nodes: median {statistics.median(searched):,.0f}, "
+            f"total {sum(searched):,}"
         )
     start = parse_moment(options.start)
     base = AnalysisOptions(start=start, time_limit=None)
@@ -91,22 +98,31 @@ def main() -> int:
     deep = AnalysisOptions(start=start, deep=True, time_limit=None)
     ratios: dict[str, list[float]] = {"hidden": [], "deep": []}
     seconds_of: dict[str, list[float]] = {"default": [], "hidden": [], "deep": []}
+    nodes_of: dict[str, list[int]] = {"default": [], "hidden": [], "deep": []}
     print(f"\nfrom round {start[0]}, trick {start[1]} on (no time limit):")
     for record, mix in records[: options.compared]:
-        plain, _ = timed(solver, record, base)
+        plain, _, nodes = timed(solver, record, base)
         seconds_of["default"].append(plain)
-        line = f"  {mix:<16} default {plain:6.3f} s"
+        nodes_of["default"].append(nodes)
+        line = f"  {mix:<16} default {plain:6.3f} s {nodes:10,} nodes"
         for name, chosen in (("hidden", hidden), ("deep", deep)):
-            spent, _ = timed(solver, record, chosen)
+            spent, _, nodes = timed(solver, record, chosen)
             seconds_of[name].append(spent)
+            nodes_of[name].append(nodes)
             ratios[name].append(spent / max(plain, 1e-3))
-            line += f"  {name} {spent:7.3f} s (x{spent / max(plain, 1e-3):.1f})"
+            line += f"  {name} {spent:7.3f} s (x{spent / max(plain, 1e-3):.1f}) {nodes:11,} nodes"
         print(line)
+    print(
+        f"default: median {statistics.median(seconds_of['default']):.3f} s a game, "
+        f"{statistics.median(nodes_of['default']):,.0f} nodes"
+    )
     for name in ("hidden", "deep"):
+        together = sum(seconds_of[name]) / max(sum(seconds_of["default"]), 1e-3)
         print(
-            f"{name}: median {statistics.median(seconds_of[name]):.3f} s a game, ratio to the "
-            f"default median x{statistics.median(ratios[name]):.1f}, p90 "
-            f"x{percentile(ratios[name], 0.9):.1f}"
+            f"{name}: median {statistics.median(seconds_of[name]):.3f} s a game, "
+            f"{statistics.median(nodes_of[name]):,.0f} nodes, ratio to the default median "
+            f"x{statistics.median(ratios[name]):.1f}, p90 x{percentile(ratios[name], 0.9):.1f}; "
+            f"all games together x{together:.1f}"
         )
     return 0
 

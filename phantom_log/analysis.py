@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CARD_CODES, FULL_DECK, Role, hand_cards, hand_mask
 from .engine import (
+    CARDS_PER_HAND,
     Action,
     ExchangeCards,
     GameState,
@@ -300,23 +301,31 @@ def layouts(decisions: list[tuple[GameState, Action]], index: int, mover: Role) 
     has them) is legal. So the layouts agree with the mover's hand, the card received in
     the exchange, the cards received and given in swaps, the cards played, and every suit
     the opponent showed void in: the engine refuses any layout that breaks one."""
-    return _layouts(decisions, mover, {index})[index]
+    return [world for _deal, world in _layouts(decisions, mover, {index})[index]]
+
+
+#: A layout: the number of its deal among the round's possible deals (see :func:`_deals`),
+#: and the state it has reached.
+_Layout = tuple[int, GameState]
 
 
 def _layouts(
     decisions: list[tuple[GameState, Action]], mover: Role, wanted: set[int]
-) -> dict[int, list[GameState]]:
-    found: dict[int, list[GameState]] = {}
-    worlds: list[GameState] = []
+) -> dict[int, list[_Layout]]:
+    """The layouts at each decision of ``wanted`` (rounds with none are skipped)."""
+    found: dict[int, list[_Layout]] = {}
+    worlds: list[_Layout] = []
+    rounds = {decisions[index][0].round_index for index in wanted}
     round_index = -1
     last = max(wanted, default=-1)
     for index, (state, action) in enumerate(decisions[: last + 1]):
         if state.round_index != round_index:
             round_index = state.round_index
-            worlds = _deals(state, mover)
+            worlds = list(enumerate(_deals(state, mover))) if round_index in rounds else []
         if index in wanted:
             found[index] = worlds
-        worlds = [world for world in map(_after(action), worlds) if world is not None]
+        step = _after(action)
+        worlds = [(deal, after) for deal, world in worlds if (after := step(world)) is not None]
     return found
 
 
@@ -345,10 +354,20 @@ def _deals(first: GameState, mover: Role) -> list[GameState]:
     return deals
 
 
-def _sample(worlds: list[GameState], count: int, seed: str) -> list[GameState]:
+#: Deals of a round as one player sees it: the opponent's 10 cards among the 14 unseen.
+_DEALS: Final = comb(popcount(FULL_DECK) - CARDS_PER_HAND, CARDS_PER_HAND)
+
+
+def _sample(worlds: list[_Layout], count: int, seed: str) -> list[_Layout]:
+    """``count`` of the layouts (all when there are no more): the first in an order of the
+    round's deals drawn from ``seed``. The order is drawn once per round and mover, so the
+    layouts kept at one decision are also kept at the mover's later decisions of the
+    round (while they stay possible): each decision's sample is uniform all the same, and
+    the solver's table, shared by the game, serves a layout's later decisions."""
     if len(worlds) <= count:
         return worlds
-    return random.Random(seed).sample(worlds, count)
+    rank = random.Random(seed).sample(range(_DEALS), _DEALS)
+    return sorted(worlds, key=lambda layout: rank[layout[0]])[:count]
 
 
 # -- solving -------------------------------------------------------------------------------
@@ -471,8 +490,9 @@ def analyse_replay(
         for mover in (Role.PHANTOM, Role.CHRISTINE):
             wanted = {item.index for item in items if item.player is mover}
             for index, found in _layouts(decisions, mover, wanted).items():
-                seed = f"{options.seed}/{index}/{mover.key}"
-                worlds[(index, mover)] = _sample(found, options.worlds, seed)
+                seed = f"{options.seed}/{decisions[index][0].round_index}/{mover.key}"
+                chosen = _sample(found, options.worlds, seed)
+                worlds[(index, mover)] = [world for _deal, world in chosen]
     results: dict[tuple[int, Role], _Values | None] = {}
     bounds: dict[int, tuple[int, int] | None] = {}
     # Last decisions first: they are the cheapest, and fill the table for the ones before.

@@ -2,7 +2,7 @@
 # solver's buffers are typed memoryviews, its states the engine's own C struct.
 
 cimport cython
-from phantom_log.engine cimport GameState, judge, playable
+from phantom_log.engine cimport GameState, judge, playable, popcount
 
 cdef int _NOTES
 cdef int _TRICKS
@@ -29,6 +29,7 @@ cdef int _NEAR_END
 cdef int _GUESS_ABOVE
 cdef int _HISTORY_CAP
 cdef int _TABLE_FROM
+cdef int _ETC_FROM
 cdef int _SUIT_BITS
 cdef int _SUITS
 
@@ -42,6 +43,7 @@ cdef class Solver:
     cdef unsigned long long[::1] entries
     cdef const unsigned char[::1] extract
     cdef const unsigned char[::1] deposit
+    cdef const int[::1] beats
     cdef list pool
     cdef int[::1] cards
     cdef int[::1] order
@@ -52,6 +54,11 @@ cdef class Solver:
     cdef int[::1] history
     cdef int[::1] give_history
     cdef int[::1] give_scores
+    cdef unsigned long long[::1] batch_keys
+    cdef long long[::1] batch_slots
+    cdef int[::1] batch_cards
+    cdef int batch_hit
+    cdef unsigned long long touched
     cdef list root_gives
     cdef int owners
     cdef int suits
@@ -62,7 +69,9 @@ cdef class Solver:
     cdef int found
     cdef unsigned long long key0
     cdef unsigned long long key1
+    cdef public int cut_from
     cdef public long long nodes
+    cdef public long long searched
     cdef public long long probes
     cdef public long long hits
     cdef public long long stores
@@ -80,11 +89,15 @@ cdef class Solver:
     cdef int _search(self, GameState state, int ply, int alpha, int beta) except -1
 
     @cython.locals(phase=int, lead=int, follow=int, live=int, phantom=int, christine=int,
-                   marked=int, number=int, key="unsigned long long")
+                   marked=int, marked_all=int, number=int,
+                   key="unsigned long long", suit=int, shift=int, within=int)
     cdef void _keys(self, GameState state, int ply) noexcept
 
     @cython.locals(live=int, compact=int, suit=int, shift=int)
     cdef int _compact(self, int ply, int mask) noexcept
+
+    @cython.locals(live=int, mask=int, suit=int, shift=int)
+    cdef int _expand(self, int ply, int compact) noexcept
 
     @cython.locals(slot=Py_ssize_t)
     cdef Py_ssize_t _probe(self, unsigned long long key0, unsigned long long key1,
@@ -103,12 +116,25 @@ cdef class Solver:
                    plain=int, lowest=int)
     cdef int _representatives(self, GameState state, int legal) noexcept
 
-    @cython.locals(player=int, maximise=bint, legal=int, kept=int, base=int,
-                   following=bint, count=int, card=int, child=GameState, score=int,
-                   best=int, best_card=int, position=int, index=int, found=int,
-                   left=int, super_trump=int, want_win=bint, other_hand=int, number=int,
-                   won=bint, answers=int, beaten=int, total=int, answer=int, share=int)
+    @cython.locals(player=int, maximise=bint, legal=int, base=int, count=int, card=int,
+                   specials=int, queued=int,
+                   child=GameState, best=int, best_card=int, position=int, index=int,
+                   found=int, left=int)
     cdef int _play(self, GameState state, int ply, int alpha, int beta, int best_move) except -1
+
+    @cython.locals(player=int, base=int, following=bint, count=int, card=int, score=int,
+                   best_card=int, beats=int, want_win=bint, other_hand=int, number=int, won=bint,
+                   answers=int, beaten=int, total=int, share=int)
+    cdef int _order_plays(self, GameState state, int ply, int kept, int best_move)
+
+    @cython.locals(phase=int, left=int, found=int)
+    cdef int _queue_cut(self, GameState child, int ply, int position, int alpha, int beta,
+                        bint maximise) noexcept
+
+    @cython.locals(touched="unsigned long long", position=int, slot=Py_ssize_t,
+                   key0="unsigned long long", key1="unsigned long long",
+                   data="unsigned long long", found=int)
+    cdef int _batch_cut(self, int count, int alpha, int beta, bint maximise) noexcept
 
     @cython.locals(position=int)
     cdef void _insert(self, int base, int count, int score) noexcept

@@ -36,13 +36,15 @@ very same source runs as plain Python elsewhere.
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import time
 from array import array
 from dataclasses import dataclass
 from typing import Final
 
 from .cards import NUMBERS_PER_SUIT, Role
-from .engine import TRICKS_PER_ROUND, GameState, Phase, judge, playable
+from .engine import TRICKS_PER_ROUND, GameState, Phase, judge, playable, popcount
 from .sheets import NOTES_PER_SHEET
 
 #: One option at a decision: a card (to play, or to give in the exchange), a special
@@ -92,6 +94,9 @@ _HISTORY_CAP = (1 << 17) - 1
 #: they are cheap, and the most numerous. So are the positions after a plain lead: the
 #: table keeps the start of each trick, the simultaneous choices and what follows a swap.
 _TABLE_FROM = 2
+#: Nodes with at least this many tricks left look their children up in the table before
+#: searching any (their children then have at least :data:`_TABLE_FROM` left).
+_ETC_FROM = 4
 _SUIT_BITS = (1 << NUMBERS_PER_SUIT) - 1
 _SUITS = 4
 
@@ -121,6 +126,39 @@ def _bit_tables() -> tuple[array[int], array[int]]:
 
 
 _EXTRACT, _DEPOSIT = _bit_tables()
+
+
+def _beat_table() -> array[int]:
+    """At index ``(super_trump + 1) * 24 + lead``, the cards that win the trick when
+    followed to ``lead`` (a mask), as the engine's :func:`~phantom_log.engine.judge` says
+    for each pair: its answers kept, to order moves without a call per card."""
+    beats = array("i", bytes(4 * 5 * _DECK))
+    for super_trump in range(-1, _SUITS):
+        for lead in range(_DECK):
+            mask = 0
+            for follow in range(_DECK):
+                if follow != lead and not judge(lead, follow, super_trump) & 1:
+                    mask |= 1 << follow
+            beats[(super_trump + 1) * _DECK + lead] = mask
+    return beats
+
+
+_BEATS = _beat_table()
+
+
+def _table(words: int) -> memoryview:
+    """``words`` zeroed 64-bit words for a transposition table, in memory of its own (an
+    anonymous map) that the kernel is asked to back with huge pages where it can: a look-up
+    is a random access into megabytes, and with small pages each one also misses the
+    processor's address cache."""
+    try:
+        memory = mmap.mmap(-1, 8 * words, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except (AttributeError, TypeError, OSError):  # pragma: no cover - not a POSIX system
+        return memoryview(array("Q", bytes(8 * words)))
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        with contextlib.suppress(OSError):  # a kernel without it
+            memory.madvise(mmap.MADV_HUGEPAGE)
+    return memoryview(memory).cast("Q")
 
 
 class Unsolved(Exception):
@@ -184,9 +222,10 @@ class Solver:
         self.near_bits = max(2, min(16, bits - 4))
         self.near = 1 << self.near_bits
         self.far = size - self.near
-        self.entries = array("Q", bytes(8 * 3 * size))
+        self.entries = _table(3 * size)
         self.extract = _EXTRACT
         self.deposit = _DEPOSIT
+        self.beats = _BEATS
         self.pool = [GameState(0, 0, False, False) for _ in range(_MAX_PLY * _WIDTH)]
         self.cards = array("i", bytes(4 * _MAX_PLY * _WIDTH))
         self.order = array("i", bytes(4 * _MAX_PLY * _WIDTH))
@@ -197,6 +236,12 @@ class Solver:
         self.history = array("i", bytes(4 * 2 * _DECK))
         self.give_history = array("i", bytes(4 * 2 * _DECK))
         self.give_scores = array("i", bytes(4 * _GIVES))
+        # The children of one node looked up together (see _batch_cut).
+        self.batch_keys = array("Q", bytes(8 * 2 * _HALF))
+        self.batch_slots = array("q", bytes(8 * _HALF))
+        self.batch_cards = array("i", bytes(4 * _HALF))
+        self.batch_hit = 0
+        self.touched = 0
         self.root_gives: list[int] = []
         self.owners = -1
         self.suits = -1
@@ -207,7 +252,11 @@ class Solver:
         self.found = 0
         self.key0 = 0
         self.key1 = 0
+        #: Nodes with at least this many tricks left look their children up in the table
+        #: before searching any (:data:`_ETC_FROM`; the tests lower it).
+        self.cut_from = _ETC_FROM
         self.nodes = 0
+        self.searched = 0
         self.probes = 0
         self.hits = 0
         self.stores = 0
@@ -219,9 +268,14 @@ class Solver:
         """Bytes the transposition table takes (fixed at creation)."""
         return self.size * ENTRY_BYTES
 
+    @property
+    def total_nodes(self) -> int:
+        """Nodes searched by every solve of this solver so far (for benchmarks)."""
+        return self.searched + self.nodes
+
     def clear(self) -> None:
         """Empties the transposition table (and the move-ordering history)."""
-        self.entries = array("Q", bytes(8 * 3 * self.size))
+        self.entries = _table(3 * self.size)
         self.history = array("i", bytes(4 * 2 * _DECK))
         self.give_history = array("i", bytes(4 * 2 * _DECK))
 
@@ -301,7 +355,7 @@ class Solver:
         played_index = _index_of(options, played)
         guess = root.notes + _GUESS_ABOVE
         played_value = self._exact(root, played_index, answered, 0, _NOTES, guess)
-        found_bounds = [(0, _NOTES)] * len(options)
+        found_bounds: list[tuple[int, int]] = [(0, _NOTES)] * len(options)
         found_bounds[played_index] = (played_value, played_value)
         best_value = played_value
         best_indices = [played_index]
@@ -409,6 +463,7 @@ class Solver:
             self.owners, self.suits, self.beginner, self.balance = game
         self.side = int(side)
         self.deadline = -1.0 if deadline is None else deadline
+        self.searched += self.nodes
         self.nodes = 0
         root: GameState = self.pool[0]
         root.assign(state)
@@ -422,14 +477,16 @@ class Solver:
         phase = root.phase_code
         options: list[list[Choice]] = []
         if phase == _PLAY:
+            # In the order the search would try them: the likely best first, so that the
+            # options judged after it are asked against the best value at once.
             legal = root.legal_cards()
-            kept = self._representatives(root, legal)
-            for card in range(_DECK):
-                if kept >> card & 1:
-                    child: GameState = self.pool[_WIDTH + len(options)]
-                    child.assign(root)
-                    child.step_play(root.turn_code, card)
-                    options.append(list(_members(root, legal, card)))
+            count = self._order_plays(root, 0, self._representatives(root, legal), _NONE)
+            for position in range(count):
+                card = self.cards[self.order[position]]
+                child: GameState = self.pool[_WIDTH + len(options)]
+                child.assign(root)
+                child.step_play(root.turn_code, card)
+                options.append(list(_members(root, legal, card)))
         elif phase == _SPECIAL_NUMBER:
             for number in root.number_options():
                 child = self.pool[_WIDTH + len(options)]
@@ -612,6 +669,7 @@ class Solver:
         phase = state.phase_code
         lead = state.lead_card
         follow = state.follow_card
+        marked_all = state.special_cards()
         if phase in (_PLAY, _SWAP):
             live = state.phantom_hand | state.christine_hand
             if lead >= 0:
@@ -619,13 +677,28 @@ class Solver:
             if follow >= 0:
                 live |= 1 << follow
             self.live[ply] = live
-            phantom = self._compact(ply, state.phantom_hand)
-            christine = self._compact(ply, state.christine_hand)
-            marked = self._compact(ply, state.special_cards())
+            # Each suit renumbered in one pass: the Phantom's cards, the special ones, and
+            # all the cards in play (Christine's are the rest, less the table's).
+            phantom = 0
+            marked = 0
+            christine = 0
+            for suit in range(_SUITS):
+                shift = suit * _SUIT_SIZE
+                within = live >> shift & _SUIT_BITS
+                phantom |= (
+                    self.extract[(state.phantom_hand >> shift & _SUIT_BITS) * 64 + within] << shift
+                )
+                marked |= self.extract[(marked_all >> shift & _SUIT_BITS) * 64 + within] << shift
+                christine |= self.extract[within * 65] << shift
+            christine &= ~phantom
             if lead >= 0:
-                lead = _lowest(self._compact(ply, 1 << lead))
+                shift = lead - lead % _SUIT_SIZE
+                lead = shift + popcount(live >> shift & ((1 << (lead - shift)) - 1))
+                christine &= ~(1 << lead)
             if follow >= 0:
-                follow = _lowest(self._compact(ply, 1 << follow))
+                shift = follow - follow % _SUIT_SIZE
+                follow = shift + popcount(live >> shift & ((1 << (follow - shift)) - 1))
+                christine &= ~(1 << follow)
             number = 0
         else:
             self.live[ply] = -1
@@ -633,7 +706,12 @@ class Solver:
             christine = state.christine_hand
             marked = 0
             number = state.special_number
+        # The side of the search matters only where a simultaneous choice can still come:
+        # in play with no special card left in either hand, both sides' values are one
+        # (no swap is left to resolve), and so is their entry.
         key = self.side
+        if phase == _PLAY and not (state.phantom_hand | state.christine_hand) & marked_all:
+            key = 0
         key = key << 1 | (1 if state.special_in_trick else 0)
         key = key << 1 | state.turn_code
         key = key << 1 | state.leader_code
@@ -665,6 +743,20 @@ class Solver:
                 << shift
             )
         return compact
+
+    def _expand(self, ply: int, compact: int) -> int:
+        """The cards (a mask) of a mask renumbered by :meth:`_compact` at ``ply``."""
+        live = self.live[ply]
+        if live < 0:
+            return compact
+        mask = 0
+        for suit in range(_SUITS):
+            shift = suit * _SUIT_SIZE
+            mask |= (
+                self.deposit[(compact >> shift & _SUIT_BITS) * 64 + (live >> shift & _SUIT_BITS)]
+                << shift
+            )
+        return mask
 
     def _probe(self, key0: int, key1: int, left: int) -> int:
         """The index of the entry holding this key, or -1."""
@@ -730,50 +822,36 @@ class Solver:
         player = state.turn_code
         maximise = player == 0
         legal = state.legal_cards()
-        kept = self._representatives(state, legal)
         base = ply * _WIDTH
-        following = state.lead_card >= 0
-        super_trump = state.super_trump_code()
-        # Who wants the trick: the owner of the next note wins it in order, which the
-        # Phantom wants and Christine does not; so both want to win it when that note is
-        # the Phantom's, and both want to lose it when it is Christine's.
-        want_win = state.notes < _NOTES and state.note_owner_code(state.notes + 1) == 0
-        other_hand = state.christine_hand if player == 0 else state.phantom_hand
-        count = 0
-        for card in range(_DECK):
-            if kept >> card & 1:
-                if best_move != _NONE and self._compact(ply, 1 << card) == 1 << best_move:
-                    score = _TOP
-                else:
-                    score = self.history[player * _DECK + card]
-                    number = card % _SUIT_SIZE
-                    if following:
-                        # A follow that wins or loses the trick as wanted, first; then
-                        # win with a low card, lose with a high one.
-                        won = not judge(state.lead_card, card, super_trump) & 1
-                        if won == want_win:
-                            score += 1 << 24
-                        score += (_SUIT_SIZE - number if won else number) << 17
-                    else:
-                        # A lead the follower cannot beat when the trick is wanted, one
-                        # they must beat when it is not.
-                        answers = playable(other_hand, card // _SUIT_SIZE)
-                        beaten = 0
-                        total = 0
-                        for answer in range(_DECK):
-                            if answers >> answer & 1:
-                                total += 1
-                                if not judge(card, answer, super_trump) & 1:
-                                    beaten += 1
-                        if total > 0:
-                            share = total - beaten if want_win else beaten
-                            score += (share * 16 // total) << 17
-                self.cards[base + count] = card
-                self._insert(base, count, score)
-                count += 1
+        count = self._order_plays(state, ply, self._representatives(state, legal), best_move)
         best = -1 if maximise else _NOTES + 1
         best_card = _NONE
         child: GameState = self.pool[(ply + 1) * _WIDTH]
+        if _TRICKS - state.tricks_played >= self.cut_from:
+            # A child the table already proves good enough cuts the node off at once,
+            # before any child is searched (an "enhanced transposition cut-off"). A plain
+            # lead's child is not in the table: only a follow, or a special lead, is
+            # looked up.
+            specials = 0 if state.lead_card >= 0 else ~state.special_cards()
+            queued = 0
+            found = _NONE
+            for position in range(count):
+                card = self.cards[base + self.order[base + position]]
+                if specials >> card & 1:
+                    continue
+                child.assign(state)
+                child.step_play(player, card)
+                self.batch_cards[queued] = card
+                found = self._queue_cut(child, ply + 1, queued, alpha, beta, maximise)
+                if found != _NONE:
+                    break
+                queued += 1
+            if found == _NONE:
+                found = self._batch_cut(queued, alpha, beta, maximise)
+                card = self.batch_cards[self.batch_hit]
+            if found != _NONE:
+                self.found = _lowest(self._compact(ply, 1 << card))
+                return found
         for position in range(count):
             card = self.cards[base + self.order[base + position]]
             child.assign(state)
@@ -797,6 +875,115 @@ class Solver:
                 break
         self.found = _lowest(self._compact(ply, 1 << best_card))
         return best
+
+    def _order_plays(self, state: GameState, ply: int, kept: int, best_move: int) -> int:
+        """Lists the cards of ``kept`` that the player to move at ``state`` may play, at ply
+        ``ply`` (``cards``, and ``order`` best first): the table's ``best_move`` first, then
+        the cards that win or lose the trick as wanted, then the history of cut-offs.
+        Returns their count."""
+        player = state.turn_code
+        base = ply * _WIDTH
+        following = state.lead_card >= 0
+        beats = (state.super_trump_code() + 1) * _DECK
+        # Who wants the trick: the owner of the next note wins it in order, which the
+        # Phantom wants and Christine does not; so both want to win it when that note is
+        # the Phantom's, and both want to lose it when it is Christine's.
+        want_win = state.notes < _NOTES and state.note_owner_code(state.notes + 1) == 0
+        other_hand = state.christine_hand if player == 0 else state.phantom_hand
+        best_card = _NONE if best_move == _NONE else _lowest(self._expand(ply, 1 << best_move))
+        count = 0
+        for card in range(_DECK):
+            if kept >> card & 1:
+                if card == best_card:
+                    score = _TOP
+                else:
+                    score = self.history[player * _DECK + card]
+                    number = card % _SUIT_SIZE
+                    if following:
+                        # A follow that wins or loses the trick as wanted, first; then
+                        # win with a low card, lose with a high one.
+                        won = self.beats[beats + state.lead_card] >> card & 1 != 0
+                        if won == want_win:
+                            score += 1 << 24
+                        score += (_SUIT_SIZE - number if won else number) << 17
+                    else:
+                        # A lead the follower cannot beat when the trick is wanted, one
+                        # they must beat when it is not.
+                        answers = playable(other_hand, card // _SUIT_SIZE)
+                        total = popcount(answers)
+                        beaten = popcount(answers & self.beats[beats + card])
+                        if total > 0:
+                            share = total - beaten if want_win else beaten
+                            score += (share * 16 // total) << 17
+                self.cards[base + count] = card
+                self._insert(base, count, score)
+                count += 1
+        return count
+
+    def _queue_cut(
+        self, child: GameState, ply: int, position: int, alpha: int, beta: int, maximise: bool
+    ) -> int:
+        """The first half of a look-up of the children of a node before any is searched
+        (an "enhanced transposition cut-off"): ``child`` (at ``ply``) as the ``position``-th
+        to look up. A child whose round is over cuts its parent off at once by its notes:
+        they are returned (see :meth:`_batch_cut`); otherwise :data:`_NONE`, the child's
+        key and bucket kept for :meth:`_batch_cut` (none when the table does not keep such
+        a position)."""
+        self.batch_slots[position] = -1
+        phase = child.phase_code
+        if phase in (_DEAL, _OVER):
+            found = child.notes
+            if (found >= beta) if maximise else (found <= alpha):
+                return found
+            return _NONE
+        left = _TRICKS - child.tricks_played
+        if left < _TABLE_FROM or (
+            phase == _PLAY and child.lead_card >= 0 and not child.special_in_trick
+        ):
+            return _NONE
+        self._keys(child, ply)
+        self.batch_keys[2 * position] = self.key0
+        self.batch_keys[2 * position + 1] = self.key1
+        self.batch_slots[position] = self._bucket(self.key0, self.key1, left)
+        return _NONE
+
+    def _batch_cut(self, count: int, alpha: int, beta: int, maximise: bool) -> int:
+        """The second half: the ``count`` children queued are looked up together (reads
+        that do not wait for one another, which the processor overlaps: a look-up is a
+        random read into megabytes). Returns a bound of a child that cuts the parent off
+        (for a parent that maximises, a lower bound of at least ``beta``; for one that
+        minimises, an upper bound of at most ``alpha``), the child's position in
+        :attr:`batch_hit`; or :data:`_NONE`."""
+        touched = 0
+        for position in range(count):
+            slot = self.batch_slots[position]
+            if slot >= 0:
+                touched ^= self.entries[slot] ^ self.entries[slot + 3]
+        self.touched = touched
+        for position in range(count):
+            slot = self.batch_slots[position]
+            if slot < 0:
+                continue
+            self.probes += 1
+            key0 = self.batch_keys[2 * position]
+            key1 = self.batch_keys[2 * position + 1]
+            if not (self.entries[slot] == key0 and self.entries[slot + 1] == key1):
+                slot += 3
+                if not (self.entries[slot] == key0 and self.entries[slot + 1] == key1):
+                    continue
+            self.hits += 1
+            data = self.entries[slot + 2]
+            if maximise:
+                found = data & 15
+                if found >= beta:
+                    self.batch_hit = position
+                    return found
+            else:
+                found = data >> 4 & 15
+                if found <= alpha:
+                    self.batch_hit = position
+                    return found
+        return _NONE
 
     def _insert(self, base: int, count: int, score: int) -> None:
         """Puts child ``count`` into the order of ply ``base``, highest score first."""
@@ -896,9 +1083,10 @@ class Solver:
         base = ply * _GIVES
         maximise = self.side == 0
         if best_move != _NONE:
+            best_give = self._expand(ply, best_move)
             for index in range(1, count):
                 give = self.gives[base + index]
-                if self._compact(ply, give) == best_move:
+                if give == best_give:
                     self.gives[base + index] = self.gives[base]
                     self.gives[base] = give
                     break
@@ -931,6 +1119,16 @@ class Solver:
         base = ply * _GIVES + _HALF
         maximise = self.side != 0
         best = -1 if maximise else _NOTES + 1
+        if _TRICKS - state.tricks_played >= self.cut_from:
+            found = _NONE
+            for index in range(answers):
+                self._step_cell(state, child, give, self.gives[base + index])
+                found = self._queue_cut(child, ply + 1, index, alpha, beta, maximise)
+                if found != _NONE:
+                    return found
+            found = self._batch_cut(answers, alpha, beta, maximise)
+            if found != _NONE:
+                return found
         for index in range(answers):
             answer = self.gives[base + index]
             self._step_cell(state, child, give, answer)

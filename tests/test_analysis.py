@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +197,34 @@ def test_hidden_analysis_is_seeded_and_samples_at_most_the_worlds_asked() -> Non
     assert first == again
     assert first and all(row.worlds is not None and 1 <= row.worlds <= 3 for row in first)
     assert all(row.won_game_lost is False for row in first)
+
+
+def test_hidden_samples_are_nested_along_a_movers_decisions() -> None:
+    """The layouts of one mover's decisions of a round are the first in one order of the
+    round's deals: each decision's sample is the layouts still possible, up to the number
+    asked, and a layout kept at a decision is kept at every later one where it is still
+    possible (so the table serves it again)."""
+    replayed = record_decisions(record(), None)
+    assert replayed.decisions is not None
+    decisions = replayed.decisions
+    for mover in (Role.PHANTOM, Role.CHRISTINE):
+        wanted = {
+            index
+            for index, (state, action) in enumerate(decisions)
+            if state.round == 2 and isinstance(action, PlayCard) and action.player is mover
+        }
+        found = analysis._layouts(decisions, mover, wanted)
+        seed = f"0/1/{mover.key}"
+        chosen = {index: analysis._sample(found[index], 4, seed) for index in wanted}
+        ordered = sorted(wanted)
+        assert len(found[ordered[0]]) > 4  # a real draw, not every layout
+        for index in ordered:
+            assert len(chosen[index]) == min(4, len(found[index]))
+            assert {deal for deal, _world in chosen[index]} <= {deal for deal, _ in found[index]}
+        for earlier, later in pairwise(ordered):
+            possible = {deal for deal, _world in found[later]}
+            kept = {deal for deal, _world in chosen[earlier]} & possible
+            assert kept <= {deal for deal, _world in chosen[later]}
 
 
 # -- the fast path against every option solved exactly ----------------------------------------

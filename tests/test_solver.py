@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from phantom_log import engine_build
+from phantom_log import solver as solver_module
 from phantom_log.cards import CARD_BY_CODE, Role, hand_cards, hand_mask
 from phantom_log.engine import (
     TRICKS_PER_ROUND,
@@ -40,6 +41,7 @@ from phantom_log.engine import (
     Rules,
     SpecialNumber,
     SwapCards,
+    judge,
     popcount,
 )
 from phantom_log.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
@@ -367,6 +369,82 @@ def test_the_module_functions_solve_with_a_fresh_table(short_positions: list[Pos
 def test_the_game_state_solves_itself(short_positions: list[Position]) -> None:
     state = next(p.state for p in short_positions if p.state.phase == Phase.PLAY)
     assert state.solve() == Solver().solve(state)
+
+
+def test_cut_offs_from_the_table_agree_with_plain_minimax(
+    short_positions: list[Position], short_values: Values
+) -> None:
+    """A node looks its children up in the table before searching any (an "enhanced
+    transposition cut-off", from four tricks left by default): here from two tricks left,
+    so that it is used all over these positions, with the table shared from both sides.
+    Every value, every option's value and every choice judged stays the plain search's."""
+    solver = Solver(1 << 12)
+    solver.cut_from = 2
+    order = sorted(range(len(short_positions)), key=lambda index: game_of(short_positions[index]))
+    for index in order:
+        for side in SIDES:
+            found = solver.value(short_positions[index].state, side)
+            assert found == short_values[index][side], (short_positions[index], side)
+    rng = random.Random(11)
+    for position in short_positions[: len(short_positions) // 8]:
+        state = position.state
+        for side in SIDES if state.phase == Phase.SWAP else (state.turn,):
+            assert side is not None
+            expected = reference_options(state, side)
+            assert solver.option_values(state, side) == expected, position
+            played = rng.choice(sorted(expected, key=str))
+            verdict = solver.assess(state, played, side)
+            found = (verdict.played, verdict.value, set(verdict.best))
+            assert found == exact_verdict(expected, played, side), position
+
+
+def test_cut_offs_from_the_table_four_tricks_from_the_end(
+    long_positions: list[Position], long_values: Values
+) -> None:
+    solver = Solver(1 << 14)
+    solver.cut_from = 2
+    for position, values in zip(long_positions, long_values, strict=True):
+        for side in SIDES:
+            assert solver.value(position.state, side) == values[side]
+
+
+def test_both_sides_share_the_entry_of_a_position_with_no_swap_left(
+    short_positions: list[Position],
+    short_values: Values,
+    long_positions: list[Position],
+    long_values: Values,
+) -> None:
+    """With no special card left in either hand no swap can come, and the two sides'
+    values are one: the second side's solve is answered by the first one's entry."""
+    shared = 0
+    for position, values in zip(
+        short_positions + long_positions, short_values + long_values, strict=True
+    ):
+        state = position.state
+        if (
+            state.phase != Phase.PLAY
+            or state.lead is not None
+            or state.tricks_played > TRICKS_PER_ROUND - 2
+            or (state.phantom_hand | state.christine_hand) & state.special_cards()
+        ):
+            continue
+        solver = Solver(1 << 12)
+        assert solver.value(state, Role.PHANTOM) == values[Role.PHANTOM]
+        assert solver.value(state, Role.CHRISTINE) == values[Role.CHRISTINE]
+        assert solver.nodes <= 2  # one null-window search, or two, each cut at the root
+        shared += 1
+    assert shared > 0
+
+
+def test_the_solvers_beat_table_is_the_engines_judge() -> None:
+    """The solver orders moves by which cards beat which, read from a table the engine's
+    judge filled: it says the same as the judge for every pair and super trump."""
+    for super_trump in range(-1, 4):
+        for lead in range(24):
+            beats = solver_module._BEATS[(super_trump + 1) * 24 + lead]
+            for follow in range(24):
+                if follow != lead:
+                    assert bool(beats >> follow & 1) == (not judge(lead, follow, super_trump) & 1)
 
 
 # -- the deadline ----------------------------------------------------------------------------
