@@ -262,9 +262,7 @@ def svg_picture(
         except MomentError:  # the replay did not reach the start of round 1
             shown = None
     _svg_sheet(svg, replayed.sheet, 0 if shown is None else shown.notes, top=50 + extra)
-    _svg_curve(
-        svg, replayed, top=310 + extra, width=width, at=at, stopped=stopped is not None
-    )
+    _svg_curve(svg, replayed, top=310 + extra, width=width, at=at, stopped=stopped is not None)
     return ElementTree.tostring(svg, encoding="unicode", xml_declaration=False) + "\n"
 
 
