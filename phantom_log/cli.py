@@ -2260,13 +2260,35 @@ def _silence_standard_output() -> None:
         os.close(devnull)
 
 
+SIGNAL_EXIT_CODES: Final = frozenset({129, 130, 143})
+"""The exit codes of a run ended by SIGHUP, Ctrl-C or SIGTERM."""
+
+FLUSH_AFTER_SIGNAL_SECONDS: Final = 1.0
+"""How long a run ended by a signal waits for standard output's reader."""
+
+
+class _FlushTimedOut(BaseException):
+    """Standard output's reader took nothing within :data:`FLUSH_AFTER_SIGNAL_SECONDS`."""
+
+
 def _flushed(code: int) -> int:
     """``code`` once standard output is flushed: a reader gone away is 141, standard
-    output that cannot be written (a full disk) is said in one line and exit 3."""
+    output that cannot be written (a full disk) is said in one line and exit 3.
+
+    A run ended by a signal waits for the reader at most
+    :data:`FLUSH_AFTER_SIGNAL_SECONDS`, then drops what is left: a signal can cut a write
+    to a full pipe in two, leaving the rest buffered, and a reader that stopped reading
+    (the pipe is full) would otherwise hold the ending run for ever."""
     if sys.stdout is None:
         return code
     try:
-        sys.stdout.flush()
+        if code in SIGNAL_EXIT_CODES:
+            _flush_within(FLUSH_AFTER_SIGNAL_SECONDS)
+        else:
+            sys.stdout.flush()
+    except _FlushTimedOut:
+        _silence_standard_output()
+        return code
     except BrokenPipeError:
         _silence_standard_output()
         return code if code >= 128 else 141
@@ -2275,6 +2297,27 @@ def _flushed(code: int) -> int:
         _say(f"phantom-log: error: cannot write standard output: {error.strerror}")
         return max(code, EXIT_FAILED)
     return code
+
+
+def _flush_within(seconds: float) -> None:
+    """Flush standard output, or raise :class:`_FlushTimedOut` after ``seconds`` (where
+    the platform has interval timers; elsewhere, flush and wait)."""
+    import signal
+
+    if not hasattr(signal, "setitimer"):
+        sys.stdout.flush()
+        return
+
+    def give_up(_signal_number: int, _frame: object) -> None:
+        raise _FlushTimedOut
+
+    before = signal.signal(signal.SIGALRM, give_up)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        sys.stdout.flush()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
 
 
 @main.group()

@@ -20,7 +20,7 @@ import textwrap
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Final
 
 import pytest
 from click.testing import CliRunner, Result
@@ -703,6 +703,12 @@ def test_sighup_ignored_as_by_nohup_stays_ignored(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+def without_unbuffered() -> dict[str, str]:
+    """This environment without PYTHONUNBUFFERED (which would make standard output
+    unbuffered, unlike a user's)."""
+    return {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+
+
 def pipe_bytes(stream: int) -> int:
     """How many bytes wait in a pipe."""
     buffer = bytearray(4)
@@ -724,12 +730,20 @@ def test_sigterm_to_the_process_group_ends_forked_workers_without_a_traceback(
             stderr=stderr,
             start_new_session=True,
             preexec_fn=default_signals,
+            # Buffered standard output, as a user's shell gives it; on a hang, SIGABRT
+            # prints where each thread stands.
+            env={**without_unbuffered(), "PYTHONFAULTHANDLER": "1"},
         )
     assert process.stdout is not None
     try:
         wait_for(lambda: pipe_bytes(process.stdout.fileno()) >= 60_000, "a full output pipe")
         os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=60)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.kill(process.pid, signal.SIGABRT)
+            process.wait(timeout=10)
+            pytest.fail("the run did not end; where it stood:\n" + errors.read_text())
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
@@ -739,6 +753,43 @@ def test_sigterm_to_the_process_group_ends_forked_workers_without_a_traceback(
     text = errors.read_text()
     assert no_traceback(text), text
     assert text == "phantom-log: terminated (SIGTERM)\n"
+
+
+FULL_PIPE_AFTER_A_SIGNAL: Final = """
+import os, sys, time
+from phantom_log import cli
+read_end, write_end = os.pipe()
+os.set_blocking(write_end, False)
+try:
+    while True:
+        os.write(write_end, b"x" * 4096)
+except BlockingIOError:
+    pass
+os.set_blocking(write_end, True)
+os.dup2(write_end, 1)
+sys.stdout = open(1, "w", closefd=False)  # buffered, whatever PYTHONUNBUFFERED says
+sys.stdout.write("what a signal left buffered\\n")
+started = time.monotonic()
+code = cli._flushed({code})
+print(code, round(time.monotonic() - started, 1), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("code", [143, 129, 130])
+def test_a_run_ended_by_a_signal_waits_for_no_reader_of_a_full_pipe(code: int) -> None:
+    """A signal can cut a write to a full pipe in two and leave the rest buffered: the
+    ending run waits at most a second for a reader, then drops what is left (before, a
+    reader that had stopped reading held it for ever)."""
+    ended = subprocess.run(
+        [sys.executable, "-c", FULL_PIPE_AFTER_A_SIGNAL.format(code=code)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ended.returncode == 0, ended.stderr
+    returned, seconds = ended.stderr.split()
+    assert int(returned) == code
+    assert 0.9 <= float(seconds) < 5
 
 
 def test_terminated_is_no_exception_a_record_could_catch() -> None:
