@@ -2155,7 +2155,9 @@ def entry() -> None:
     line and exit 3 when standard output cannot be written (a full disk) or on a failure
     of phantom-log itself."""
     from .output import Terminated, ending_cleanly_on_signals
+    from .pipeline import tune_collector_for_a_run
 
+    tune_collector_for_a_run()
     try:
         with ending_cleanly_on_signals():
             code = _run_main()

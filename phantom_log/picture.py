@@ -202,6 +202,29 @@ _SVG_COLOURS: Final = {
 _SVG_NS: Final = "http://www.w3.org/2000/svg"
 
 
+def _svg_root(
+    width: int, height: int, title: str
+) -> tuple[ElementTree.Element, ElementTree.Element]:
+    """An empty picture of ``width`` by ``height`` on white, with its ``title`` (made
+    printable by the caller), and the element of its heading to fill in."""
+    ElementTree.register_namespace("", _SVG_NS)
+    svg = ElementTree.Element(
+        "svg",
+        {
+            "xmlns": _SVG_NS,
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+            "font-family": "sans-serif",
+            "font-size": "13",
+        },
+    )
+    ElementTree.SubElement(svg, "title").text = title
+    ElementTree.SubElement(svg, "rect", width=str(width), height=str(height), fill="white")
+    heading = ElementTree.SubElement(svg, "text", x="20", y="28", attrib={"font-size": "17"})
+    return svg, heading
+
+
 def svg_picture(
     replayed: Replay,
     title: str,
@@ -220,7 +243,6 @@ def svg_picture(
     from .reports import printable
 
     title = printable(title)
-    ElementTree.register_namespace("", _SVG_NS)
     heading_lines = textwrap.wrap(title, _TITLE_CHARACTERS) or [""]
     said = [
         (line, text == stopped)
@@ -229,21 +251,8 @@ def svg_picture(
         for line in textwrap.wrap(printable(text), _TEXT_CHARACTERS)
     ]
     extra = _LINE * (len(heading_lines) - 1 + len(said))
-    width, height = 780, 610 + extra
-    svg = ElementTree.Element(
-        "svg",
-        {
-            "xmlns": _SVG_NS,
-            "width": str(width),
-            "height": str(height),
-            "viewBox": f"0 0 {width} {height}",
-            "font-family": "sans-serif",
-            "font-size": "13",
-        },
-    )
-    ElementTree.SubElement(svg, "title").text = title
-    ElementTree.SubElement(svg, "rect", width=str(width), height=str(height), fill="white")
-    heading = ElementTree.SubElement(svg, "text", x="20", y="28", attrib={"font-size": "17"})
+    width = 780
+    svg, heading = _svg_root(width, 610 + extra, title)
     for number, line in enumerate(heading_lines):
         part = ElementTree.SubElement(heading, "tspan", x="20", dy="0" if number == 0 else "22")
         part.text = line
@@ -549,24 +558,9 @@ def svg_position(
     as :func:`svg_picture` writes its title: well-formed XML whatever they hold."""
     from .reports import printable
 
-    ElementTree.register_namespace("", _SVG_NS)
     texts = [f"{role.title}: {' '.join(hand_codes(hands[role])) or 'empty'}" for role in Role]
     texts += [printable(line) for line in lines]
-    width, height = 780, 290 + 24 * len(texts)
-    svg = ElementTree.Element(
-        "svg",
-        {
-            "xmlns": _SVG_NS,
-            "width": str(width),
-            "height": str(height),
-            "viewBox": f"0 0 {width} {height}",
-            "font-family": "sans-serif",
-            "font-size": "13",
-        },
-    )
-    ElementTree.SubElement(svg, "title").text = printable(title)
-    ElementTree.SubElement(svg, "rect", width=str(width), height=str(height), fill="white")
-    heading = ElementTree.SubElement(svg, "text", x="20", y="28", attrib={"font-size": "17"})
+    svg, heading = _svg_root(780, 290 + 24 * len(texts), printable(title))
     heading.text = printable(title)
     _svg_sheet(svg, sheet, notes, top=50)
     for number, text in enumerate(texts):
