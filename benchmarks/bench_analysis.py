@@ -17,6 +17,12 @@ command does):
 - **--hidden --worlds 30 and --deep**: against the default analysis of the same decisions,
   from ``--from`` on (round 2, trick 3 by default: a whole game under --hidden takes far
   longer than any limit worth setting), as a ratio per game.
+
+``--split`` also prints, on the compared games, the nodes of the default analysis and of
+``--hidden`` by kind of decision and trick, with the layouts solved and how many of them
+are distinct positions once each suit's cards in play are renumbered (the solver's table
+key): where the ratio comes from. It counts by wrapping the analysis's per-decision solves
+(``analysis._perfect`` and ``analysis._hidden``), so it only reads, and changes no result.
 """
 
 from __future__ import annotations
@@ -25,14 +31,18 @@ import argparse
 import statistics
 import sys
 import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_solver import games, percentile
 
-from phantom_log import engine_build
+from phantom_log import analysis, engine_build
 from phantom_log.analysis import AnalysisOptions, Decision, analyse_replay, record_decisions
+from phantom_log.engine import GameState
 from phantom_log.picture import parse_moment
 from phantom_log.solver import Solver
 
@@ -48,6 +58,70 @@ def timed(
     return time.process_time() - start, rows, solver.total_nodes - nodes
 
 
+def renumbered(world: GameState) -> tuple[int, ...]:
+    """A layout as the solver's table sees it: the hands, the special cards in play and the
+    card led, each suit's cards in play renumbered from its lowest."""
+    live = world.phantom_hand | world.christine_hand
+    lead = 0 if world.lead_card < 0 else 1 << world.lead_card
+    live |= lead
+    masks = (world.phantom_hand, world.christine_hand, world.special_cards() & live, lead)
+    packed = []
+    for mask in masks:
+        bits = 0
+        for suit in range(4):
+            rank = 0
+            for card in range(6 * suit, 6 * suit + 6):
+                if live >> card & 1:
+                    bits |= (mask >> card & 1) << (6 * suit + rank)
+                    rank += 1
+        packed.append(bits)
+    return tuple(packed)
+
+
+def split(
+    solver: Solver,
+    records: list[tuple[dict[str, object], str]],
+    base: AnalysisOptions,
+    hidden: AnalysisOptions,
+) -> None:
+    """Nodes by kind of decision and trick, default against --hidden (see the docstring)."""
+    nodes: Counter[tuple[str, str, int]] = Counter()
+    layouts: Counter[tuple[str, int]] = Counter()
+    distinct: Counter[tuple[str, int]] = Counter()
+    perfect, hidden_solve = analysis._perfect, analysis._hidden
+
+    def counted(name: str, solve: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapped(solver: Solver, item: Any, *rest: Any) -> Any:
+            before = solver.total_nodes
+            try:
+                return solve(solver, item, *rest)
+            finally:
+                key = (item.kind.value, min(item.trick or 0, 6))
+                nodes[(name, *key)] += solver.total_nodes - before
+                if name == "hidden":
+                    layouts[key] += len(rest[0])
+                    distinct[key] += len({renumbered(world) for world in rest[0]})
+
+        return wrapped
+
+    analysis._perfect = counted("default", perfect)
+    analysis._hidden = counted("hidden", hidden_solve)
+    try:
+        for record, _mix in records:
+            for options in (base, hidden):
+                timed(solver, record, options)
+    finally:
+        analysis._perfect, analysis._hidden = perfect, hidden_solve
+    print("\nnodes by kind and trick (6 = trick 6 and later), default against --hidden:")
+    for kind, trick in sorted(layouts, key=lambda key: (key[1], key[0])):
+        plain, spent = nodes[("default", kind, trick)], nodes[("hidden", kind, trick)]
+        print(
+            f"  trick {trick} {kind:<7} default {plain:11,}  hidden {spent:12,} "
+            f"(x{spent / max(plain, 1):.0f})  layouts {layouts[(kind, trick)]:5} of which "
+            f"distinct {distinct[(kind, trick)]:5}"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="Games analysed whole (20).")
@@ -61,6 +135,9 @@ def main() -> int:
     )
     parser.add_argument("--worlds", type=int, default=30, help="Layouts for --hidden (30).")
     parser.add_argument("--quick", action="store_true", help="6 games, 3 compared.")
+    parser.add_argument(
+        "--split", action="store_true", help="Also nodes by kind of decision and trick."
+    )
     options = parser.parse_args()
     if options.quick:
         options.games, options.compared = 6, 3
@@ -124,6 +201,8 @@ def main() -> int:
             f"x{statistics.median(ratios[name]):.1f}, p90 x{percentile(ratios[name], 0.9):.1f}; "
             f"all games together x{together:.1f}"
         )
+    if options.split:
+        split(solver, records[: options.compared], base, hidden)
     return 0
 
 
