@@ -417,6 +417,44 @@ class ByteSize(_IntParamType):
         return size
 
 
+def analysis_options(from_file: str, analyse: str, unsolved: str) -> Callable[[F], F]:
+    """``--analysis FILE``, ``--analyse`` and ``--time-limit``, the same for every command
+    that shows a game's decisions: ``from_file`` and ``analyse`` say what the command does
+    with them, ``unsolved`` what becomes of a decision not solved in time. Given both,
+    ``--analysis`` and ``--analyse`` are refused (exit 2) before any work."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def run(*args: Any, analysis_path: str | None, analyse_games: bool, **kwargs: Any) -> Any:
+            if analysis_path is not None and analyse_games:
+                raise _usage_error("--analysis FILE and --analyse: give one of them")
+            _analysis_rows.cache_clear()  # read anew by each run (tests run many)
+            if analysis_path is not None:
+                _analysis_rows(analysis_path)  # read (and refused, if so) before any output
+            return command(
+                *args, analysis_path=analysis_path, analyse_games=analyse_games, **kwargs
+            )
+
+        options = [
+            click.option("--analysis", "analysis_path", metavar="FILE", type=PATHS, help=from_file),
+            click.option("--analyse", "analyse_games", is_flag=True, help=analyse),
+            click.option(
+                "--time-limit",
+                type=click.FloatRange(min=0, min_open=True),
+                default=60.0,
+                show_default=True,
+                metavar="SECONDS",
+                help=f"With --analyse: seconds per game; a decision not solved by then {unsolved}.",
+            ),
+        ]
+        decorated: Any = run
+        for option in reversed(options):
+            decorated = option(decorated)
+        return cast(F, decorated)
+
+    return decorate
+
+
 def max_record_size_option(command: F) -> F:
     """``--max-record-size`` for a command that reads records: the command runs with that
     size limit in force (:func:`phantom_log.sources.record_size_limit`)."""
@@ -859,27 +897,11 @@ def schema(which: str, output: Destination, force: bool) -> None:
     default=None,
     help="Add a sentence per trick on who won and why (default: on for table, off otherwise).",
 )
-@click.option(
-    "--analysis",
-    "analysis_path",
-    metavar="FILE",
-    type=PATHS,
-    help="Add each trick's analysed decisions (cost and label) from FILE, as analyse "
+@analysis_options(
+    from_file="Add each trick's analysed decisions (cost and label) from FILE, as analyse "
     "--format json writes it (matched by game id).",
-)
-@click.option(
-    "--analyse",
-    "analyse_games",
-    is_flag=True,
-    help="Add each trick's analysed decisions, analysing each game as analyse does.",
-)
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=60.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="With --analyse: seconds per game; a decision not solved by then has no cost.",
+    analyse="Add each trick's analysed decisions, analysing each game as analyse does.",
+    unsolved="has no cost",
 )
 @colour_option
 @sheets_option
@@ -907,8 +929,6 @@ def annotate(
     """
     from .terminal import detect_style
 
-    if analysis_path is not None and analyse_games:
-        raise _usage_error("--analysis FILE and --analyse: give one of them")
     analysed = analysis_path is not None or analyse_games
     sheets = _load_sheets(sheets_path)
     reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
@@ -1054,29 +1074,13 @@ def _record_title(report: RecordReport) -> str:
     "--format html. A DIR (a folder, or a name not ending in .html): a page per record of "
     "PATH and an index.html.",
 )
-@click.option(
-    "--analysis",
-    "analysis_path",
-    type=click.Path(exists=True, dir_okay=False),
-    metavar="FILE",
-    help="Mark the mistakes read from FILE (as analyse --format json writes it): in the "
+@analysis_options(
+    from_file="Mark the mistakes read from FILE (as analyse --format json writes it): in the "
     "terminal, each trick's costly decisions with label and cost; with --html, each "
     "decision's cost, label and best choice.",
-)
-@click.option(
-    "--analyse",
-    "analyse_games",
-    is_flag=True,
-    help="Analyse each decision, as the analyse command does, and mark the mistakes as "
+    analyse="Analyse each decision, as the analyse command does, and mark the mistakes as "
     "--analysis does.",
-)
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=60.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="With --analyse: seconds per game; a decision not solved by then is not shown.",
+    unsolved="is not shown",
 )
 @colour_option
 @sheets_option
@@ -1152,8 +1156,6 @@ def show(
         raise _usage_error(
             "--analysis and --analyse mark the terminal picture or --html, not --svg"
         )
-    if analysis_path is not None and analyse_games:
-        raise _usage_error("--analysis FILE and --analyse: give one of them")
     if html_path is not None:
         sheets = _load_sheets(sheets_path)
         reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
@@ -1329,8 +1331,10 @@ def _page_reviews(
     return lambda report: None
 
 
+@functools.cache
 def _analysis_rows(analysis_path: str) -> list[dict[str, Any]]:
-    """The rows of an analysis file (JSON Lines, as analyse --format json writes it)."""
+    """The rows of an analysis file (JSON Lines, as analyse --format json writes it), read
+    once in a run (it may be standard input)."""
     try:
         data = read_limited(analysis_path)
     except OSError as error:

@@ -384,3 +384,21 @@ def test_stats_curve_without_by_is_a_row_per_trick() -> None:
     # One group of figures still reads as a column.
     figures = run("stats", WALKTHROUGH_PATH).stdout.splitlines()
     assert figures[0].split() == ["all"]
+
+
+@pytest.mark.parametrize("command", ["annotate", "show"])
+def test_an_analysis_file_that_cannot_be_read_is_refused_before_any_output(
+    command: str, tmp_path: Path
+) -> None:
+    """annotate and show take --analysis, --analyse and --time-limit alike: a missing
+    file is a usage error (exit 2) before the first line is written, and the two ways
+    of getting an analysis are refused together."""
+    record = WALKTHROUGH_PATH
+    missing = str(tmp_path / "missing.jsonl")
+    result = CliRunner().invoke(main, [command, record, "--analysis", missing])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert f"--analysis {missing}: No such file or directory" in result.stderr
+    both = CliRunner().invoke(main, [command, record, "--analysis", missing, "--analyse"])
+    assert both.exit_code == 2
+    assert "--analysis FILE and --analyse: give one of them" in both.stderr
