@@ -721,6 +721,9 @@ def _chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
                     except JsonError as closer:
                         found = closer
                 problem = found.problem(number - 1, column - 1)
+                # The error's traceback holds this frame, which holds the error: a cycle
+                # that would keep the whole chunk alive until the collector finds it.
+                del found
                 yield SourceRecord(source, index, problem=problem, line=number, text=line)
             else:
                 yield SourceRecord(source, index, value, line=number, text=line)

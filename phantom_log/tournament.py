@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -125,9 +124,9 @@ def record_facts(report: RecordReport) -> RecordFacts:
         report.index,
         report.game_id,
         report.valid,
-        sys.intern(model.players.phantom),
-        sys.intern(model.players.christine),
-        None if stage is None else sys.intern(stage),
+        model.players.phantom,
+        model.players.christine,
+        stage,
         _content_digest({key: value for key, value in record.items() if key != "game_id"}),
         ()
         if report.replay is None
@@ -164,15 +163,14 @@ def facts_of(
         content = _content_digest(body)
         if replayed:
             deals = tuple(_deal_key(data["deal"]) for data in record["rounds"])
-    # Names and stages repeat across the records of an event: keep one copy of each.
     return RecordFacts(
         source,
         index,
         game_id,
         valid,
-        None if phantom is None else sys.intern(phantom),
-        None if christine is None else sys.intern(christine),
-        None if stage is None else sys.intern(stage),
+        phantom,
+        christine,
+        stage,
         content,
         deals,
         winner,
@@ -335,8 +333,10 @@ class FactsTable(_Column[RecordFacts]):
         self.finished = bytearray()
         self.winners = bytearray()  # an index into _WINNERS
         self.notes = array("h")  # -1 for none
-        self.phantoms = _Names()
-        self.christines = _Names()
+        # Players' names in one buffer each, not as a string per name: an event of
+        # distinct players would otherwise hold a million small strings (see _Texts).
+        self.phantoms = _Texts()
+        self.christines = _Texts()
         self.stages = _Names()
         self.has_content = bytearray()
         self.content = array("Q")  # two words per record (zero when there is none)
@@ -403,13 +403,33 @@ def _table(all_facts: Sequence[RecordFacts]) -> FactsTable:
     return all_facts if isinstance(all_facts, FactsTable) else FactsTable(all_facts)
 
 
+# The keys are looked at in this many parts (by their low bits: equal keys fall in the
+# same part), so that a sort needs memory for a part of them at a time.
+_KEY_PARTS: Final = 16
+
+
 def _repeated(keys: pl.Series, present: pl.Series | None = None) -> list[int]:
     """The positions whose key occurs more than once (among the present ones), in order:
-    the candidates, which the caller compares exactly."""
-    repeated = keys.is_duplicated()
+    the candidates, which the caller compares exactly.
+
+    Found a part of the keys at a time (:data:`_KEY_PARTS`), each sorted and its
+    neighbours compared: over a million keys at once, polars takes about 150 MiB for a
+    moment (the peak of a tournament check); a part at a time, a sixteenth of it."""
+    import polars as pl  # only when a tournament is checked: verify starts without it
+
+    frame = pl.DataFrame(
+        {"key": keys, "at": pl.int_range(0, len(keys), dtype=pl.UInt32, eager=True)}
+    )
     if present is not None:
-        repeated = repeated & present
-    return cast(list[int], repeated.arg_true().to_list())
+        frame = frame.filter(present)
+    key = pl.col("key")
+    found: list[int] = []
+    for part in range(_KEY_PARTS):
+        keys_of_part = frame.filter((key & (_KEY_PARTS - 1)) == part).sort("key")
+        repeated = keys_of_part.filter((key == key.shift(1)) | (key == key.shift(-1)))
+        found += repeated["at"].to_list()
+    found.sort()
+    return found
 
 
 def _first_words(column: array[int]) -> pl.Series:
@@ -588,9 +608,9 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     # Every deal slot of every record (_ROUNDS a record), present when the record has it.
     slots = _first_words(table.deals)
     counts = pl.Series("count", table.deal_counts, dtype=pl.UInt8)
-    slot_present = counts.to_frame().select(
-        pl.concat_list([pl.col("count") > number for number in range(_ROUNDS)]).explode()
-    )["count"]
+    slot_numbers = pl.int_range(0, _ROUNDS * count, dtype=pl.UInt32, eager=True)
+    slot_present = (slot_numbers % _ROUNDS) < counts.gather(slot_numbers // _ROUNDS)
+    del slot_numbers
     shared_deals = set(_repeated(slots, slot_present))
     contents = table.content
     deals = table.deals

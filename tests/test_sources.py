@@ -382,3 +382,27 @@ def test_the_nesting_count_skips_strings_even_cut_short(text: bytes, depth: int)
     from phantom_log.strictjson import _nesting
 
     assert _nesting(text) == depth
+
+
+def test_a_text_that_is_not_json_leaves_no_reference_cycle(tmp_path: Path) -> None:
+    """The error of a line that is not JSON is not kept in the reading frame: its traceback
+    would hold the frame, and the frame the whole chunk of lines, until the garbage
+    collector found the cycle (a tournament check of a million records held hundreds of
+    MiB that way)."""
+    import gc
+
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(b'{"format": 1}\n{"format": \n[1, 2\n{"a": 1, "a": 2}\n' * 50)
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        records = list(read_source(str(path)))
+        del records
+        gc.collect()
+        left = [item for item in gc.garbage if isinstance(item, BaseException)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []
