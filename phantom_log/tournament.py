@@ -529,7 +529,7 @@ class TournamentReport:
     records: int = 0
     valid: int = 0
     problems: list[TournamentProblem] = field(default_factory=list)
-    standings: list[StandingsRow] = field(default_factory=list)
+    standings: Sequence[StandingsRow] = field(default_factory=list)
 
     @property
     def invalid(self) -> int:
@@ -836,17 +836,63 @@ class StandingsRow(Mapping[str, Any]):
         return f"StandingsRow({dict(self)!r})"
 
 
+class Standings(Sequence[StandingsRow]):
+    """The standings in their order, each row made when it is read: per player the name
+    in one buffer and each count in a column (about half the memory of a row object and
+    a name each; an event may have hundreds of thousands of players)."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, names: _Texts, counts: Mapping[str, array[int]], order: array[int]) -> None:
+        self._names = names
+        self._counts = [counts[column] for column in STANDINGS_COLUMNS[1:]]
+        self._order = order
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    @overload
+    def __getitem__(self, index: int) -> StandingsRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[StandingsRow]: ...
+
+    def __getitem__(self, index: int | slice) -> StandingsRow | list[StandingsRow]:
+        if isinstance(index, slice):
+            return [self[number] for number in range(*index.indices(len(self)))]
+        player = self._order[index]
+        row = StandingsRow(self._names[player] or "")
+        for column, values in zip(STANDINGS_COLUMNS[1:], self._counts, strict=True):
+            setattr(row, column, values[player])
+        return row
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(
+            mine == theirs for mine, theirs in zip(self, other, strict=True)
+        )
+
+    def __repr__(self) -> str:
+        return f"Standings({list(self)!r})"
+
+
 def standings(
     all_facts: Sequence[RecordFacts],
     left_out: set[tuple[str, int]] = frozenset(),  # type: ignore[assignment]
-) -> list[StandingsRow]:
+) -> Standings:
     """Per player, over the finished games of valid records that are not in ``left_out``
     (records with an error across records or against the manifest, and later copies of
     a record): games, wins, losses, wins as the Phantom and as Christine, and notes
     completed as the Phantom (the tie-break); sorted by wins, then that tie-break, then
-    name."""
+    name. A player is named as in the first game counted for them."""
     table = _table(all_facts)
-    rows: dict[str, StandingsRow] = {}
+    numbers: dict[str, int] = {}
+    names = _Texts()
+    counts = {column: array("I") for column in STANDINGS_COLUMNS[1:]}
+    games, wins, losses = counts["games"], counts["wins"], counts["losses"]
+    wins_as = {"phantom": counts["wins_as_phantom"], "christine": counts["wins_as_christine"]}
+    notes_as_phantom = counts["notes_as_phantom"]
     for position in range(len(table)):
         phantom = table.phantoms[position]
         christine = table.christines[position]
@@ -860,24 +906,26 @@ def standings(
             continue
         winner = _WINNERS[table.winners[position]]
         for role, name in (("phantom", phantom), ("christine", christine)):
-            row = rows.get(key := person_key(name))
-            if row is None:
-                row = rows[key] = StandingsRow(name)
-            row.games += 1
+            player = numbers.get(key := person_key(name))
+            if player is None:
+                player = numbers[key] = len(names)
+                names.append(name)
+                for column in counts.values():
+                    column.append(0)
+            games[player] += 1
             if winner == role:
-                row.wins += 1
-                if role == "phantom":
-                    row.wins_as_phantom += 1
-                else:
-                    row.wins_as_christine += 1
+                wins[player] += 1
+                wins_as[role][player] += 1
             else:
-                row.losses += 1
+                losses[player] += 1
             if role == "phantom":
-                row.notes_as_phantom += max(table.notes[position], 0)
-    return sorted(
-        rows.values(),
-        key=lambda row: (-row.wins, -row.notes_as_phantom, row.player.casefold()),
-    )
+                notes_as_phantom[player] += max(table.notes[position], 0)
+    del numbers
+    # By name first, then (a stable sort) by wins and the tie-break, both highest first:
+    # one small key per player at a time, not a tuple each.
+    order = sorted(range(len(names)), key=lambda player: (names[player] or "").casefold())
+    order.sort(key=lambda player: (wins[player] << 32) | notes_as_phantom[player], reverse=True)
+    return Standings(names, counts, array("I", order))
 
 
 def tournament_report(

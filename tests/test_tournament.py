@@ -1146,3 +1146,53 @@ def test_the_json_report_is_written_as_it_is_built(here: Path) -> None:
         stream.getvalue()
         == json.dumps(report.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"
     )
+
+
+def test_standings_are_a_sequence_of_rows_made_when_read() -> None:
+    """The standings hold a column per count, not a row object per player: read, they
+    are rows in order (by index from either end, by slice, in a loop) equal to the rows
+    they stand for, and a player is named as in their first game."""
+    from phantom_log.tournament import RecordFacts, StandingsRow, standings
+
+    def facts(index: int, phantom: str, christine: str, winner: str, notes: int) -> RecordFacts:
+        return RecordFacts(
+            "event.jsonl", index, f"g{index}", True, phantom, christine, None, None, (),
+            winner, notes, True,
+        )  # fmt: skip
+
+    table = standings(
+        [
+            facts(0, "ada", "Bea", "phantom", 12),
+            facts(1, "Bea", "ADA", "christine", 5),
+            facts(2, "Cyd", "Dee", "christine", 7),
+        ]
+    )
+
+    def row(player: str, *counts: int) -> StandingsRow:
+        made = StandingsRow(player)
+        for column, value in zip(phantom_log.tournament.STANDINGS_COLUMNS[1:], counts, strict=True):
+            setattr(made, column, value)
+        return made
+
+    expected = [
+        row("ada", 2, 2, 0, 1, 1, 12),
+        row("Dee", 1, 1, 0, 0, 1, 0),
+        row("Cyd", 1, 0, 1, 0, 0, 7),
+        row("Bea", 2, 0, 2, 0, 0, 5),
+    ]
+    assert len(table) == 4
+    assert table == expected
+    assert list(table) == expected
+    assert table[-1] == expected[-1]
+    assert table[1:3] == expected[1:3]
+    assert dict(table[0]) == {
+        "player": "ada",
+        "games": 2,
+        "wins": 2,
+        "losses": 0,
+        "wins_as_phantom": 1,
+        "wins_as_christine": 1,
+        "notes_as_phantom": 12,
+    }
+    with pytest.raises(IndexError):
+        table[4]
