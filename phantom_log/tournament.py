@@ -432,13 +432,17 @@ def _repeated(keys: pl.Series, present: pl.Series | None = None) -> list[int]:
     return found
 
 
+# A record's deal slots (_ROUNDS of them) as present (1) or not (0), by its deals held.
+_SLOTS_PRESENT: Final = [bytes([1] * held + [0] * (_ROUNDS - held)) for held in range(_ROUNDS + 1)]
+
+
 def _first_words(column: array[int]) -> pl.Series:
     """The first 64-bit word of each 16-byte digest of a column (two words each): equal
     digests have equal first words, and a repeated first word is rare otherwise (a
     64-bit hash set needs far less memory than one of two words)."""
     import polars as pl  # only when a tournament is checked: verify starts without it
 
-    return pl.Series("word", column[::2], dtype=pl.UInt64)
+    return pl.Series("word", memoryview(column)[::2], dtype=pl.UInt64)  # read in place
 
 
 # -- the manifest -----------------------------------------------------------------------
@@ -607,11 +611,9 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     shared_content = set(_repeated(_first_words(table.content), content_present))
     # Every deal slot of every record (_ROUNDS a record), present when the record has it.
     slots = _first_words(table.deals)
-    counts = pl.Series("count", table.deal_counts, dtype=pl.UInt8)
-    slot_numbers = pl.int_range(0, _ROUNDS * count, dtype=pl.UInt32, eager=True)
-    slot_present = (slot_numbers % _ROUNDS) < counts.gather(slot_numbers // _ROUNDS)
-    del slot_numbers
-    shared_deals = set(_repeated(slots, slot_present))
+    present = b"".join([_SLOTS_PRESENT[deals_held] for deals_held in table.deal_counts])
+    shared_deals = set(_repeated(slots, pl.Series(memoryview(present), dtype=pl.UInt8) > 0))
+    del present
     contents = table.content
     deals = table.deals
     first_content: dict[bytes, int] = {}
