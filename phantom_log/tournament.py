@@ -13,7 +13,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast, overload
+from typing import IO, Any, Final, TypeVar, cast, overload
 
 import orjson
 
@@ -22,9 +22,6 @@ from .identity import game_key, person_key
 from .problems import Severity
 from .sources import JsonError, parse_json
 from .wording import quoted, shortened
-
-if TYPE_CHECKING:
-    import polars as pl
 
 STANDINGS_COLUMNS: Final = (
     "player",
@@ -404,45 +401,39 @@ def _table(all_facts: Sequence[RecordFacts]) -> FactsTable:
 
 
 # The keys are looked at in this many parts (by their low bits: equal keys fall in the
-# same part), so that a sort needs memory for a part of them at a time.
+# same part), so that only a part's keys are in a dictionary at a time.
 _KEY_PARTS: Final = 16
 
 
-def _repeated(keys: pl.Series, present: pl.Series | None = None) -> list[int]:
-    """The positions whose key occurs more than once (among the present ones), in order:
-    the candidates, which the caller compares exactly.
+def _repeated(
+    keys: Sequence[int], present: Sequence[int] | None = None, every: int = 1
+) -> set[int]:
+    """The positions whose key occurs more than once among the present ones (``keys`` read
+    at every ``every``-th item, ``present[position]`` true): the candidates, which the
+    caller compares exactly.
 
-    Found a part of the keys at a time (:data:`_KEY_PARTS`), each sorted and its
-    neighbours compared: over a million keys at once, polars takes about 150 MiB for a
-    moment (the peak of a tournament check); a part at a time, a sixteenth of it."""
-    import polars as pl  # only when a tournament is checked: verify starts without it
-
-    frame = pl.DataFrame(
-        {"key": keys, "at": pl.int_range(0, len(keys), dtype=pl.UInt32, eager=True)}
-    )
-    if present is not None:
-        frame = frame.filter(present)
-    key = pl.col("key")
-    found: list[int] = []
-    for part in range(_KEY_PARTS):
-        keys_of_part = frame.filter((key & (_KEY_PARTS - 1)) == part).sort("key")
-        repeated = keys_of_part.filter((key == key.shift(1)) | (key == key.shift(-1)))
-        found += repeated["at"].to_list()
-    found.sort()
+    A part of the keys at a time (:data:`_KEY_PARTS`): a dictionary of a million keys
+    would take about 100 MiB, and is the peak of a tournament check; a sixteenth of it
+    is freed, and its memory used again, before the next part is looked at."""
+    parts = [array("I") for _ in range(_KEY_PARTS)]
+    mask = _KEY_PARTS - 1
+    for position in range(len(keys) // every):
+        if present is None or present[position]:
+            parts[keys[position * every] & mask].append(position)
+    found: set[int] = set()
+    for part in parts:
+        first: dict[int, int] = {}
+        for position in part:
+            seen = first.setdefault(keys[position * every], position)
+            if seen != position:
+                found.add(seen)
+                found.add(position)
+        del first
     return found
 
 
 # A record's deal slots (_ROUNDS of them) as present (1) or not (0), by its deals held.
 _SLOTS_PRESENT: Final = [bytes([1] * held + [0] * (_ROUNDS - held)) for held in range(_ROUNDS + 1)]
-
-
-def _first_words(column: array[int]) -> pl.Series:
-    """The first 64-bit word of each 16-byte digest of a column (two words each): equal
-    digests have equal first words, and a repeated first word is rare otherwise (a
-    64-bit hash set needs far less memory than one of two words)."""
-    import polars as pl  # only when a tournament is checked: verify starts without it
-
-    return pl.Series("word", memoryview(column)[::2], dtype=pl.UInt64)  # read in place
 
 
 # -- the manifest -----------------------------------------------------------------------
@@ -590,29 +581,24 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     (warning, on the later game), one player on both sides (error). Game ids and names
     are compared by :mod:`~phantom_log.identity`'s keys.
 
-    The repeated ids, contents and deals are found a whole column at a time (polars), so
+    The repeated ids, contents and deals are found by 64-bit words a part at a time, so
     that a million records need no dictionary of a million keys; only the records that
     share one are looked at one by one."""
-    import polars as pl  # only when a tournament is checked: verify starts without it
-
     table = _table(all_facts)
     count = len(table)
-    hashes = pl.Series("hash", table.game_key_hashes, dtype=pl.Int64)
     holders: dict[str, list[int]] = defaultdict(list)
-    for position in _repeated(hashes):
+    for position in sorted(_repeated(table.game_key_hashes)):
         game_id = table.game_ids[position]
         if game_id is not None:
             holders[game_key(game_id)].append(position)
-    del hashes
     # Equal hashes of different keys (or a key held once among equal hashes) are no
     # repeats.
     holders = defaultdict(list, {key: found for key, found in holders.items() if len(found) > 1})
-    content_present = pl.Series(table.has_content, dtype=pl.UInt8) > 0
-    shared_content = set(_repeated(_first_words(table.content), content_present))
+    # A digest's first word: equal digests have equal first words.
+    shared_content = _repeated(table.content, table.has_content, every=2)
     # Every deal slot of every record (_ROUNDS a record), present when the record has it.
-    slots = _first_words(table.deals)
     present = b"".join([_SLOTS_PRESENT[deals_held] for deals_held in table.deal_counts])
-    shared_deals = set(_repeated(slots, pl.Series(memoryview(present), dtype=pl.UInt8) > 0))
+    shared_deals = _repeated(table.deals, present, every=2)
     del present
     contents = table.content
     deals = table.deals

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 import phantom_log
 from phantom_log.cli import main
@@ -1196,3 +1198,29 @@ def test_standings_are_a_sequence_of_rows_made_when_read() -> None:
     }
     with pytest.raises(IndexError):
         table[4]
+
+
+@given(
+    keys=st.lists(st.integers(min_value=-(2**63), max_value=2**64 - 1), max_size=60),
+    present=st.lists(st.booleans(), min_size=60, max_size=60),
+    every=st.sampled_from([1, 2]),
+)
+def test_repeated_keys_are_those_held_by_two_present_positions(
+    keys: list[int], present: list[bool], every: int
+) -> None:
+    """The candidates for repeated ids, contents and deals, found a part of the keys at a
+    time: exactly the present positions whose key another present position holds."""
+    from collections import Counter
+
+    from phantom_log.tournament import _repeated
+
+    positions = range(len(keys) // every)
+    held = Counter(keys[position * every] for position in positions if present[position])
+    expected = {
+        position for position in positions if present[position] and held[keys[position * every]] > 1
+    }
+    assert _repeated(keys, present, every) == expected
+    everywhere = Counter(keys[position * every] for position in positions)
+    assert _repeated(keys, None, every) == {
+        position for position in positions if everywhere[keys[position * every]] > 1
+    }
