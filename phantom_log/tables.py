@@ -215,8 +215,11 @@ def _role(expr: pl.Expr) -> pl.Expr:
 
 
 def _codes(expr: pl.Expr, codes: Sequence[str | None]) -> pl.Expr:
-    """Each int of a column as the code it indexes."""
-    return expr.replace_strict(list(range(len(codes))), list(codes), return_dtype=pl.String)
+    """Each int of a column as the code it indexes (an index out of range is an error).
+
+    Taken from the list of codes by index: ``replace_strict`` would do the same, but
+    polars cannot stream it, and export then held the whole tricks table in memory."""
+    return pl.lit(pl.Series(list(codes), dtype=pl.String)).gather(expr)
 
 
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
