@@ -932,3 +932,16 @@ def test_player_on_both_sides_counts_once(tmp_path: Path) -> None:
     curve = stats_rows(tmp_path, "--curve", "--by", "player")
     assert_rows(curve, expected_curve(facts_of_folder(tmp_path), ["player"]))
     assert {row["games"] for row in curve if row["player"] == "Kim"} == {1}
+
+
+def test_a_code_is_taken_by_its_index_in_a_stream() -> None:
+    """The tricks' codes come from their list by index, lazily and in polars' streaming
+    engine (replace_strict kept the whole table in memory): an index out of range is an
+    error, a code that is None gives null."""
+    from phantom_log.tables import _codes
+
+    frame = pl.LazyFrame({"code": [2, 0, 1, 0]})
+    decoded = frame.select(code=_codes(pl.col("code"), [None, "Mi", "Ch"]))
+    assert decoded.collect(engine="streaming")["code"].to_list() == ["Ch", None, "Mi", None]
+    with pytest.raises(pl.exceptions.OutOfBoundsError):
+        pl.LazyFrame({"code": [3]}).select(_codes(pl.col("code"), ["a", "b"])).collect()
