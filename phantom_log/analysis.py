@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import combinations
 from math import comb
@@ -525,23 +525,23 @@ def _decision(
     game_id: str | None,
     options: AnalysisOptions,
 ) -> Decision:
+    unsolved = Decision(
+        game_id,
+        item.state.round,
+        item.trick,
+        item.player,
+        item.kind,
+        item.played,
+        None,
+        None,
+        (),
+        None,
+        None,
+        bounds,
+        item.answer,
+    )
     if values is None:
-        return Decision(
-            game_id,
-            item.state.round,
-            item.trick,
-            item.player,
-            item.kind,
-            item.played,
-            None,
-            None,
-            (),
-            None,
-            None,
-            bounds,
-            item.answer,
-            None,
-        )
+        return unsolved
     cost = _gain(item.player, values.best_value) - _gain(item.player, values.played)
     won_game_lost = False
     if not options.hidden:
@@ -551,22 +551,15 @@ def _decision(
             game_winner(round_index, int(values.best_value), True) == mover
             and game_winner(round_index, int(values.played), True) != mover
         )
-    return Decision(
-        game_id,
-        item.state.round,
-        item.trick,
-        item.player,
-        item.kind,
-        item.played,
-        values.played,
-        values.best_value,
-        values.best,
-        cost,
-        label_of(cost, won_game_lost),
-        bounds,
-        item.answer,
-        values.worlds,
-        won_game_lost,
+    return replace(
+        unsolved,
+        value_played=values.played,
+        value_best=values.best_value,
+        best=values.best,
+        cost=cost,
+        label=label_of(cost, won_game_lost),
+        worlds=values.worlds,
+        won_game_lost=won_game_lost,
     )
 
 
