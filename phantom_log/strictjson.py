@@ -308,8 +308,10 @@ def parse_json(data: bytes) -> Any:
 # A string (to its closing quote, or to the end of a text cut short) or a bracket: one
 # match each, found in one pass (the text between is skipped by the search).
 _STRING_OR_BRACKET: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]')
-# The text up to the next bracket, strings (which may hold brackets) skipped whole.
-_BRACKETS: Final = re.compile(rb'(?:"(?:[^"\\]++|\\.)*+"|[^"\[\]{}]++)*+[\[\]{}]')
+# What split_array reads: a string, whole (its closing quote captured: none for a string
+# cut short; a backslash escapes any byte), or a bracket. One match each, in one pass.
+_SPLIT_TOKENS: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+(")?|[\[\]{}]', re.DOTALL)
+_JSON_SPACES: Final = b" \t\r\n"
 
 
 def split_array(data: bytes) -> list[tuple[int, int]] | None:
@@ -379,31 +381,36 @@ def _only_spaces(text: Any, index: int, length: int) -> bool:
 
 
 def _split_with_pattern(data: bytes, start: int) -> list[tuple[int, int]] | None:
-    """:func:`split_array` for the pure-Python build: the same spans, found with a pattern
-    that steps from bracket to bracket, strings skipped (the loop runs per bracket)."""
+    """:func:`split_array` for the pure-Python build: the same spans, found token by token
+    (strings and brackets) with a pattern, in one pass over the text."""
     spans: list[tuple[int, int]] = []
     depth = 0
     element = -1  # as in split_array
     last = start + 1  # where the text not yet looked at begins
-    for match in _BRACKETS.finditer(data, start + 1):
-        at = match.end() - 1
-        bracket = data[at]
+    for match in _SPLIT_TOKENS.finditer(data, start + 1):
+        at = match.start()
         if depth == 0:
-            gap = data[last:at].strip()
+            gap = data[last:at].strip(_JSON_SPACES)
             if gap and not (gap == b"," and element == -2):
                 return None
             if gap:
                 element = -1
+        token = data[at]
+        if token == 34:  # '"': a string, skipped whole inside an element
+            if depth == 0 or match.group(1) is None:
+                return None
+            last = match.end()
+            continue
         last = at + 1
-        if bracket == 123 or bracket == 91:  # '{' or '['
+        if token == 123 or token == 91:  # '{' or '['
             if depth == 0:
-                if element != -1 or bracket != 123:
+                if element != -1 or token != 123:
                     return None
                 element = at
             depth += 1
         elif depth == 0:  # '}' or ']' with nothing open
-            if bracket == 93 and (element == -2 or (element == -1 and not spans)):
-                return spans if not data[last:].strip() else None
+            if token == 93 and (element == -2 or (element == -1 and not spans)):
+                return spans if not data[last:].strip(_JSON_SPACES) else None
             return None
         else:
             depth -= 1

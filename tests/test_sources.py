@@ -406,3 +406,76 @@ def test_a_text_that_is_not_json_leaves_no_reference_cycle(tmp_path: Path) -> No
         gc.garbage.clear()
         gc.enable()
     assert left == []
+
+
+def _spans_byte_by_byte(data: bytes) -> list[tuple[int, int]] | None:
+    """The test's own reading of split_array's rule, a byte at a time: the elements of a
+    top-level array of objects, or None when the text is anything else."""
+    index, length = 0, len(data)
+    while index < length and data[index] in b" \t\r\n":
+        index += 1
+    if index >= length or data[index] != ord("["):
+        return None
+    spans: list[tuple[int, int]] = []
+    depth, element, index = 0, -1, index + 1
+    while index < length:
+        byte = data[index]
+        if byte == ord('"'):
+            if depth == 0:
+                return None
+            index += 1
+            while index < length and data[index] != ord('"'):
+                index += 2 if data[index] == ord("\\") else 1
+            if index >= length:
+                return None
+        elif byte in b"{[":
+            if depth == 0 and (element != -1 or byte != ord("{")):
+                return None
+            element = index if depth == 0 else element
+            depth += 1
+        elif byte in b"}]":
+            if depth == 0:
+                if byte == ord("]") and (element == -2 or (element == -1 and not spans)):
+                    return spans if not data[index + 1 :].strip(b" \t\r\n") else None
+                return None
+            depth -= 1
+            if depth == 0:
+                spans.append((element, index + 1))
+                element = -2
+        elif depth == 0:
+            if byte == ord(",") and element == -2:
+                element = -1
+            elif byte not in b" \t\r\n":
+                return None
+        index += 1
+    return None
+
+
+@given(
+    st.lists(
+        st.sampled_from([b"[", b"]", b"{", b"}", b'"', b"\\", b",", b" ", b"a", b"\n", b"\x0b"]),
+        max_size=16,
+    )
+)
+def test_both_builds_cut_an_array_into_the_same_elements(parts: list[bytes]) -> None:
+    """The pure-Python build's cutting of a .json array (a pattern, token by token) and the
+    compiled byte loop give the same spans, or both refuse the text."""
+    from phantom_log.strictjson import _split_with_pattern, split_array
+
+    text = b"[" + b"".join(parts)
+    assert _split_with_pattern(text, 0) == _spans_byte_by_byte(text)
+    assert split_array(text) == _spans_byte_by_byte(text)
+
+
+def test_an_array_ending_in_a_string_cut_short_is_refused_at_once() -> None:
+    """A .json array whose last string is never closed (170 KB of it, as the fuzz suite
+    made one) is read in one pass: the pure-Python build took 38-90 s, looking for a
+    bracket from every byte of the string."""
+    import time
+
+    from phantom_log.strictjson import _split_with_pattern
+
+    text = b'[{"a": 1},"' + "é\u202e".encode() * 50_000
+    started = time.monotonic()
+    assert _split_with_pattern(text, 0) is None
+    assert time.monotonic() - started < 5
