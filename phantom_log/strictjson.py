@@ -305,9 +305,10 @@ def parse_json(data: bytes) -> Any:
     return value
 
 
-# A string (to its closing quote, or to the end of a text cut short) or a bracket: one
-# match each, found in one pass (the text between is skipped by the search).
-_STRING_OR_BRACKET: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]')
+# A string (to its closing quote, or to the end of a text cut short; a backslash escapes
+# any byte, a line break too) or a bracket: one match each, found in one pass (the text
+# between is skipped by the search).
+_STRING_OR_BRACKET: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]', re.DOTALL)
 # What split_array reads: a string, whole (its closing quote captured: none for a string
 # cut short; a backslash escapes any byte), or a bracket. One match each, in one pass.
 _SPLIT_TOKENS: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+(")?|[\[\]{}]', re.DOTALL)

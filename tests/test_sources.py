@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from phantom_log.problems import Code
@@ -479,3 +479,33 @@ def test_an_array_ending_in_a_string_cut_short_is_refused_at_once() -> None:
     started = time.monotonic()
     assert _split_with_pattern(text, 0) is None
     assert time.monotonic() - started < 5
+
+
+def _nesting_byte_by_byte(data: bytes) -> int:
+    """The test's own count of how deep a text nests: strings skipped (a backslash escapes
+    the next byte, whatever it is), brackets counted."""
+    deepest = depth = index = 0
+    while index < len(data):
+        byte = data[index]
+        index += 1
+        if byte == ord('"'):
+            while index < len(data) and data[index] != ord('"'):
+                index += 2 if data[index] == ord("\\") else 1
+            index += 1
+        elif byte in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"]}":
+            depth -= 1
+    return deepest
+
+
+@example([b'"', b"\\", b"\n", b"["])  # a string cut short after an escaped line break
+@given(st.lists(st.sampled_from([b"[", b"]", b"{", b"}", b'"', b"\\", b"a", b"\n"]), max_size=16))
+def test_both_builds_count_the_nesting_alike(parts: list[bytes]) -> None:
+    """The depth limit reads the same depth in both builds, a backslash before a line
+    break inside a string included (the pure-Python pattern missed it)."""
+    from phantom_log.strictjson import _nesting
+
+    text = b"".join(parts)
+    assert _nesting(text) == _nesting_byte_by_byte(text)
