@@ -28,6 +28,7 @@ from phantom_log.cards import Suit
 from phantom_log.engine import Rules
 from phantom_log.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
 from phantom_log.simulate import POLICIES, Simulation, simulate_game
+from phantom_log.sources import DEFAULT_MAX_RECORD_SIZE
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -637,7 +638,11 @@ def damaged(draw: Draw, data: bytes) -> bytes:
             data = data.replace(b"\n", b"\r\n")
         else:
             encoding = draw(st.sampled_from(["utf-16", "utf-16-le", "utf-32", "latin-1"]))
-            data = data.decode("utf-8", "replace").encode(encoding, "replace")
+            encoded = data.decode("utf-8", "replace").encode(encoding, "replace")
+            # Re-encoded (up to four times the bytes), a file of large records could pass
+            # the size limit, and be rightly refused as unreadable: that is another case.
+            if len(encoded) <= DEFAULT_MAX_RECORD_SIZE:
+                data = encoded
     return data
 
 
