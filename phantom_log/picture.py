@@ -560,8 +560,9 @@ def svg_position(
 
     texts = [f"{role.title}: {' '.join(hand_codes(hands[role])) or 'empty'}" for role in Role]
     texts += [printable(line) for line in lines]
-    svg, heading = _svg_root(780, 290 + 24 * len(texts), printable(title))
-    heading.text = printable(title)
+    title = printable(title)
+    svg, heading = _svg_root(780, 290 + 24 * len(texts), title)
+    heading.text = title
     _svg_sheet(svg, sheet, notes, top=50)
     for number, text in enumerate(texts):
         line = ElementTree.SubElement(svg, "text", {"x": "20", "y": str(290 + 24 * number)})

@@ -400,7 +400,6 @@ def _split_with_pattern(data: bytes, start: int) -> list[tuple[int, int]] | None
         if token == 34:  # '"': a string, skipped whole inside an element
             if depth == 0 or match.group(1) is None:
                 return None
-            last = match.end()
             continue
         last = at + 1
         if token == 123 or token == 91:  # '{' or '['

@@ -428,7 +428,6 @@ def _repeated(
             if seen != position:
                 found.add(seen)
                 found.add(position)
-        del first
     return found
 
 
@@ -824,7 +823,7 @@ class StandingsRow(Mapping[str, Any]):
         return f"StandingsRow({dict(self)!r})"
 
 
-class Standings(Sequence[StandingsRow]):
+class Standings(_Column[StandingsRow]):
     """The standings in their order, each row made when it is read: per player the name
     in one buffer and each count in a column (about half the memory of a row object and
     a name each; an event may have hundreds of thousands of players)."""
@@ -839,16 +838,8 @@ class Standings(Sequence[StandingsRow]):
     def __len__(self) -> int:
         return len(self._order)
 
-    @overload
-    def __getitem__(self, index: int) -> StandingsRow: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[StandingsRow]: ...
-
-    def __getitem__(self, index: int | slice) -> StandingsRow | list[StandingsRow]:
-        if isinstance(index, slice):
-            return [self[number] for number in range(*index.indices(len(self)))]
-        player = self._order[index]
+    def _item(self, position: int) -> StandingsRow:
+        player = self._order[position]
         row = StandingsRow(self._names[player] or "")
         for column, values in zip(STANDINGS_COLUMNS[1:], self._counts, strict=True):
             setattr(row, column, values[player])
