@@ -90,10 +90,10 @@ def ordered_map(
             for item in items:
                 pending.append(pool.submit(function, item))
                 if len(pending) >= 4 * jobs:
-                    yield pending.popleft().result()
+                    yield _result(pending.popleft(), pool)
                     done += 1
             while pending:
-                yield pending.popleft().result()
+                yield _result(pending.popleft(), pool)
                 done += 1
         except BrokenProcessPool:
             raise WorkerLost(done) from None
@@ -104,11 +104,56 @@ def ordered_map(
             raise
 
 
+# How often a run waiting for a result looks whether a worker process has died.
+WORKERS_WATCH_SECONDS: Final = 1.0
+
+
+def _result(future: Future[Output], pool: ProcessPoolExecutor) -> Output:
+    """The result of a task of the pool, or :class:`BrokenProcessPool` if a worker dies.
+
+    The pool notices a worker that dies by itself, except one that dies while sending a
+    result (the out-of-memory killer can do that): the pool's manager thread then waits
+    for the rest of the message for ever. The run looks every second: once a worker is
+    gone, the others are ended and the pool is broken."""
+    while True:
+        try:
+            return future.result(WORKERS_WATCH_SECONDS)
+        except TimeoutError:
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            if any(process.exitcode is not None for process in processes):
+                _end_workers(pool)
+                try:
+                    return future.result(WORKERS_END_SECONDS)
+                except TimeoutError:
+                    raise BrokenProcessPool("a worker process died") from None
+
+
+# How long an interrupted run gives its worker processes to end after SIGTERM, before
+# SIGKILL (a worker ends at once unless the system is swapping).
+WORKERS_END_SECONDS: Final = 5.0
+
+
 def _end_workers(pool: ProcessPoolExecutor) -> None:
-    """Ask a pool's worker processes to end now (the pool notices, and shuts down)."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    """End a pool's worker processes now, so that shutting the pool down waits for no task.
+
+    A worker ended while it was sending a result (SIGTERM to the whole process group
+    does that) leaves half a message in the results pipe, and the pool's manager thread
+    would wait for the rest for ever: once the workers are gone, this process's own end
+    of that pipe for writing is closed too, so that the thread reads the end of the pipe,
+    takes the pool for broken, and finishes."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         with suppress(OSError, ValueError, AttributeError):
             process.terminate()
+    for process in processes:
+        with suppress(OSError, ValueError, AttributeError, AssertionError):
+            process.join(WORKERS_END_SECONDS)
+            if process.exitcode is None:
+                process.kill()
+                process.join()
+    results = getattr(pool, "_result_queue", None)
+    with suppress(OSError, AttributeError):
+        results._writer.close()  # type: ignore[union-attr]
 
 
 class WorkerLost(RuntimeError):

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from click.testing import CliRunner
@@ -18,6 +20,8 @@ from test_sources import RECORD
 from phantom_log import check
 from phantom_log.cli import main
 from phantom_log.pipeline import WorkerLost, ordered_map
+
+TESTS: Final = Path(__file__).parent
 
 
 def run(*args: str) -> Any:
@@ -162,3 +166,55 @@ def test_every_command_reports_a_checker_failure_with_exit_3(
     result = CliRunner().invoke(main, [*args, str(path)])
     assert result.exit_code == 3, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def _half_a_result_then(item: int, end: str) -> int:
+    """On item 0, the worker writes the start of a result message (a length, a few bytes of
+    the result) into the pool's results pipe, then dies (or sleeps): as if it was killed
+    while sending a large result."""
+    if item == 0:
+        results = sys._getframe(1).f_locals["result_queue"]
+        os.write(results._writer.fileno(), struct.pack("!i", 1_000_000) + b"\x80\x05" * 8)
+        if end == "die":
+            os._exit(1)
+        time.sleep(600)
+    return item
+
+
+def test_a_worker_lost_while_sending_a_result_ends_the_run_instead_of_hanging() -> None:
+    """The pool itself would wait for the rest of the message for ever."""
+    started = time.monotonic()
+    with pytest.raises(WorkerLost):
+        list(ordered_map(partial(_half_a_result_then, end="die"), range(20), 2))
+    assert time.monotonic() - started < 30
+
+
+INTERRUPTED_WITH_HALF_A_RESULT: Final = """
+import signal, sys
+from functools import partial
+sys.path.insert(0, {tests!r})
+from test_isolation import _half_a_result_then
+from phantom_log.pipeline import ordered_map
+
+def interrupt(*_):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGALRM, interrupt)
+signal.alarm(1)
+try:
+    list(ordered_map(partial(_half_a_result_then, end="sleep"), range(20), 2))
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_an_interrupted_run_ends_though_a_worker_left_half_a_result() -> None:
+    """SIGTERM to the whole process group can end a worker in the middle of sending a
+    result: the interrupted run, and then the interpreter, still end (before, both waited
+    for the pool's manager thread, which waited for the rest of the message)."""
+    ended = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_WITH_HALF_A_RESULT.format(tests=str(TESTS))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (ended.returncode, ended.stdout, ended.stderr) == (0, "interrupted\n", "")
