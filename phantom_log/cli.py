@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
@@ -24,7 +24,7 @@ from .check import (
     schema_text,
 )
 from .problems import Severity
-from .reports import printable, record_name, report_lines, verdict_line
+from .reports import Tally, printable, record_name, report_lines, verdict_line
 from .sheets import Sheet
 from .sources import DEFAULT_MAX_RECORD_SIZE, SourceError, read_limited, record_size_limit
 
@@ -623,42 +623,6 @@ def _load_sheets(path: str | None) -> Mapping[str, Sheet] | None:
     return sheets
 
 
-@dataclass
-class _Tally:
-    records: int = 0
-    valid: int = 0
-    warnings: int = 0
-    failed: int = 0
-    codes: dict[str, int] = field(default_factory=dict)
-
-    def add(
-        self, valid: bool, warnings: int, failed: bool = False, codes: tuple[str, ...] = ()
-    ) -> None:
-        self.records += 1
-        self.valid += valid
-        self.warnings += warnings
-        self.failed += failed
-        for code in codes:
-            self.codes[code] = self.codes.get(code, 0) + 1
-
-    def by_code(self) -> str | None:
-        """The problems counted per code, the most frequent first (then by code), or
-        ``None`` when there is no problem: ``by code: schema 12, revoke 3``."""
-        if not self.codes:
-            return None
-        ranked = sorted(self.codes.items(), key=lambda item: (-item[1], item[0]))
-        return "by code: " + ", ".join(f"{code} {count}" for code, count in ranked)
-
-    def summary(self) -> str:
-        def count(number: int, word: str) -> str:
-            return f"{number} {word}{'' if number == 1 else 's'}"
-
-        return (
-            f"{count(self.records, 'record')}: {self.valid} valid, "
-            f"{self.records - self.valid} invalid, {count(self.warnings, 'warning')}"
-        )
-
-
 @main.command(epilog=VERIFY_EXAMPLES + VERIFY_EPILOG)
 @click.argument("paths", nargs=-1, required=True, type=PATHS)
 @output_options(
@@ -713,7 +677,7 @@ def verify(
     from contextlib import ExitStack
 
     from .output import atomic_output
-    from .pipeline import WorkerLost, default_jobs, verify_sources
+    from .pipeline import WorkerLost, default_jobs, verify_sources_in_batches
     from .reports import Options
     from .terminal import Progress
 
@@ -731,7 +695,7 @@ def verify(
     if scheduler is not None:
         _verify_on_cluster(paths, scheduler, output, quiet, strict, bool(outputs), sheets_path)
     options = Options(_load_sheets(sheets_path), strict, output.format, quiet, bool(outputs))
-    tally = _Tally()
+    tally = Tally()
     progress = Progress("verifying", not quiet and output.pager_command is None)
     # The files are renamed into place once every record is read: a run that fails (or
     # holds no record) leaves them as they were.
@@ -741,13 +705,14 @@ def verify(
             valid: files.enter_context(atomic_output(path, force)) for _, path, valid in outputs
         }
         try:
-            outcomes = verify_sources(paths, options, jobs or default_jobs(), _stdin(), progress)
-            for outcome in outcomes:
-                tally.add(outcome.valid, outcome.warnings, outcome.failed, outcome.codes)
-                stdout.write(outcome.text)
-                stream = streams.get(outcome.valid)
-                if stream is not None and outcome.record_text is not None:
-                    stream.write(outcome.record_text)
+            batches = verify_sources_in_batches(
+                paths, options, jobs or default_jobs(), _stdin(), progress
+            )
+            for batch in batches:
+                tally.merge(batch.tally)
+                stdout.write(batch.text)
+                for valid, stream in streams.items():
+                    stream.write(batch.valid_records if valid else batch.invalid_records)
                 progress.update(tally.records)
         except SourceError as error:
             raise _usage_error(str(error)) from None
@@ -790,7 +755,7 @@ def _verify_on_cluster(
         )
     if run.records == 0:
         raise _no_records()
-    tally = _Tally(run.records, run.valid, run.warnings, run.failed, dict(run.codes))
+    tally = Tally(run.records, run.valid, run.warnings, run.failed, dict(run.codes))
     with _writing_output(), output.text() as stream:
         for line in run.problem_lines():
             stream.write(line + "\n")

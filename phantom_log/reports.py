@@ -1,11 +1,12 @@
 """Reports on verified records, as they are printed: compiler-style problem lines, the
 verdict line of a valid record, the JSON Lines object, and what a worker process sends
-back of each record (:class:`Outcome`), tournament facts included."""
+back of each record (:class:`Outcome`), tournament facts included, or of a chunk of
+records (:class:`Batch`), and the counts of a run (:class:`Tally`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 import orjson
@@ -81,6 +82,80 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
             codes,
         )
     return Outcome(report.valid, report.warnings, text, failed=report.failed, codes=codes)
+
+
+@dataclass
+class Tally:
+    """The counts of a run: records, valid ones, warnings, records that could not be
+    checked (``failed``) and the problems per code."""
+
+    records: int = 0
+    valid: int = 0
+    warnings: int = 0
+    failed: int = 0
+    codes: dict[str, int] = field(default_factory=dict)
+
+    def add(self, outcome: Outcome) -> None:
+        """Count one record."""
+        self.records += 1
+        self.valid += outcome.valid
+        self.warnings += outcome.warnings
+        self.failed += outcome.failed
+        for code in outcome.codes:
+            self.codes[code] = self.codes.get(code, 0) + 1
+
+    def merge(self, other: Tally) -> None:
+        """Count the records another tally counted."""
+        self.records += other.records
+        self.valid += other.valid
+        self.warnings += other.warnings
+        self.failed += other.failed
+        for code, count in other.codes.items():
+            self.codes[code] = self.codes.get(code, 0) + count
+
+    def by_code(self) -> str | None:
+        """The problems counted per code, the most frequent first (then by code), or
+        ``None`` when there is no problem: ``by code: schema 12, revoke 3``."""
+        if not self.codes:
+            return None
+        ranked = sorted(self.codes.items(), key=lambda item: (-item[1], item[0]))
+        return "by code: " + ", ".join(f"{code} {count}" for code, count in ranked)
+
+    def summary(self) -> str:
+        """``3 records: 2 valid, 1 invalid, 0 warnings``."""
+
+        def count(number: int, word: str) -> str:
+            return f"{number} {word}{'' if number == 1 else 's'}"
+
+        return (
+            f"{count(self.records, 'record')}: {self.valid} valid, "
+            f"{self.records - self.valid} invalid, {count(self.warnings, 'warning')}"
+        )
+
+
+@dataclass(slots=True)
+class Batch:
+    """What the main process needs of a chunk of verified records, in one piece (a worker
+    sends one object a chunk, not one a record): the text to print, the counts, and with
+    ``Options.keep_text`` the valid and the invalid records' texts, a line each."""
+
+    text: str
+    tally: Tally
+    valid_records: bytes = b""
+    invalid_records: bytes = b""
+
+
+def batch_outcomes(outcomes: list[Outcome]) -> Batch:
+    """The outcomes of a chunk's records as one batch, in their order."""
+    tally = Tally()
+    valid: list[bytes] = []
+    invalid: list[bytes] = []
+    for outcome in outcomes:
+        tally.add(outcome)
+        if outcome.record_text is not None:
+            (valid if outcome.valid else invalid).append(outcome.record_text)
+    text = "".join(outcome.text for outcome in outcomes)
+    return Batch(text, tally, b"".join(valid), b"".join(invalid))
 
 
 # -- the text report -----------------------------------------------------------------

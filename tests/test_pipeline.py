@@ -18,8 +18,8 @@ import pytest
 
 from phantom_log.check import verify_record
 from phantom_log.engine import Rules
-from phantom_log.pipeline import ordered_map, verify_sources
-from phantom_log.reports import Options, Outcome, problem_lines, verdict_line
+from phantom_log.pipeline import ordered_map, verify_sources, verify_sources_in_batches
+from phantom_log.reports import Options, Outcome, Tally, problem_lines, verdict_line
 from phantom_log.sheets import RULEBOOK_SHEET
 from phantom_log.simulate import Simulation, simulate_game
 from phantom_log.sources import SourceError, find_sources, read_source
@@ -189,6 +189,31 @@ def test_verify_sources_gives_the_same_on_one_job_and_two(sources: list[str]) ->
         one: list[Outcome] = list(verify_sources(sources, options, 1))
         two: list[Outcome] = list(verify_sources(sources, options, 2))
         assert one == two
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_verify_sources_in_batches_is_verify_sources_record_by_record(
+    sources: list[str], jobs: int, output: str
+) -> None:
+    """What verify prints, counts and splits into --valid-out and --invalid-out is the same
+    whether the outcomes come a record or a chunk at a time."""
+    options = Options(output=output, keep_text=True)
+    outcomes = list(verify_sources(sources, options, 1))
+    batches = list(verify_sources_in_batches(sources, options, jobs))
+    assert len(batches) < len(outcomes)
+    assert "".join(batch.text for batch in batches) == "".join(o.text for o in outcomes)
+    tally, merged = Tally(), Tally()
+    for outcome in outcomes:
+        tally.add(outcome)
+    for batch in batches:
+        merged.merge(batch.tally)
+    assert merged == tally
+    assert tally.records == len(outcomes)
+    assert 0 < tally.valid < tally.records and tally.codes
+    for valid, field in ((True, "valid_records"), (False, "invalid_records")):
+        texts = [o.record_text for o in outcomes if o.valid == valid and o.record_text]
+        assert b"".join(getattr(batch, field) for batch in batches) == b"".join(texts)
 
 
 @pytest.mark.parametrize("jobs", JOBS)
