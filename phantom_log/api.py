@@ -278,15 +278,15 @@ def tables(
     Raises ``FileNotFoundError`` for a path that does not exist.
     """
     from .output import work_folder
-    from .pipeline import default_jobs, source_rows
+    from .pipeline import default_jobs, source_tables
     from .sources import SourceError
     from .tables import GAME_KEY, build_tables
 
     found = _path_list(paths)
     with work_folder() as folder:
-        rows = source_rows(found, sheets, include_invalid, jobs or default_jobs(), stdin)
+        chunks = source_tables(found, sheets, include_invalid, jobs or default_jobs(), stdin)
         try:
-            files = build_tables(rows, folder, include_invalid)
+            files = build_tables(chunks, folder, include_invalid)
         except SourceError as error:
             raise FileNotFoundError(str(error)) from None
         # Collected before the work folder goes: the frames then own their data.

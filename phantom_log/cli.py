@@ -1524,14 +1524,16 @@ def _build_tables(
 ) -> TableFiles:
     from pathlib import Path
 
-    from .pipeline import default_jobs, source_rows
+    from .pipeline import default_jobs, source_tables
     from .tables import build_tables
     from .terminal import Progress
 
     progress = Progress("reading", not quiet)
-    rows = source_rows(paths, sheets, include_invalid, jobs or default_jobs(), _stdin(), progress)
+    chunks = source_tables(
+        paths, sheets, include_invalid, jobs or default_jobs(), _stdin(), progress
+    )
     try:
-        files = build_tables(rows, Path(folder), include_invalid, on_record=progress.update)
+        files = build_tables(chunks, Path(folder), include_invalid, on_record=progress.update)
     except SourceError as error:
         raise _usage_error(str(error)) from None
     finally:

@@ -27,7 +27,7 @@ from .sheets import Sheet
 from .sources import Chunk, chunk_records, find_sources, read_chunks, record_line, source_size
 
 if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
-    from .tables import RecordRows
+    from .tables import ChunkTables
 
 Item = TypeVar("Item")
 Output = TypeVar("Output")
@@ -244,29 +244,32 @@ def verify_sources_in_batches(
     yield from ordered_map(partial(verify_chunk_in_one, options=options), chunks, jobs)
 
 
-def rows_chunk(
+def tables_chunk(
     chunk: Chunk, sheets: Mapping[str, Sheet] | None, include_invalid: bool
-) -> list[RecordRows]:
-    """The table rows of the records of one chunk (for export and statistics); a record
-    whose rows cannot be made is its own internal-error, not the chunk's."""
-    from .tables import isolated_rows
+) -> ChunkTables:
+    """The tables of the records of one chunk (for export and statistics); a record whose
+    rows cannot be made is its own internal-error, not the chunk's."""
+    from .tables import chunk_tables, isolated_rows
 
-    return [
-        isolated_rows(verify_record(record, sheets), include_invalid)[1]
-        for record in chunk_records(chunk)
-    ]
+    return chunk_tables(
+        (
+            isolated_rows(verify_record(record, sheets), include_invalid)[1]
+            for record in chunk_records(chunk)
+        ),
+        include_invalid,
+    )
 
 
-def source_rows(
+def source_tables(
     paths: Iterable[str],
     sheets: Mapping[str, Sheet] | None,
     include_invalid: bool,
     jobs: int,
     stdin: IO[bytes] | None = None,
     progress: ProgressHook | None = None,
-) -> Iterator[RecordRows]:
-    """The table rows of every record of the paths, in input order, on ``jobs`` processes."""
+) -> Iterator[ChunkTables]:
+    """The tables of the records of the paths, a chunk at a time, in input order, on
+    ``jobs`` processes."""
     chunks = _chunks(paths, stdin, progress)
-    work = partial(rows_chunk, sheets=sheets, include_invalid=include_invalid)
-    for rows in ordered_map(work, chunks, jobs):
-        yield from rows
+    work = partial(tables_chunk, sheets=sheets, include_invalid=include_invalid)
+    return ordered_map(work, chunks, jobs)

@@ -490,49 +490,108 @@ class TableRows:
             column.clear()
 
 
+@dataclass
+class ChunkTables:
+    """The tables of the records of one chunk, made where the chunk was verified (a worker
+    process sends one pickled frame a table, not a row a record): the games frame and the
+    packed tricks frame of its included records, keyed from 0, and its counts."""
+
+    games: pl.DataFrame
+    tricks: pl.DataFrame
+    records: int = 0
+    included: int = 0
+    left_out: int = 0
+    failed: int = 0
+    invalid: int = 0
+
+
+def chunk_tables(rows: Iterable[RecordRows], include_invalid: bool = False) -> ChunkTables:
+    """The tables of the rows of a chunk's records, in their order."""
+    batch = TableRows()
+    records = left_out = failed = invalid = 0
+    for one in rows:
+        records += 1
+        failed += one.failed
+        invalid += not one.valid
+        if one.game is None or (not one.valid and not include_invalid):
+            left_out += 1
+            continue
+        batch.add(len(batch), one)
+    games, tricks = batch.frames()
+    return ChunkTables(games, tricks, records, len(batch), left_out, failed, invalid)
+
+
 def build_tables(
-    records: Iterable[RecordReport | RecordRows],
+    records: Iterable[RecordReport | RecordRows | ChunkTables],
     folder: Path,
     include_invalid: bool = False,
     batch_size: int = 2_000,
     on_record: Callable[[int], None] | None = None,
 ) -> TableFiles:
-    """Write the games and tricks tables of the records (reports, or their rows made
-    elsewhere) into ``folder`` as Arrow IPC batches of ``batch_size`` records (read them
-    with :meth:`TableFiles.scan_games` and :meth:`TableFiles.scan_tricks`).
+    """Write the games and tricks tables of the records (reports, their rows, or the
+    tables of chunks of them, made elsewhere) into ``folder`` as Arrow IPC batches of
+    about ``batch_size`` records (read them with :meth:`TableFiles.scan_games` and
+    :meth:`TableFiles.scan_tricks`).
 
     Invalid records are left out (and counted) unless ``include_invalid``; an included
     invalid record has its tricks up to its first problem. ``on_record`` is called with
     the count of records read so far (for a progress display).
     """
     files = TableFiles(folder)
-    batch = TableRows()
+    rows = TableRows()
+    frames: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+    held = 0  # the included records of rows and frames
+
+    def gather_rows() -> None:
+        if len(rows):
+            frames.append(rows.frames())
+            rows.clear()
 
     def flush() -> None:
+        nonlocal held
+        gather_rows()
         number = len(files.games)
-        game_frame, trick_frame = batch.frames()
+        if frames:
+            game_frame = pl.concat([games for games, _ in frames])
+            trick_frame = pl.concat([tricks for _, tricks in frames])
+        else:
+            game_frame, trick_frame = rows.frames()
         files.games.append(folder / f"games-{number:06d}.arrow")
         files.tricks.append(folder / f"tricks-{number:06d}.arrow")
         with writing_work_files(folder):
             game_frame.write_ipc(files.games[-1], compression=_WORK_COMPRESSION)
             trick_frame.write_ipc(files.tricks[-1], compression=_WORK_COMPRESSION)
-        batch.clear()
+        frames.clear()
+        held = 0
 
     for item in records:
-        rows = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
-        files.records += 1
-        files.failed += rows.failed
-        files.invalid += not rows.valid
+        if isinstance(item, ChunkTables):
+            gather_rows()
+            files.records += item.records
+            files.failed += item.failed
+            files.invalid += item.invalid
+            files.left_out += item.left_out
+            if item.included:
+                key = pl.col(GAME_KEY) + files.included
+                frames.append((item.games.with_columns(key), item.tricks.with_columns(key)))
+                files.included += item.included
+                held += item.included
+        else:
+            one = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
+            files.records += 1
+            files.failed += one.failed
+            files.invalid += not one.valid
+            if one.game is None or (not one.valid and not include_invalid):
+                files.left_out += 1
+            else:
+                rows.add(files.included, one)
+                files.included += 1
+                held += 1
         if on_record is not None:
             on_record(files.records)
-        if rows.game is None or (not rows.valid and not include_invalid):
-            files.left_out += 1
-            continue
-        batch.add(files.included, rows)
-        files.included += 1
-        if len(batch) >= batch_size:
+        if held >= batch_size:
             flush()
-    if len(batch) or not files.games:
+    if held or not files.games:
         flush()
     return files
 

@@ -511,10 +511,12 @@ HELD = textwrap.dedent(
 
         def held_while_reading(records, *args, **kwargs):
             def records_then_hold():
-                for number, record in enumerate(records):
-                    if number == 600:
+                count = 0  # records, a chunk's tables at a time
+                for chunk in records:
+                    if count < 600 <= count + chunk.records:
                         say_ready()
-                    yield record
+                    count += chunk.records
+                    yield chunk
 
             return build(records_then_hold(), *args, **kwargs)
 

@@ -916,6 +916,32 @@ def test_tables_in_small_batches(corpus: Corpus, tmp_path: Path) -> None:
         assert_rows(progress_curve(files, keys).to_dicts(), expected_curve(corpus.valid, keys))
 
 
+@pytest.mark.parametrize("include_invalid", [False, True])
+def test_tables_from_chunks_are_the_tables_of_the_records(
+    corpus: Corpus, tmp_path: Path, include_invalid: bool
+) -> None:
+    """Workers send a chunk's tables (keyed from 0); built from such chunks, alone or
+    between single records, the tables, their keys and the counts are those built a
+    record at a time."""
+    from phantom_log.tables import build_tables, chunk_tables, record_rows
+
+    reports = list(phantom_log.verify(corpus.folder))
+    rows = [record_rows(report, include_invalid) for report in reports]
+    chunks = [chunk_tables(rows[i : i + 5], include_invalid) for i in range(0, len(rows), 5)]
+    mixed = [chunks[0], *reports[5:10], *chunks[2:]]
+    built = []
+    for name, items in [("records", reports), ("chunks", chunks), ("mixed", mixed)]:
+        (tmp_path / name).mkdir()
+        files = build_tables(items, tmp_path / name, include_invalid, batch_size=7)
+        counts = (files.records, files.included, files.left_out, files.invalid, files.failed)
+        games = files.scan_games().collect()
+        tricks = files.scan_tricks().collect()
+        built.append((counts, games.to_dicts(), tricks.to_dicts()))
+    assert built[0][0][0] == len(reports) and built[0][1]
+    assert built[1] == built[0]
+    assert built[2] == built[0]
+
+
 def test_player_on_both_sides_counts_once(tmp_path: Path) -> None:
     """A player named on both sides of a game: the game once in their group, in both roles."""
     record = json.loads((EXAMPLES / "rulebook-walkthrough.json").read_text())
