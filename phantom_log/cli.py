@@ -2396,7 +2396,7 @@ def tournament_check(
     """
     import os
 
-    from .pipeline import WorkerLost, default_jobs, verify_sources
+    from .pipeline import WorkerLost, default_jobs, verify_sources_in_batches
     from .reports import Options
     from .sources import on_manifest
     from .terminal import Progress, terminal_width
@@ -2413,7 +2413,6 @@ def tournament_check(
     options = Options(_load_sheets(sheets_path), strict, "facts", quiet=True)
     facts = FactsTable()
     record_problems: list[TournamentProblem] = []
-    warnings = 0
     output_format = output.format
     # The text report: the output itself, or standard error when the output is the
     # standings as CSV.
@@ -2426,16 +2425,17 @@ def tournament_check(
     failed = False
     manifests_found: list[str] = []
     try:
-        outcomes = verify_sources(paths, options, jobs or default_jobs(), _stdin(), progress)
+        batches = verify_sources_in_batches(
+            paths, options, jobs or default_jobs(), _stdin(), progress
+        )
         with on_manifest(manifests_found.append):
-            for outcome in outcomes:
-                assert outcome.facts is not None
-                facts.append(outcome.facts)
-                record_problems.extend(outcome.problems)
-                warnings += outcome.warnings
-                failed |= outcome.failed
+            for batch in batches:
+                if batch.facts is not None:
+                    facts.extend(batch.facts)
+                record_problems.extend(batch.problems)
+                failed |= batch.tally.failed > 0
                 if output_format != "json":
-                    stdout.write(outcome.text)
+                    stdout.write(batch.text)
                 progress.update(len(facts))
     except SourceError as error:
         raise _usage_error(str(error)) from None

@@ -15,7 +15,7 @@ from .check import RecordReport
 from .engine import Result
 from .problems import Problem, Severity
 from .sheets import Sheet
-from .tournament import RecordFacts, TournamentProblem, record_facts
+from .tournament import FactsTable, RecordFacts, TournamentProblem, record_facts
 
 
 @dataclass(slots=True)
@@ -143,6 +143,10 @@ class Batch:
     tally: Tally
     valid_records: bytes = b""
     invalid_records: bytes = b""
+    #: For tournament checking (``Options.output`` is ``facts``): the records' facts, as
+    #: one table, and their own problems.
+    facts: FactsTable | None = None
+    problems: list[TournamentProblem] = field(default_factory=list)
 
 
 def batch_outcomes(outcomes: list[Outcome]) -> Batch:
@@ -155,7 +159,11 @@ def batch_outcomes(outcomes: list[Outcome]) -> Batch:
         if outcome.record_text is not None:
             (valid if outcome.valid else invalid).append(outcome.record_text)
     text = "".join(outcome.text for outcome in outcomes)
-    return Batch(text, tally, b"".join(valid), b"".join(invalid))
+    batch = Batch(text, tally, b"".join(valid), b"".join(invalid))
+    if outcomes and outcomes[0].facts is not None:
+        batch.facts = FactsTable(outcome.facts for outcome in outcomes if outcome.facts)
+        batch.problems = [problem for outcome in outcomes for problem in outcome.problems]
+    return batch
 
 
 # -- the text report -----------------------------------------------------------------

@@ -274,6 +274,12 @@ class _Texts(_Column[str | None]):
         self._ends.append(len(self._data))
         self._absent.append(text is None)
 
+    def extend(self, other: _Texts) -> None:
+        offset = len(self._data)
+        self._data += other._data
+        self._ends.extend(array("Q", (end + offset for end in other._ends)))
+        self._absent += other._absent
+
     def __len__(self) -> int:
         return len(self._ends)
 
@@ -294,6 +300,9 @@ class _Names(_Column[str | None]):
         self._column = array("I")
 
     def append(self, name: str | None) -> None:
+        self._column.append(self._number(name))
+
+    def _number(self, name: str | None) -> int:
         number = self._ids.get(name)
         if number is None:
             assert name is not None  # None is always known
@@ -302,7 +311,11 @@ class _Names(_Column[str | None]):
             copy = name.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass")
             number = self._ids[copy] = len(self._names)
             self._names.append(copy)
-        self._column.append(number)
+        return number
+
+    def extend(self, other: _Names) -> None:
+        numbers = [self._number(name) for name in other._names]
+        self._column.extend(array("I", (numbers[number] for number in other._column)))
 
     def __len__(self) -> int:
         return len(self._column)
@@ -323,8 +336,8 @@ class FactsTable(_Column[RecordFacts]):
         self.source_ids = array("I")
         self.indexes = array("Q")
         self.game_ids = _Texts()
-        # hash() of each game id's key (0 without an id): the same within this process,
-        # which is where the table is filled; equal hashes are then compared exactly.
+        # A 64-bit hash of each game id's key (0 without an id), the same in every process
+        # (tables made by workers are joined); equal hashes are then compared exactly.
         self.game_key_hashes = array("q")
         self.valid = bytearray()
         self.finished = bytearray()
@@ -344,14 +357,10 @@ class FactsTable(_Column[RecordFacts]):
 
     def append(self, facts: RecordFacts) -> None:
         """Add one record's facts."""
-        source_id = self._source_ids.get(facts.source)
-        if source_id is None:
-            source_id = self._source_ids[facts.source] = len(self.sources)
-            self.sources.append(facts.source)
-        self.source_ids.append(source_id)
+        self.source_ids.append(self._source_id(facts.source))
         self.indexes.append(facts.index)
         self.game_ids.append(facts.game_id)
-        self.game_key_hashes.append(0 if facts.game_id is None else hash(game_key(facts.game_id)))
+        self.game_key_hashes.append(0 if facts.game_id is None else _key_hash(facts.game_id))
         self.valid.append(facts.valid)
         self.finished.append(facts.finished)
         self.winners.append(_WINNERS.index(facts.winner))
@@ -363,6 +372,35 @@ class FactsTable(_Column[RecordFacts]):
         self.content.frombytes(facts.content or bytes(_DIGEST))
         self.deal_counts.append(len(facts.deals))
         self.deals.frombytes(b"".join(facts.deals).ljust(_ROUNDS * _DIGEST, b"\0"))
+
+    def extend(self, other: FactsTable) -> None:
+        """Add the records of another table (a chunk's, made by a worker process)."""
+        sources = [self._source_id(source) for source in other.sources]
+        if len(sources) == 1:
+            self.source_ids.extend(array("I", sources) * len(other.source_ids))
+        else:
+            self.source_ids.extend(array("I", (sources[i] for i in other.source_ids)))
+        self.indexes.extend(other.indexes)
+        self.game_ids.extend(other.game_ids)
+        self.game_key_hashes.extend(other.game_key_hashes)
+        self.valid += other.valid
+        self.finished += other.finished
+        self.winners += other.winners
+        self.notes.extend(other.notes)
+        self.phantoms.extend(other.phantoms)
+        self.christines.extend(other.christines)
+        self.stages.extend(other.stages)
+        self.has_content += other.has_content
+        self.content.extend(other.content)
+        self.deal_counts += other.deal_counts
+        self.deals.extend(other.deals)
+
+    def _source_id(self, source: str) -> int:
+        source_id = self._source_ids.get(source)
+        if source_id is None:
+            source_id = self._source_ids[source] = len(self.sources)
+            self.sources.append(source)
+        return source_id
 
     def __len__(self) -> int:
         return len(self.indexes)
@@ -394,6 +432,14 @@ class FactsTable(_Column[RecordFacts]):
     def place(self, position: int) -> tuple[str, int]:
         """The source and index of a record."""
         return self.sources[self.source_ids[position]], self.indexes[position]
+
+
+def _key_hash(game_id: str) -> int:
+    """A signed 64-bit hash of a game id's key, the same in every process."""
+    digest = hashlib.blake2b(
+        game_key(game_id).encode("utf-8", "surrogatepass"), digest_size=8
+    ).digest()
+    return int.from_bytes(digest, "little", signed=True)
 
 
 def _table(all_facts: Sequence[RecordFacts]) -> FactsTable:
@@ -866,7 +912,10 @@ def standings(
     completed as the Phantom (the tie-break); sorted by wins, then that tie-break, then
     name. A player is named as in the first game counted for them."""
     table = _table(all_facts)
-    numbers: dict[str, int] = {}
+    numbers: dict[str, int] = {}  # a player's number by the key of their name
+    # ... and by their name as written: a player's name is usually written the same way
+    # in each of their games, and its key is then worked out once.
+    written: dict[str, int] = {}
     names = _Texts()
     counts = {column: array("I") for column in STANDINGS_COLUMNS[1:]}
     games, wins, losses = counts["games"], counts["wins"], counts["losses"]
@@ -885,12 +934,15 @@ def standings(
             continue
         winner = _WINNERS[table.winners[position]]
         for role, name in (("phantom", phantom), ("christine", christine)):
-            player = numbers.get(key := person_key(name))
+            player = written.get(name)
             if player is None:
-                player = numbers[key] = len(names)
-                names.append(name)
-                for column in counts.values():
-                    column.append(0)
+                player = numbers.get(key := person_key(name))
+                if player is None:
+                    player = numbers[key] = len(names)
+                    names.append(name)
+                    for column in counts.values():
+                        column.append(0)
+                written[name] = player
             games[player] += 1
             if winner == role:
                 wins[player] += 1
@@ -899,7 +951,7 @@ def standings(
                 losses[player] += 1
             if role == "phantom":
                 notes_as_phantom[player] += max(table.notes[position], 0)
-    del numbers
+    del numbers, written
     # By name first, then (a stable sort) by wins and the tie-break, both highest first:
     # one small key per player at a time, not a tuple each.
     order = sorted(range(len(names)), key=lambda player: (names[player] or "").casefold())

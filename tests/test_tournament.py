@@ -5,7 +5,9 @@ export, the usage errors, and ``--jobs`` giving the same bytes as one process.""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -1087,12 +1089,21 @@ def test_the_facts_table_gives_back_every_fact_as_it_was_added() -> None:
     )
 
     @settings(max_examples=200, deadline=None)
-    @given(st.lists(facts, max_size=8))
-    def agree(items: list[RecordFacts]) -> None:
+    @given(st.lists(facts, max_size=8), st.lists(st.integers(0, 8), max_size=4))
+    def agree(items: list[RecordFacts], cuts: list[int]) -> None:
         table = FactsTable(items)
         assert len(table) == len(items)
         assert list(table) == items
         assert table[:] == items
+        # Joined from the tables of parts (as worker processes make them): the same
+        # records, and the same columns the checks across records read.
+        joined = FactsTable()
+        bounds = [0, *sorted(min(cut, len(items)) for cut in cuts), len(items)]
+        for start, end in itertools.pairwise(bounds):
+            joined.extend(FactsTable(items[start:end]))
+        assert list(joined) == items
+        assert joined.game_key_hashes == table.game_key_hashes
+        assert joined.sources == table.sources and joined.source_ids == table.source_ids
 
     agree()
 
@@ -1224,3 +1235,28 @@ def test_repeated_keys_are_those_held_by_two_present_positions(
     assert _repeated(keys, None, every) == {
         position for position in positions if everywhere[keys[position * every]] > 1
     }
+
+
+def test_game_id_hashes_are_the_same_in_every_process() -> None:
+    """Workers make the facts tables of their chunks and the main process joins them: the
+    hashes of the game ids must not depend on the process's hash seed."""
+    import subprocess
+    import sys
+
+    script = (
+        "from phantom_log.tournament import FactsTable, RecordFacts\n"
+        "facts = RecordFacts('a', 0, 'Game\\u00e9 1', True, None, None, None, None, (),"
+        " None, None, False)\n"
+        "print(FactsTable([facts]).game_key_hashes[0])\n"
+    )
+    hashes = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "random")
+    }
+    assert len(hashes) == 1
