@@ -347,6 +347,11 @@ class FactsTable(_Column[RecordFacts]):
         # distinct players would otherwise hold a million small strings (see _Texts).
         self.phantoms = _Texts()
         self.christines = _Texts()
+        # A 64-bit hash of each name's key (identity.person_key; 0 without a name), worked
+        # out where the table is filled (in the workers): the standings and the same-player
+        # check compare these, and work out a key again only when two hashes are equal.
+        self.phantom_keys = array("q")
+        self.christine_keys = array("q")
         self.stages = _Names()
         self.has_content = bytearray()
         self.content = array("Q")  # two words per record (zero when there is none)
@@ -367,6 +372,8 @@ class FactsTable(_Column[RecordFacts]):
         self.notes.append(-1 if facts.notes is None else facts.notes)
         self.phantoms.append(facts.phantom)
         self.christines.append(facts.christine)
+        self.phantom_keys.append(0 if facts.phantom is None else _person_hash(facts.phantom))
+        self.christine_keys.append(0 if facts.christine is None else _person_hash(facts.christine))
         self.stages.append(facts.stage)
         self.has_content.append(facts.content is not None)
         self.content.frombytes(facts.content or bytes(_DIGEST))
@@ -389,6 +396,8 @@ class FactsTable(_Column[RecordFacts]):
         self.notes.extend(other.notes)
         self.phantoms.extend(other.phantoms)
         self.christines.extend(other.christines)
+        self.phantom_keys.extend(other.phantom_keys)
+        self.christine_keys.extend(other.christine_keys)
         self.stages.extend(other.stages)
         self.has_content += other.has_content
         self.content.extend(other.content)
@@ -436,9 +445,16 @@ class FactsTable(_Column[RecordFacts]):
 
 def _key_hash(game_id: str) -> int:
     """A signed 64-bit hash of a game id's key, the same in every process."""
-    digest = hashlib.blake2b(
-        game_key(game_id).encode("utf-8", "surrogatepass"), digest_size=8
-    ).digest()
+    return _hash64(game_key(game_id))
+
+
+def _person_hash(name: str) -> int:
+    """A signed 64-bit hash of a player's key, the same in every process."""
+    return _hash64(person_key(name))
+
+
+def _hash64(key: str) -> int:
+    digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     return int.from_bytes(digest, "little", signed=True)
 
 
@@ -632,7 +648,8 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     table = _table(all_facts)
     count = len(table)
     holders: dict[str, list[int]] = defaultdict(list)
-    for position in sorted(_repeated(table.game_key_hashes)):
+    shared_id = _repeated(table.game_key_hashes)
+    for position in sorted(shared_id):
         game_id = table.game_ids[position]
         if game_id is not None:
             holders[game_key(game_id)].append(position)
@@ -658,9 +675,9 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
         )
 
     for position in range(count):
-        game_id = table.game_ids[position]
+        game_id = table.game_ids[position] if position in shared_id else None
         if game_id is not None:
-            same_id = holders.get(game_key(game_id)) if holders else None
+            same_id = holders.get(game_key(game_id))
             if same_id:
                 others = [table.where(other) for other in same_id if other != position]
                 problem(
@@ -702,8 +719,10 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
                     + (f" ({seen_id})" if seen_id else "")
                     + ": a reused shuffle or a copied record",
                 )
-        phantom = table.phantoms[position]
-        christine = table.christines[position]
+        # Different hashes are different keys: the keys are worked out only when equal.
+        same_hash = table.phantom_keys[position] == table.christine_keys[position]
+        phantom = table.phantoms[position] if same_hash else None
+        christine = table.christines[position] if same_hash else None
         if (
             phantom is not None
             and christine is not None
@@ -912,10 +931,11 @@ def standings(
     completed as the Phantom (the tie-break); sorted by wins, then that tie-break, then
     name. A player is named as in the first game counted for them."""
     table = _table(all_facts)
-    numbers: dict[str, int] = {}  # a player's number by the key of their name
-    # ... and by their name as written: a player's name is usually written the same way
-    # in each of their games, and its key is then worked out once.
-    written: dict[str, int] = {}
+    # A player's number by the hash of their key (the table's); the key itself is worked
+    # out only for a name written otherwise than the player's first, and a key whose hash
+    # is another player's is found among ``colliding``, by the key.
+    numbers: dict[int, int] = {}
+    colliding: dict[str, int] = {}
     names = _Texts()
     counts = {column: array("I") for column in STANDINGS_COLUMNS[1:]}
     games, wins, losses = counts["games"], counts["wins"], counts["losses"]
@@ -933,16 +953,21 @@ def standings(
         ):
             continue
         winner = _WINNERS[table.winners[position]]
-        for role, name in (("phantom", phantom), ("christine", christine)):
-            player = written.get(name)
-            if player is None:
-                player = numbers.get(key := person_key(name))
-                if player is None:
-                    player = numbers[key] = len(names)
-                    names.append(name)
-                    for column in counts.values():
-                        column.append(0)
-                written[name] = player
+        for role, name, hashed in (
+            ("phantom", phantom, table.phantom_keys[position]),
+            ("christine", christine, table.christine_keys[position]),
+        ):
+            player = numbers.get(hashed)
+            if player is not None:
+                first = names[player]
+                if name != first and person_key(name) != person_key(first or ""):
+                    player = colliding.get(key := person_key(name))
+                    if player is None:
+                        player = colliding[key] = len(names)
+                        _new_player(name, names, counts)
+            else:
+                player = numbers[hashed] = len(names)
+                _new_player(name, names, counts)
             games[player] += 1
             if winner == role:
                 wins[player] += 1
@@ -951,12 +976,18 @@ def standings(
                 losses[player] += 1
             if role == "phantom":
                 notes_as_phantom[player] += max(table.notes[position], 0)
-    del numbers, written
+    del numbers, colliding
     # By name first, then (a stable sort) by wins and the tie-break, both highest first:
     # one small key per player at a time, not a tuple each.
     order = sorted(range(len(names)), key=lambda player: (names[player] or "").casefold())
     order.sort(key=lambda player: (wins[player] << 32) | notes_as_phantom[player], reverse=True)
     return Standings(names, counts, array("I", order))
+
+
+def _new_player(name: str, names: _Texts, counts: dict[str, array[int]]) -> None:
+    names.append(name)
+    for column in counts.values():
+        column.append(0)
 
 
 def tournament_report(

@@ -1130,6 +1130,35 @@ def test_the_checks_across_records_are_the_same_on_a_table_and_on_a_list(here: P
     assert standings(table) == standings(facts)
 
 
+def test_names_whose_hashes_collide_are_still_told_apart(
+    here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standings and the same-player check compare 64-bit hashes of the players' keys
+    first: with every hash the same (as a crafted pair of names could make two), players
+    are still told apart by their keys, and one name written two ways is one player."""
+    from phantom_log import tournament
+    from phantom_log.tournament import FactsTable, cross_record_problems, record_facts, standings
+
+    folder = here / "event"
+    folder.mkdir()
+    records = [
+        game(1, "game-1", "Kim", "Lee", None),
+        game(2, "game-2", "lee", " KIM ", None),
+        game(3, "game-3", "Ana", "Kim", None),
+        game(4, "game-4", "Kim", "kim", None),
+        game(5, "game-5", "Bo", "Ana", None),
+    ]
+    (folder / "a.json").write_text(json.dumps(records))
+    facts = [record_facts(report) for report in phantom_log.verify(folder)]
+    expected = (standings(FactsTable(facts)), cross_record_problems(FactsTable(facts)))
+    assert [row.player for row in expected[0]] != []
+    monkeypatch.setattr(tournament, "_hash64", lambda key: 7)
+    colliding = FactsTable(facts)
+    assert set(colliding.phantom_keys) == {7}
+    assert (standings(colliding), cross_record_problems(colliding)) == expected
+    assert sorted(row.player for row in expected[0]) == ["Ana", "Bo", "Kim", "Lee"]
+
+
 def test_the_json_report_is_written_as_it_is_built(here: Path) -> None:
     """``write_json`` streams the very text of ``to_json`` (a problem and a player at a
     time), whatever the problems and the standings hold."""
