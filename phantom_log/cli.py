@@ -2404,6 +2404,7 @@ def tournament_check(
         STANDINGS_COLUMNS,
         FactsTable,
         TournamentProblem,
+        standings_dicts,
         tournament_report,
     )
 
@@ -2463,7 +2464,7 @@ def tournament_check(
 
             writer = csv.DictWriter(stream, fieldnames=STANDINGS_COLUMNS, lineterminator="\n")
             writer.writeheader()
-            writer.writerows(report.standings)
+            writer.writerows(standings_dicts(report.standings))
         elif output_format == "text" and isinstance(stdout, io.StringIO):
             stream.write(stdout.getvalue())
     _say_written(output, quiet)

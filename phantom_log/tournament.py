@@ -8,6 +8,7 @@ be verified in worker processes and only their facts come back.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from array import array
 from collections import defaultdict
@@ -274,6 +275,10 @@ class _Texts(_Column[str | None]):
         self._ends.append(len(self._data))
         self._absent.append(text is None)
 
+    def present(self, position: int) -> bool:
+        """True when the text at ``position`` is not ``None`` (read without decoding it)."""
+        return not self._absent[position]
+
     def extend(self, other: _Texts) -> None:
         offset = len(self._data)
         self._data += other._data
@@ -347,11 +352,12 @@ class FactsTable(_Column[RecordFacts]):
         # distinct players would otherwise hold a million small strings (see _Texts).
         self.phantoms = _Texts()
         self.christines = _Texts()
-        # A 64-bit hash of each name's key (identity.person_key; 0 without a name), worked
-        # out where the table is filled (in the workers): the standings and the same-player
-        # check compare these, and work out a key again only when two hashes are equal.
-        self.phantom_keys = array("q")
-        self.christine_keys = array("q")
+        # The digest of each name's key (identity.person_key), two words a record (zero
+        # without a name), made where the table is filled (in the workers): two names are
+        # one player when their digests are equal, as two records are the same content
+        # when theirs are (16 bytes of BLAKE2b: a collision would take some 2**64 tries).
+        self.phantom_keys = array("Q")
+        self.christine_keys = array("Q")
         self.stages = _Names()
         self.has_content = bytearray()
         self.content = array("Q")  # two words per record (zero when there is none)
@@ -372,8 +378,8 @@ class FactsTable(_Column[RecordFacts]):
         self.notes.append(-1 if facts.notes is None else facts.notes)
         self.phantoms.append(facts.phantom)
         self.christines.append(facts.christine)
-        self.phantom_keys.append(0 if facts.phantom is None else _person_hash(facts.phantom))
-        self.christine_keys.append(0 if facts.christine is None else _person_hash(facts.christine))
+        self.phantom_keys.frombytes(_person_digest(facts.phantom))
+        self.christine_keys.frombytes(_person_digest(facts.christine))
         self.stages.append(facts.stage)
         self.has_content.append(facts.content is not None)
         self.content.frombytes(facts.content or bytes(_DIGEST))
@@ -448,9 +454,12 @@ def _key_hash(game_id: str) -> int:
     return _hash64(game_key(game_id))
 
 
-def _person_hash(name: str) -> int:
-    """A signed 64-bit hash of a player's key, the same in every process."""
-    return _hash64(person_key(name))
+def _person_digest(name: str | None) -> bytes:
+    """The digest of a player's key (:data:`_DIGEST` bytes; zeros without a name)."""
+    if name is None:
+        return bytes(_DIGEST)
+    key = person_key(name).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(key, digest_size=_DIGEST).digest()
 
 
 def _hash64(key: str) -> int:
@@ -608,17 +617,40 @@ class TournamentReport:
         }
 
     def write_json(self, stream: IO[str]) -> None:
-        """The JSON report (:meth:`to_json`) and a line break, written a problem and a
-        player at a time: a million records' report is never held whole as text."""
+        """The JSON report (:meth:`to_json`) and a line break, written a few thousand
+        problems and players at a time: a million records' report is never held whole as
+        text."""
         stream.write(
             f'{{"records":{self.records},"valid":{self.valid},"invalid":{self.invalid},"problems":['
         )
-        for number, problem in enumerate(self.problems):
-            stream.write(("," if number else "") + orjson.dumps(problem.to_json()).decode())
+        _write_items(stream, (problem.to_json() for problem in self.problems))
         stream.write('],"standings":[')
-        for number, row in enumerate(self.standings):
-            stream.write(("," if number else "") + orjson.dumps(dict(row)).decode())
+        _write_items(stream, standings_dicts(self.standings))
         stream.write("]}\n")
+
+
+# The items of a JSON array that write_json joins into one text to write.
+_ITEMS_WRITTEN_AT_ONCE: Final = 4096
+
+
+def _write_items(stream: IO[str], items: Iterable[Any]) -> None:
+    """The items of a JSON array, comma-separated, a few thousand at a time."""
+    iterator = iter(items)
+    first = True
+    while part := list(itertools.islice(iterator, _ITEMS_WRITTEN_AT_ONCE)):
+        text = b",".join(map(orjson.dumps, part)).decode()
+        stream.write(text if first else "," + text)
+        first = False
+
+
+def standings_dicts(standings: Sequence[StandingsRow]) -> Iterator[dict[str, Any]]:
+    """The rows of standings as dicts (of :data:`STANDINGS_COLUMNS`), in their order; made
+    from the columns of :class:`Standings` without a row object each."""
+    if isinstance(standings, Standings):
+        yield from standings.dicts()
+    else:
+        for row in standings:
+            yield dict(row)
 
 
 def _problem(facts: RecordFacts, code: str, severity: Severity, message: str) -> TournamentProblem:
@@ -664,6 +696,8 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     del present
     contents = table.content
     deals = table.deals
+    phantoms, christines = table.phantoms, table.christines
+    phantom_keys, christine_keys = table.phantom_keys, table.christine_keys
     first_content: dict[bytes, int] = {}
     first_deal: dict[bytes, tuple[int, int]] = {}
     problems: list[TournamentProblem] = []
@@ -719,15 +753,13 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
                     + (f" ({seen_id})" if seen_id else "")
                     + ": a reused shuffle or a copied record",
                 )
-        # Different hashes are different keys: the keys are worked out only when equal.
-        same_hash = table.phantom_keys[position] == table.christine_keys[position]
-        phantom = table.phantoms[position] if same_hash else None
-        christine = table.christines[position] if same_hash else None
         if (
-            phantom is not None
-            and christine is not None
-            and person_key(phantom) == person_key(christine)
+            phantoms.present(position)
+            and christines.present(position)
+            and _player_key(phantom_keys, position) == _player_key(christine_keys, position)
         ):
+            phantom = phantoms[position]
+            assert phantom is not None  # present
             problem(
                 position,
                 TournamentCode.SAME_PLAYER,
@@ -903,6 +935,16 @@ class Standings(_Column[StandingsRow]):
     def __len__(self) -> int:
         return len(self._order)
 
+    def dicts(self) -> Iterator[dict[str, Any]]:
+        """The rows as dicts, in order."""
+        names = self._names
+        columns = STANDINGS_COLUMNS
+        counts = self._counts
+        for player in self._order:
+            yield dict(
+                zip(columns, (names[player] or "", *(c[player] for c in counts)), strict=True)
+            )
+
     def _item(self, position: int) -> StandingsRow:
         player = self._order[position]
         row = StandingsRow(self._names[player] or "")
@@ -931,43 +973,34 @@ def standings(
     completed as the Phantom (the tie-break); sorted by wins, then that tie-break, then
     name. A player is named as in the first game counted for them."""
     table = _table(all_facts)
-    # A player's number by the hash of their key (the table's); the key itself is worked
-    # out only for a name written otherwise than the player's first, and a key whose hash
-    # is another player's is found among ``colliding``, by the key.
+    # A player's number by the digest of their key (the table's, as one number).
     numbers: dict[int, int] = {}
-    colliding: dict[str, int] = {}
     names = _Texts()
     counts = {column: array("I") for column in STANDINGS_COLUMNS[1:]}
     games, wins, losses = counts["games"], counts["wins"], counts["losses"]
     wins_as = {"phantom": counts["wins_as_phantom"], "christine": counts["wins_as_christine"]}
     notes_as_phantom = counts["notes_as_phantom"]
     for position in range(len(table)):
-        phantom = table.phantoms[position]
-        christine = table.christines[position]
         if (
             not table.valid[position]
             or not table.finished[position]
-            or phantom is None
-            or christine is None
+            or not table.phantoms.present(position)
+            or not table.christines.present(position)
             or (left_out and table.place(position) in left_out)
         ):
             continue
         winner = _WINNERS[table.winners[position]]
-        for role, name, hashed in (
-            ("phantom", phantom, table.phantom_keys[position]),
-            ("christine", christine, table.christine_keys[position]),
+        for role, written, keys in (
+            ("phantom", table.phantoms, table.phantom_keys),
+            ("christine", table.christines, table.christine_keys),
         ):
-            player = numbers.get(hashed)
-            if player is not None:
-                first = names[player]
-                if name != first and person_key(name) != person_key(first or ""):
-                    player = colliding.get(key := person_key(name))
-                    if player is None:
-                        player = colliding[key] = len(names)
-                        _new_player(name, names, counts)
-            else:
-                player = numbers[hashed] = len(names)
-                _new_player(name, names, counts)
+            key = _player_key(keys, position)
+            player = numbers.get(key)
+            if player is None:
+                player = numbers[key] = len(names)
+                names.append(written[position])
+                for column in counts.values():
+                    column.append(0)
             games[player] += 1
             if winner == role:
                 wins[player] += 1
@@ -976,7 +1009,7 @@ def standings(
                 losses[player] += 1
             if role == "phantom":
                 notes_as_phantom[player] += max(table.notes[position], 0)
-    del numbers, colliding
+    del numbers
     # By name first, then (a stable sort) by wins and the tie-break, both highest first:
     # one small key per player at a time, not a tuple each.
     order = sorted(range(len(names)), key=lambda player: (names[player] or "").casefold())
@@ -984,10 +1017,9 @@ def standings(
     return Standings(names, counts, array("I", order))
 
 
-def _new_player(name: str, names: _Texts, counts: dict[str, array[int]]) -> None:
-    names.append(name)
-    for column in counts.values():
-        column.append(0)
+def _player_key(keys: array[int], position: int) -> int:
+    """The digest of a record's player's key (see :class:`FactsTable`), as one number."""
+    return keys[2 * position] | (keys[2 * position + 1] << 64)
 
 
 def tournament_report(

@@ -1130,13 +1130,10 @@ def test_the_checks_across_records_are_the_same_on_a_table_and_on_a_list(here: P
     assert standings(table) == standings(facts)
 
 
-def test_names_whose_hashes_collide_are_still_told_apart(
-    here: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The standings and the same-player check compare 64-bit hashes of the players' keys
-    first: with every hash the same (as a crafted pair of names could make two), players
-    are still told apart by their keys, and one name written two ways is one player."""
-    from phantom_log import tournament
+def test_one_player_by_the_key_of_their_name_however_written(here: Path) -> None:
+    """The standings and the same-player check compare the digests of the players' keys
+    (made in the workers): a name written in several ways is one player, named as in
+    their first game; names with other keys are other players."""
     from phantom_log.tournament import FactsTable, cross_record_problems, record_facts, standings
 
     folder = here / "event"
@@ -1147,24 +1144,47 @@ def test_names_whose_hashes_collide_are_still_told_apart(
         game(3, "game-3", "Ana", "Kim", None),
         game(4, "game-4", "Kim", "kim", None),
         game(5, "game-5", "Bo", "Ana", None),
+        game(6, "game-6", "Kim", "Kimm", None),
     ]
     (folder / "a.json").write_text(json.dumps(records))
-    facts = [record_facts(report) for report in phantom_log.verify(folder)]
-    expected = (standings(FactsTable(facts)), cross_record_problems(FactsTable(facts)))
-    assert [row.player for row in expected[0]] != []
-    monkeypatch.setattr(tournament, "_hash64", lambda key: 7)
-    colliding = FactsTable(facts)
-    assert set(colliding.phantom_keys) == {7}
-    assert (standings(colliding), cross_record_problems(colliding)) == expected
-    assert sorted(row.player for row in expected[0]) == ["Ana", "Bo", "Kim", "Lee"]
+    table = FactsTable(record_facts(report) for report in phantom_log.verify(folder))
+    rows = {row.player: row for row in standings(table)}
+    assert sorted(rows) == ["Ana", "Bo", "Kim", "Kimm", "Lee"]
+    assert [rows[name].games for name in ("Ana", "Bo", "Kim", "Kimm", "Lee")] == [2, 1, 6, 1, 2]
+    same = [p.game_id for p in cross_record_problems(table) if p.code == "same-player"]
+    assert same == ["game-4"]
 
 
-def test_the_json_report_is_written_as_it_is_built(here: Path) -> None:
-    """``write_json`` streams the very text of ``to_json`` (a problem and a player at a
-    time), whatever the problems and the standings hold."""
+def test_two_names_have_the_same_digest_exactly_when_they_have_the_same_key() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from phantom_log.identity import person_key
+    from phantom_log.tournament import _person_digest
+
+    letters = st.text(st.sampled_from("aAéÉe\u0301 \u200bKk\u212a"), max_size=5)
+
+    @settings(max_examples=300, deadline=None)
+    @given(letters, letters)
+    def agree(first: str, second: str) -> None:
+        same_key = person_key(first) == person_key(second)
+        assert (_person_digest(first) == _person_digest(second)) == same_key
+
+    agree()
+
+
+@pytest.mark.parametrize("at_once", [1, 2, 4096])
+def test_the_json_report_is_written_as_it_is_built(
+    here: Path, monkeypatch: pytest.MonkeyPatch, at_once: int
+) -> None:
+    """``write_json`` streams the very text of ``to_json`` (``at_once`` problems and
+    players at a time), whatever the problems and the standings hold."""
     import io
 
+    from phantom_log import tournament
     from phantom_log.tournament import FactsTable, record_facts, tournament_report
+
+    monkeypatch.setattr(tournament, "_ITEMS_WRITTEN_AT_ONCE", at_once)
 
     folder = here / "event"
     folder.mkdir()
@@ -1184,6 +1204,7 @@ def test_the_json_report_is_written_as_it_is_built(here: Path) -> None:
     assert report.problems and report.standings
     stream = io.StringIO()
     report.write_json(stream)
+    assert len(report.problems) > 2 and len(report.standings) >= 2
     assert (
         stream.getvalue()
         == json.dumps(report.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"
