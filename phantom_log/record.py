@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Self, TypeVar, get_args
 
 from pydantic import (
@@ -488,7 +489,9 @@ class GameRecord(RecordModel):
     rounds: Annotated[tuple[Round, ...], Field(max_length=2), AfterValidator(_not_empty)]
     result: Result | None = None
 
-    _raw_rounds: list[Any] | None = PrivateAttr(default=None)
+    # The objects of a record made by from_validated not yet made into models, by field:
+    # each is made on first reading (see __getattr__), or by _materialize.
+    _lazy: dict[str, Any] | None = PrivateAttr(default=None)
     # The document a record made by from_validated was built from, kept to be replayed as
     # it is (read only; a copy made by model_copy(update=...) forgets it).
     _source: Mapping[str, Any] | None = PrivateAttr(default=None)
@@ -504,36 +507,85 @@ class GameRecord(RecordModel):
         """The record of a document that already passed the schema check (every command
         checks it with the schema gate first), built without validating it again.
 
-        The metadata (players, event, site, date, stage, sheet, rules, result) is built at
-        once, cheaply; the rounds become models when first read (``record.rounds``), since
-        the commands replay them from the JSON and rarely need them as models.
+        Its texts (id, event, site, date, stage) are read at once; its objects (players,
+        sheet, rules, rounds, result) become models when first read, since a command
+        reads few of them (the tables read the players and the rules, a tournament check
+        only the players) and replays the rounds from the JSON. Reading it as a whole
+        (``model_dump``, ``==``, ``repr``, a copy, pickling) makes them all first.
         """
         values: dict[str, Any] = {}
+        lazy: dict[str, Any] = {}
         for key, value in data.items():
-            if key == "players":
-                value = _construct(Players, value)
-            elif key == "rules":
-                value = _construct(Rules, value)
-            elif key == "result":
-                value = _construct(Result, value)
-            elif key == "sheet" and isinstance(value, dict):
-                bars = tuple(_construct(Bar, bar) for bar in value["bars"])
-                value = _construct(SheetObject, {**value, "bars": bars})
-            values[key] = value
-        record = _construct(cls, values, {"_raw_rounds": values.pop("rounds"), "_source": data})
-        record.__pydantic_fields_set__.add("rounds")
+            if key in _LAZY_FIELDS:
+                lazy[key] = value
+            else:
+                values[key] = value
+        record = _construct(cls, values, {"_lazy": lazy, "_source": data})
+        for key in lazy:  # not the default: made on first reading
+            record.__dict__.pop(key, None)
+        record.__pydantic_fields_set__.update(lazy)
         return record
 
     def __getattr__(self, name: str) -> Any:
-        # The rounds of a record made by from_validated, as models on first reading.
-        if name == "rounds" and "rounds" not in self.__dict__:
-            private = self.__pydantic_private__ or {}
-            raw = private.get("_raw_rounds")
-            if raw is not None:
-                rounds = tuple(Round.model_validate(item) for item in raw)
-                self.__dict__["rounds"] = rounds
-                return rounds
+        # An object of a record made by from_validated, as a model on first reading.
+        lazy = (self.__pydantic_private__ or {}).get("_lazy")
+        if lazy and name in lazy:
+            value = _LAZY_FIELDS[name](lazy.pop(name))
+            self.__dict__[name] = value
+            return value
         return super().__getattr__(name)  # type: ignore[misc]
+
+    def _materialize(self) -> Self:
+        """Make every object not yet made into a model (see :meth:`from_validated`)."""
+        lazy = (self.__pydantic_private__ or {}).get("_lazy")
+        for name in list(lazy or ()):
+            getattr(self, name)
+        fields = self.__dict__
+        if list(fields) != list(type(self).model_fields):
+            # In the order of the fields, as a validated record holds them.
+            ordered = {name: fields[name] for name in type(self).model_fields if name in fields}
+            object.__setattr__(self, "__dict__", ordered)
+        return self
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        """See pydantic (the objects of a record from :meth:`from_validated` included)."""
+        return super(GameRecord, self._materialize()).model_dump(**kwargs)
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        """See pydantic (the objects of a record from :meth:`from_validated` included)."""
+        return super(GameRecord, self._materialize()).model_dump_json(**kwargs)
+
+    def __eq__(self, other: object) -> bool:
+        # The same fields and extensions, however each record was made (validated, or
+        # from_validated with its objects made or not).
+        if not isinstance(other, GameRecord):
+            return NotImplemented
+        self._materialize()
+        other._materialize()
+        return (
+            type(self) is type(other)
+            and self.__dict__ == other.__dict__
+            and self.__pydantic_extra__ == other.__pydantic_extra__
+        )
+
+    def __hash__(self) -> int:
+        # Frozen, so hashable (as pydantic's frozen models are): by the fields' values.
+        return hash((type(self), *self._materialize().__dict__.values()))
+
+    def __repr_args__(self) -> Any:
+        return super(GameRecord, self._materialize()).__repr_args__()
+
+    def __iter__(self) -> Any:
+        return super(GameRecord, self._materialize()).__iter__()
+
+    def __copy__(self) -> Self:
+        return super(GameRecord, self._materialize()).__copy__()
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
+        return super(GameRecord, self._materialize()).__deepcopy__(memo)
+
+    def __getstate__(self) -> dict[Any, Any]:
+        return super(GameRecord, self._materialize()).__getstate__()
 
     def document(self) -> Mapping[str, Any]:
         """The record as JSON data, to read and not to change: the document it was built
@@ -554,7 +606,7 @@ class GameRecord(RecordModel):
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy (see pydantic); one with changes made no longer has the document it was
         built from."""
-        copied = super().model_copy(update=update, deep=deep)
+        copied = super(GameRecord, self._materialize()).model_copy(update=update, deep=deep)
         if update and copied.__pydantic_private__ is not None:
             copied.__pydantic_private__["_source"] = None
         return copied
@@ -574,3 +626,25 @@ class GameRecord(RecordModel):
         from .engine import replay
 
         return replay(dict(self.document()), sheets)
+
+
+def _sheet_model(value: Any) -> Any:
+    """A record's sheet as its model: a name as it is, a sheet object as a model."""
+    if isinstance(value, str):
+        return value
+    bars = tuple(_construct(Bar, bar) for bar in value["bars"])
+    return _construct(SheetObject, {**value, "bars": bars})
+
+
+def _rounds_model(value: Any) -> tuple[Round, ...]:
+    return tuple(Round.model_validate(item) for item in value)
+
+
+# How each object of a record made by GameRecord.from_validated becomes its model.
+_LAZY_FIELDS: Final[dict[str, Callable[[Any], Any]]] = {
+    "players": partial(_construct, Players),
+    "rules": partial(_construct, Rules),
+    "result": partial(_construct, Result),
+    "sheet": _sheet_model,
+    "rounds": _rounds_model,
+}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -807,9 +808,25 @@ def test_a_record_built_from_validated_data_is_the_validated_record(name: str) -
     document = BASES[name]
     built, validated = GameRecord.from_validated(document), GameRecord.from_json(document)
     assert built.to_json() == validated.to_json() == document
-    for field in ("game_id", "event", "site", "date", "stage", "players", "sheet", "rules"):
+    fields = ("game_id", "event", "site", "date", "stage", "players", "sheet", "rules", "result")
+    for field in fields:
         assert getattr(built, field) == getattr(validated, field), field
     assert built.rounds == validated.rounds
+    # Its objects are made into models when first read: read as a whole, before or after,
+    # it is the validated record.
+    for whole in (
+        lambda record: record,
+        lambda record: record.model_dump(),
+        lambda record: record.model_dump_json(),
+        repr,
+        hash,
+        dict,
+        lambda record: pickle.loads(pickle.dumps(record)),
+        copy.deepcopy,
+        lambda record: record.model_copy(update={"stage": "final"}).model_dump(),
+    ):
+        assert whole(GameRecord.from_validated(document)) == whole(validated)
+        assert whole(built) == whole(validated)
 
 
 def _errors(document: object, checked: object) -> list[tuple[str, list[object]]]:
