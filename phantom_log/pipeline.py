@@ -192,9 +192,11 @@ class ProgressHook(Protocol):
 
 
 def _chunks(
-    paths: Iterable[str], stdin: IO[bytes] | None, progress: ProgressHook | None
+    paths: Iterable[str], stdin: IO[bytes] | None, progress: ProgressHook | None, jobs: int
 ) -> Iterator[Chunk]:
     """The chunks of every source of the paths, counted on ``progress`` as they are read.
+    For worker processes (``jobs`` above 1), a file of JSON Lines is given as spans, which
+    the workers read (see :class:`~phantom_log.sources.Span`).
 
     Raises :class:`~phantom_log.sources.SourceError` for a path that does not exist,
     before any chunk is read."""
@@ -205,7 +207,7 @@ def _chunks(
 
     def chunks() -> Iterator[Chunk]:
         for source in sources:
-            for chunk in read_chunks(source, stdin):
+            for chunk in read_chunks(source, stdin, spans=jobs > 1):
                 if progress is not None:
                     progress.add_bytes(chunk.size)
                 yield chunk
@@ -225,7 +227,7 @@ def verify_sources(
     Raises :class:`~phantom_log.sources.SourceError` for a path that does not exist,
     before any record is read.
     """
-    chunks = _chunks(paths, stdin, progress)
+    chunks = _chunks(paths, stdin, progress, jobs)
     for outcomes in ordered_map(partial(verify_chunk, options=options), chunks, jobs):
         yield from outcomes
 
@@ -240,7 +242,7 @@ def verify_sources_in_batches(
     """:func:`verify_sources` a chunk of records at a time: what ``verify`` prints and
     counts, with the least work left to the main process (one object a chunk to receive
     from a worker, one text to write). Raises as :func:`verify_sources` does."""
-    chunks = _chunks(paths, stdin, progress)
+    chunks = _chunks(paths, stdin, progress, jobs)
     yield from ordered_map(partial(verify_chunk_in_one, options=options), chunks, jobs)
 
 
@@ -270,6 +272,6 @@ def source_tables(
 ) -> Iterator[ChunkTables]:
     """The tables of the records of the paths, a chunk at a time, in input order, on
     ``jobs`` processes."""
-    chunks = _chunks(paths, stdin, progress)
+    chunks = _chunks(paths, stdin, progress, jobs)
     work = partial(tables_chunk, sheets=sheets, include_invalid=include_invalid)
     return ordered_map(work, chunks, jobs)

@@ -337,12 +337,29 @@ _CLOSED_STDIN: Final = _unreadable(
 
 
 @dataclass(frozen=True, slots=True)
+class Span:
+    """Lines of a regular file of JSON Lines, not yet read: ``length`` bytes from
+    ``offset``, cut at line boundaries, holding ``records`` records; its first line is line
+    ``first_line`` of the file, its first record has the index ``first_index``. The main
+    process finds spans; a worker process reads one (:func:`chunk_records`), so that the
+    main process neither splits nor sends the records' texts."""
+
+    path: str
+    offset: int
+    length: int
+    first_line: int
+    first_index: int
+    records: int
+
+
+@dataclass(frozen=True, slots=True)
 class Chunk:
     """Raw text of one source, not yet parsed: a whole document (``lines`` is ``None``)
     or a run of records' texts (the lines of JSON Lines, or the elements of an array), each
     ``(index, line, column, bytes)`` with the line and column where it starts; or the
     ``problem`` that kept a source (or the record at ``index``, on ``line``) from being
-    read. ``selection`` is the selection in force when it was read (see
+    read; or the ``span`` of a file whose lines are read where the chunk is parsed.
+    ``selection`` is the selection in force when it was read (see
     :mod:`phantom_log.selection`): parsing keeps only the records it matches. Chunks are
     what worker processes receive."""
 
@@ -353,12 +370,15 @@ class Chunk:
     index: int = 0
     line: int | None = None
     selection: Selection | None = None
+    span: Span | None = None
 
     @property
     def size(self) -> int:
         """The bytes of text the chunk holds."""
         if self.lines is not None:
             return sum(len(line) for _, _, _, line in self.lines)
+        if self.span is not None:
+            return self.span.length
         return len(self.document or b"")
 
 
@@ -381,6 +401,7 @@ def read_chunks(
     stdin: IO[bytes] | None = None,
     lines_per_chunk: int = 512,
     max_record_size: int | None = None,
+    spans: bool = False,
 ) -> Iterator[Chunk]:
     """The raw chunks of one source: a file (JSON Lines by the suffix ``.jsonl`` or
     ``.ndjson``, otherwise one document) or ``-`` for ``stdin``. JSON Lines are read
@@ -392,9 +413,13 @@ def read_chunks(
     chunk with its ``unreadable`` problem; the size limit is ``max_record_size``, or the
     one in force (:func:`record_size_limit`). A tournament manifest is no record: it
     gives no chunk (see :func:`on_manifest`). Each chunk carries the selection in force
-    (:func:`~phantom_log.selection.record_selection`)."""
+    (:func:`~phantom_log.selection.record_selection`).
+
+    With ``spans``, the lines of a regular ``.jsonl`` file are given as spans of the file
+    (:class:`Span`), which :func:`chunk_records` reads: for worker processes, which then
+    read the texts themselves."""
     selection = current_selection()
-    chunks = _source_chunks(source, stdin, lines_per_chunk, max_record_size)
+    chunks = _source_chunks(source, stdin, lines_per_chunk, max_record_size, spans)
     if selection is None:
         yield from chunks
     else:
@@ -403,7 +428,11 @@ def read_chunks(
 
 
 def _source_chunks(
-    source: str, stdin: IO[bytes] | None, lines_per_chunk: int, max_record_size: int | None
+    source: str,
+    stdin: IO[bytes] | None,
+    lines_per_chunk: int,
+    max_record_size: int | None,
+    spans: bool = False,
 ) -> Iterator[Chunk]:
     """The raw chunks of one source (see :func:`read_chunks`)."""
     limit = max_record_size or _max_record_size.get()
@@ -439,7 +468,10 @@ def _source_chunks(
         if not regular and (found or stat.S_ISDIR(mode)):
             yield Chunk(name, problem=_not_regular(mode))
             return
-        if kind == "jsonl":
+        if kind == "jsonl" and spans and regular and not handle.peek(len(_BOM)).startswith(_BOM):
+            path = os.path.abspath(source)
+            chunks = _span_chunks(name, path, handle, lines_per_chunk, limit)
+        elif kind == "jsonl":
             lines = _bounded_lines(handle, limit, skip_long=regular)
             chunks = _line_chunks(name, lines, lines_per_chunk, limit, stream=not regular)
         elif kind == "json" or regular:
@@ -458,6 +490,8 @@ def _guarded(source: str, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
         for chunk in chunks:
             if chunk.lines:
                 index = chunk.lines[-1][0] + 1
+            elif chunk.span is not None:
+                index = chunk.span.first_index + chunk.span.records
             elif chunk.problem is not None:
                 index = chunk.index + 1
             yield chunk
@@ -627,6 +661,111 @@ def _line_chunks(
         yield Chunk(source, lines=tuple(batch))
 
 
+# The bytes the main process reads at a time to find the spans of a file.
+_SPAN_BLOCK: Final = 1024 * 1024
+# A line of nothing but white space (bytes.isspace), after the line break before it.
+_BLANK_LINE: Final = re.compile(rb"\n[ \t\r\x0b\x0c]*(?=\n)")
+
+
+def _span_chunks(
+    source: str, path: str, handle: IO[bytes], lines_per_chunk: int, limit: int
+) -> Iterator[Chunk]:
+    """The chunks of a regular file of JSON Lines as spans of at most ``lines_per_chunk``
+    lines (see :class:`Span`), counted as :func:`_line_chunks` counts them: blank lines
+    are no record, and a line over the size limit (its line break included) is a chunk of
+    its own with its ``unreadable`` problem at its index, its bytes skipped."""
+    buffer = b""  # read and not yet given: the file from offset `start`
+    start = 0
+    line_number, index = 1, 0
+    ended = False
+    while True:
+        # The complete lines at the head of the buffer, none over the limit.
+        position = lines = 0
+        while lines < lines_per_chunk:
+            end = buffer.find(b"\n", position)
+            if end < 0 or end + 1 - position > limit:
+                break
+            position = end + 1
+            lines += 1
+        if lines and (lines == lines_per_chunk or ended or len(buffer) >= 2 * _SPAN_BLOCK):
+            records = lines - _blank_lines(buffer, position)
+            yield Chunk(source, span=Span(path, start, position, line_number, index, records))
+            buffer = buffer[position:]
+            start += position
+            line_number += lines
+            index += records
+            continue
+        head = buffer.find(b"\n", position)
+        if (head - position + 1 if head >= 0 else len(buffer) - position) > limit:
+            if lines:  # the lines before it first
+                records = lines - _blank_lines(buffer, position)
+                yield Chunk(source, span=Span(path, start, position, line_number, index, records))
+                buffer = buffer[position:]
+                start += position
+                line_number += lines
+                index += records
+                continue
+            # A line over the limit: its own unreadable chunk, and its bytes skipped.
+            problem = _too_large(limit, line=line_number)
+            yield Chunk(source, problem=problem, index=index, line=line_number)
+            index += 1
+            line_number += 1
+            while head < 0 and not ended:
+                start += len(buffer)
+                buffer = handle.read(_SPAN_BLOCK)
+                ended = not buffer
+                head = buffer.find(b"\n")
+            if head < 0:
+                return
+            start += head + 1
+            buffer = buffer[head + 1 :]
+            continue
+        if ended:
+            if buffer:  # the last line, without a line break
+                records = 0 if buffer.isspace() else 1
+                yield Chunk(
+                    source, span=Span(path, start, len(buffer), line_number, index, records)
+                )
+            return
+        more = handle.read(_SPAN_BLOCK)
+        ended = not more
+        buffer += more
+
+
+def _blank_lines(buffer: bytes, end: int) -> int:
+    """How many of the complete lines of ``buffer[:end]`` are blank (white space only)."""
+    first = buffer.find(b"\n")
+    count = 1 if buffer[:first].isspace() or first == 0 else 0
+    return count + len(_BLANK_LINE.findall(buffer, 0, end))
+
+
+def _read_span(chunk: Chunk, span: Span) -> Chunk:
+    """The chunk of a span's lines, read from its file; an ``unreadable`` chunk at the
+    span's first record when the file cannot be read, or no longer holds the span."""
+    try:
+        with open(span.path, "rb", buffering=0) as handle:
+            data = os.pread(handle.fileno(), span.length, span.offset)
+    except OSError as error:
+        problem = _unreadable(f"cannot read ({_reason(error)}); the rest was not read")
+        return Chunk(chunk.source, problem=problem, index=span.first_index)
+    if len(data) != span.length:
+        problem = _unreadable("the file was cut short while it was read; the rest was not read")
+        return Chunk(chunk.source, problem=problem, index=span.first_index)
+    batch: list[tuple[int, int, int, bytes]] = []
+    index = span.first_index
+    start = 0
+    for number in itertools.count(span.first_line):
+        end = data.find(b"\n", start) + 1 or len(data)
+        if start >= end:
+            break
+        line = data[start:end]
+        start = end
+        if not line.isspace():
+            batch.append((index, number, 1, line))
+            index += 1
+    return Chunk(chunk.source, lines=tuple(batch), selection=chunk.selection)
+
+
 def text_chunks(
     source: str,
     data: bytes,
@@ -704,6 +843,8 @@ def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
 
 def _chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
     source = chunk.source
+    if chunk.span is not None:
+        chunk = _read_span(chunk, chunk.span)
     if chunk.problem is not None:
         yield SourceRecord(source, chunk.index, problem=chunk.problem, line=chunk.line)
     elif chunk.lines is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -509,3 +510,90 @@ def test_both_builds_count_the_nesting_alike(parts: list[bytes]) -> None:
 
     text = b"".join(parts)
     assert _nesting(text) == _nesting_byte_by_byte(text)
+
+
+# -- spans: the lines of a file read by the worker processes --------------------------
+
+SPAN_LINES = [
+    '{"a": 1}',
+    "",
+    " ",
+    "\t \x0b\x0c",
+    "\r",
+    '{"b": [1, 2, 3], "c": "text"}',
+    "not json",
+    '{"long": "' + "y" * 40 + '"}',
+    "\ufeff{}",
+    "[1,",
+]
+
+
+def _records(path: Path, **options: Any) -> list[tuple[Any, ...]]:
+    from phantom_log.sources import chunk_records, read_chunks
+
+    return [
+        (r.source, r.index, r.line, r.data, r.problem, r.text)
+        for chunk in read_chunks(str(path), **options)
+        for r in chunk_records(chunk)
+    ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(SPAN_LINES), max_size=25),
+    breaks=st.sampled_from(["\n", "\r\n"]),
+    last_break=st.booleans(),
+    per_chunk=st.integers(1, 6),
+    limit=st.sampled_from([12, 30, 10_000]),
+    block=st.sampled_from([1, 5, 64, 1 << 20]),
+)
+@example(lines=["", '{"a": 1}'], breaks="\n", last_break=False, per_chunk=1, limit=12, block=1)
+def test_a_file_read_as_spans_gives_the_records_read_as_lines(
+    tmp_path_factory: pytest.TempPathFactory,
+    lines: list[str],
+    breaks: str,
+    last_break: bool,
+    per_chunk: int,
+    limit: int,
+    block: int,
+) -> None:
+    """With worker processes, the main process cuts a file of JSON Lines into spans, which
+    the workers read: the records, their indexes, lines, texts and problems (blank lines,
+    lines over the size limit, a last line without its break) are those of the lines read
+    by the main process, whatever the size of its reads."""
+    from phantom_log import sources
+
+    path = tmp_path_factory.mktemp("spans") / "games.jsonl"
+    text = breaks.join(lines) + (breaks if last_break and lines else "")
+    path.write_bytes(text.encode("utf-8"))
+    options = {"lines_per_chunk": per_chunk, "max_record_size": limit}
+    expected = _records(path, **options)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sources, "_SPAN_BLOCK", block)
+        assert _records(path, spans=True, **options) == expected
+
+
+def test_a_span_of_a_file_cut_short_since_is_unreadable(tmp_path: Path) -> None:
+    from phantom_log.sources import chunk_records, read_chunks
+
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps({**RECORD, "game_id": f"g{i}"}) + "\n" for i in range(6)))
+    chunks = list(read_chunks(str(path), lines_per_chunk=2, spans=True))
+    assert [chunk.span.records for chunk in chunks if chunk.span] == [2, 2, 2]
+    path.write_text(path.read_text()[:100])
+    (record,) = chunk_records(chunks[1])
+    assert record.problem is not None and record.problem.code is Code.UNREADABLE
+    assert record.index == 2 and "cut short" in record.problem.message
+    path.unlink()
+    (record,) = chunk_records(chunks[2])
+    assert record.problem is not None and record.problem.code is Code.UNREADABLE
+    assert record.index == 4
+
+
+def test_a_file_that_starts_with_a_byte_order_mark_is_read_as_lines(tmp_path: Path) -> None:
+    from phantom_log.sources import read_chunks
+
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(RECORD).encode() + b"\n")
+    (chunk,) = read_chunks(str(path), spans=True)
+    assert chunk.span is None and chunk.lines is not None
