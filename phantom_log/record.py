@@ -507,16 +507,21 @@ class GameRecord(RecordModel):
         """The record of a document that already passed the schema check (every command
         checks it with the schema gate first), built without validating it again.
 
-        Its texts (id, event, site, date, stage) are read at once; its objects (players,
-        sheet, rules, rounds, result) become models when first read, since a command
-        reads few of them (the tables read the players and the rules, a tournament check
-        only the players) and replays the rounds from the JSON. Reading it as a whole
-        (``model_dump``, ``==``, ``repr``, a copy, pickling) makes them all first.
+        Its texts, its players and its rules (which the tables and tournament checks
+        read) are models at once; a sheet object, the rounds and the result become
+        models when first read, since commands read them from the JSON or the replay (a
+        first reading costs about a microsecond more than making the model at once).
+        Reading it as a whole (``model_dump``, ``==``, ``repr``, a copy, pickling) makes
+        them all first.
         """
         values: dict[str, Any] = {}
         lazy: dict[str, Any] = {}
         for key, value in data.items():
-            if key in _LAZY_FIELDS:
+            if key == "players":
+                values[key] = _construct(Players, value)
+            elif key == "rules":
+                values[key] = _construct(Rules, value)
+            elif key in _LAZY_FIELDS and (key != "sheet" or isinstance(value, dict)):
                 lazy[key] = value
             else:
                 values[key] = value
@@ -642,8 +647,6 @@ def _rounds_model(value: Any) -> tuple[Round, ...]:
 
 # How each object of a record made by GameRecord.from_validated becomes its model.
 _LAZY_FIELDS: Final[dict[str, Callable[[Any], Any]]] = {
-    "players": partial(_construct, Players),
-    "rules": partial(_construct, Rules),
     "result": partial(_construct, Result),
     "sheet": _sheet_model,
     "rounds": _rounds_model,
