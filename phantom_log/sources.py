@@ -609,13 +609,21 @@ def _document_chunks(source: str, data: bytes, size: int) -> Iterator[Chunk]:
         yield Chunk(source, document=data)
         return
     batch: list[tuple[int, int, int, bytes]] = []
-    line, line_start, counted = 1, 0, 0
+    # Where each element starts: its line, and its column in characters, counted from the
+    # last element (not from the start of its line: an array written on one line would
+    # take time in the square of its length). The text between two elements' starts ends
+    # with ASCII (a comma, spaces), so the characters of the parts add up to the whole's.
+    line, counted, characters = 1, 0, 0  # `characters` from the line's start to `counted`
     for index, (start, end) in enumerate(spans):
-        line += text.count(b"\n", counted, start)
-        line_start = text.rfind(b"\n", 0, start) + 1
+        breaks = text.count(b"\n", counted, start)
+        if breaks:
+            line += breaks
+            line_start = text.rfind(b"\n", counted, start) + 1
+            characters = len(text[line_start:start].decode("utf-8", "replace"))
+        else:
+            characters += len(text[counted:start].decode("utf-8", "replace"))
         counted = start
-        column = len(text[line_start:start].decode("utf-8", "replace")) + 1
-        batch.append((index, line, column, text[start:end]))
+        batch.append((index, line, characters + 1, text[start:end]))
         if len(batch) >= size:
             yield Chunk(source, lines=tuple(batch))
             batch = []

@@ -19,7 +19,7 @@ from phantom_log.sources import (
     parse_json,
     read_source,
 )
-from phantom_log.strictjson import _slow_parse
+from phantom_log.strictjson import _slow_parse, split_array
 
 JSON_TEST_SUITE = Path(__file__).resolve().parent / "data" / "json-test-suite"
 
@@ -597,3 +597,42 @@ def test_a_file_that_starts_with_a_byte_order_mark_is_read_as_lines(tmp_path: Pa
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(RECORD).encode() + b"\n")
     (chunk,) = read_chunks(str(path), spans=True)
     assert chunk.span is None and chunk.lines is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    elements=st.lists(
+        st.sampled_from(['{"a": "é"}', '{"b": "\\u00e9x"}', '{"c": [1, 2]}', '{"日本": 1}', "{}"]),
+        min_size=1,
+        max_size=12,
+    ),
+    gaps=st.lists(st.sampled_from(["", " ", "\n", " \n\t", "\r\n  "]), min_size=13, max_size=13),
+)
+def test_the_elements_of_an_array_start_at_their_line_and_column(
+    tmp_path_factory: pytest.TempPathFactory, elements: list[str], gaps: list[str]
+) -> None:
+    """Each element's line and column (in characters) are counted from the element before
+    it, not from the start of its line (an array on one line would take time in the square
+    of its length): the same as counted from the start."""
+    from phantom_log.sources import read_chunks
+
+    pieces = [element + gap for element, gap in zip(elements, gaps[1:], strict=False)]
+    text = "[" + gaps[0] + ", ".join(pieces) + "]"
+    data = text.encode("utf-8")
+    path = tmp_path_factory.mktemp("array") / "games.json"
+    path.write_bytes(data)
+    found = [
+        (index, line, column)
+        for chunk in read_chunks(str(path), lines_per_chunk=5)
+        for index, line, column, _ in chunk.lines or ()
+    ]
+    starts = [start for start, _ in split_array(data) or ()]
+    expected = [
+        (
+            index,
+            data.count(b"\n", 0, start) + 1,
+            len(data[data.rfind(b"\n", 0, start) + 1 : start].decode("utf-8")) + 1,
+        )
+        for index, start in enumerate(starts)
+    ]
+    assert found == expected and len(found) == len(elements)
