@@ -8,9 +8,11 @@ The same N, seed and K give byte-identical files, whatever --jobs. DIR receives:
 - ``corpus.jsonl``: the N records, one per line (JSON Lines);
 - ``array/array-0000.json``, ``array/array-0001.json``, ...: the same records as JSON
   arrays of at most K records each (default 10,000; ``--array-records 0`` writes a single
-  ``array/corpus.json``). The records of code ``json`` are left out of the arrays (broken
-  text cannot sit inside an array); ``array/broken.json`` holds one such record instead,
-  so the array form has the ``json`` code too, with ``N - (json records) + 1`` records;
+  ``array/corpus.json``), every other file with one record a line and the others on one
+  line, as ``json.dump`` writes a list. The records of code ``json`` are left out of the
+  arrays (broken text cannot sit inside an array); ``array/broken.json`` holds one such
+  record instead, so the array form has the ``json`` code too, with
+  ``N - (json records) + 1`` records;
 - ``labels.txt``: the intended verdict of each line of ``corpus.jsonl``: ``valid``,
   ``unfinished`` (valid, with the warning) or the code of the intended first error;
 - ``composition.json``: the counts per category, written last: a directory that has it
@@ -69,7 +71,7 @@ except ImportError:  # the engine's internals are being moved
 JsonDict = dict[str, Any]
 
 #: Bump when the records built change, so that cached corpora are rebuilt.
-CORPUS_VERSION: Final = 1
+CORPUS_VERSION: Final = 2
 #: Records per run: one of them invalid, one unfinished (5% each).
 BLOCK: Final = 20
 CUSTOM_SHEET_SHARE: Final = 0.25
@@ -897,7 +899,12 @@ def build_corpus(
                 one_file.write((b"[\n" if number == 0 else b",\n") + body)
             elif part.items:
                 name = f"array-{number:04d}.json"
-                (directory / ARRAY_DIR / name).write_bytes(b"[\n" + body + b"\n]\n")
+                text = (
+                    b"[" + b",".join(part.items) + b"]\n"
+                    if number % 2
+                    else b"[\n" + body + b"\n]\n"
+                )
+                (directory / ARRAY_DIR / name).write_bytes(text)
                 array_files.append(name)
             if progress and sys.stderr.isatty():
                 done = min(records, (number + 1) * per_part)
