@@ -22,6 +22,7 @@ import math
 import os
 import re
 import stat
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -350,6 +351,9 @@ class Span:
     first_line: int
     first_index: int
     records: int
+    #: For the elements of a ``.json`` array: four numbers an element, its start and end
+    #: (from ``offset``), line and column, as the main process found them.
+    elements: array[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,15 +472,16 @@ def _source_chunks(
         if not regular and (found or stat.S_ISDIR(mode)):
             yield Chunk(name, problem=_not_regular(mode))
             return
-        if kind == "jsonl" and spans and regular and not handle.peek(len(_BOM)).startswith(_BOM):
-            path = os.path.abspath(source)
+        # With spans, workers read the records' texts from the file itself.
+        path = os.path.abspath(source) if spans and regular else None
+        if kind == "jsonl" and path and not handle.peek(len(_BOM)).startswith(_BOM):
             chunks = _span_chunks(name, path, handle, lines_per_chunk, limit)
         elif kind == "jsonl":
             lines = _bounded_lines(handle, limit, skip_long=regular)
             chunks = _line_chunks(name, lines, lines_per_chunk, limit, stream=not regular)
         elif kind == "json" or regular:
             size = os.fstat(descriptor).st_size if regular else None
-            chunks = _whole_document(name, handle, limit, lines_per_chunk, size)
+            chunks = _whole_document(name, handle, limit, lines_per_chunk, size, path)
         else:
             chunks = _sniffed_chunks(name, handle, limit, lines_per_chunk)
         yield from _guarded(name, chunks)
@@ -501,10 +506,16 @@ def _guarded(source: str, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
 
 
 def _whole_document(
-    source: str, handle: IO[bytes], limit: int, batch_size: int, known_size: int | None
+    source: str,
+    handle: IO[bytes],
+    limit: int,
+    batch_size: int,
+    known_size: int | None,
+    path: str | None = None,
 ) -> Iterator[Chunk]:
     """A document read whole, within the limit: a regular file larger than the limit is
-    not read at all, a stream no further than the limit."""
+    not read at all, a stream no further than the limit. With the file's ``path``, an
+    array's elements are given as spans of it (see :func:`_document_chunks`)."""
     if known_size is not None and known_size > limit:
         yield Chunk(source, problem=_too_large(limit, known_size))
         return
@@ -512,7 +523,7 @@ def _whole_document(
     if len(data) > limit:
         yield Chunk(source, problem=_too_large(limit, known_size))
         return
-    yield from _document_chunks(source, data, batch_size)
+    yield from _document_chunks(source, data, batch_size, path)
 
 
 def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> Iterator[Chunk]:
@@ -594,10 +605,14 @@ def _bounded_lines(handle: IO[bytes], limit: int, skip_long: bool) -> Iterator[b
                 return
 
 
-def _document_chunks(source: str, data: bytes, size: int) -> Iterator[Chunk]:
+def _document_chunks(
+    source: str, data: bytes, size: int, path: str | None = None
+) -> Iterator[Chunk]:
     """A document as chunks: an array of objects is cut into its elements (each then parsed
     and checked on its own, as a line of JSON Lines is), anything else is one chunk. A
-    tournament manifest gives none: it is told to the :func:`on_manifest` callback."""
+    tournament manifest gives none: it is told to the :func:`on_manifest` callback. With
+    the ``path`` of the file ``data`` was read from, the elements are given as spans of the
+    file (:class:`Span`), their texts read where they are parsed."""
     if is_manifest(data):
         seen = _manifest_seen.get()
         if seen is not None:
@@ -609,6 +624,7 @@ def _document_chunks(source: str, data: bytes, size: int) -> Iterator[Chunk]:
         yield Chunk(source, document=data)
         return
     batch: list[tuple[int, int, int, bytes]] = []
+    places = array("Q")
     # Where each element starts: its line, and its column in characters, counted from the
     # last element (not from the start of its line: an array written on one line would
     # take time in the square of its length). The text between two elements' starts ends
@@ -623,12 +639,45 @@ def _document_chunks(source: str, data: bytes, size: int) -> Iterator[Chunk]:
         else:
             characters += len(text[counted:start].decode("utf-8", "replace"))
         counted = start
-        batch.append((index, line, characters + 1, text[start:end]))
-        if len(batch) >= size:
-            yield Chunk(source, lines=tuple(batch))
-            batch = []
-    if batch:
-        yield Chunk(source, lines=tuple(batch))
+        if path is None:
+            batch.append((index, line, characters + 1, text[start:end]))
+        else:
+            places.extend((start, end, line, characters + 1))
+        if len(batch) >= size or len(places) >= 4 * size:
+            yield _array_chunk(source, path, batch, places, index, len(data) - len(text))
+            batch, places = [], array("Q")
+    if batch or places:
+        yield _array_chunk(source, path, batch, places, len(spans) - 1, len(data) - len(text))
+
+
+def _array_chunk(
+    source: str,
+    path: str | None,
+    batch: list[tuple[int, int, int, bytes]],
+    places: array[int],
+    last: int,
+    skipped: int,
+) -> Chunk:
+    """A chunk of an array's elements: their texts, or (with the file's ``path``) a span of
+    the file with each element's place (its text starts ``skipped`` bytes in: a byte order
+    mark); ``last`` is the index of the last element."""
+    if path is None:
+        return Chunk(source, lines=tuple(batch))
+    count = len(places) // 4
+    first_start, last_end = places[0], places[-3]
+    for position in range(0, len(places), 4):
+        places[position] -= first_start
+        places[position + 1] -= first_start
+    span = Span(
+        path,
+        skipped + first_start,
+        last_end - first_start,
+        places[2],
+        last - count + 1,
+        count,
+        places,
+    )
+    return Chunk(source, span=span)
 
 
 def _line_chunks(
@@ -759,6 +808,18 @@ def _read_span(chunk: Chunk, span: Span) -> Chunk:
     if len(data) != span.length:
         problem = _unreadable("the file was cut short while it was read; the rest was not read")
         return Chunk(chunk.source, problem=problem, index=span.first_index)
+    places = span.elements
+    if places is not None:
+        elements = tuple(
+            (
+                span.first_index + number,
+                places[at + 2],
+                places[at + 3],
+                data[places[at] : places[at + 1]],
+            )
+            for number, at in enumerate(range(0, len(places), 4))
+        )
+        return Chunk(chunk.source, lines=elements, selection=chunk.selection)
     batch: list[tuple[int, int, int, bytes]] = []
     index = span.first_index
     start = 0

@@ -636,3 +636,30 @@ def test_the_elements_of_an_array_start_at_their_line_and_column(
         for index, start in enumerate(starts)
     ]
     assert found == expected and len(found) == len(elements)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    elements=st.lists(
+        st.sampled_from(['{"a": "é"}', '{"b": [1, 2]}', "{}", '{"c": 1, "c": 2}', '{"d": 1e999}']),
+        max_size=12,
+    ),
+    gap=st.sampled_from(["", "\n", " \r\n "]),
+    bom=st.booleans(),
+    per_chunk=st.integers(1, 5),
+)
+def test_an_array_read_as_spans_gives_the_records_read_whole(
+    tmp_path_factory: pytest.TempPathFactory,
+    elements: list[str],
+    gap: str,
+    bom: bool,
+    per_chunk: int,
+) -> None:
+    """With worker processes, an array's elements are sent as their places in the file,
+    which the workers read: the records, their indexes, lines, columns, texts and
+    problems are those of the elements the main process cut."""
+    path = tmp_path_factory.mktemp("spans") / "games.json"
+    text = "[" + gap + ("," + gap).join(elements) + gap + "]"
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    expected = _records(path, lines_per_chunk=per_chunk)
+    assert _records(path, lines_per_chunk=per_chunk, spans=True) == expected
