@@ -744,7 +744,11 @@ def _span_chunks(
                 break
             position = end + 1
             lines += 1
-        if lines and (lines == lines_per_chunk or ended or len(buffer) >= 2 * _SPAN_BLOCK):
+        # The next line (complete or not) is over the limit.
+        head = buffer.find(b"\n", position)
+        over = (head - position + 1 if head >= 0 else len(buffer) - position) > limit
+        full = lines == lines_per_chunk or len(buffer) >= 2 * _SPAN_BLOCK
+        if lines and (full or over or ended):
             records = lines - _blank_lines(buffer, position)
             yield Chunk(source, span=Span(path, start, position, line_number, index, records))
             buffer = buffer[position:]
@@ -752,16 +756,7 @@ def _span_chunks(
             line_number += lines
             index += records
             continue
-        head = buffer.find(b"\n", position)
-        if (head - position + 1 if head >= 0 else len(buffer) - position) > limit:
-            if lines:  # the lines before it first
-                records = lines - _blank_lines(buffer, position)
-                yield Chunk(source, span=Span(path, start, position, line_number, index, records))
-                buffer = buffer[position:]
-                start += position
-                line_number += lines
-                index += records
-                continue
+        if over:
             # A line over the limit: its own unreadable chunk, and its bytes skipped.
             problem = _too_large(limit, line=line_number)
             yield Chunk(source, problem=problem, index=index, line=line_number)
