@@ -815,19 +815,18 @@ def _read_span(chunk: Chunk, span: Span) -> Chunk:
             for number, at in enumerate(range(0, len(places), 4))
         )
         return Chunk(chunk.source, lines=elements, selection=chunk.selection)
-    batch: list[tuple[int, int, int, bytes]] = []
-    index = span.first_index
-    start = 0
-    for number in itertools.count(span.first_line):
-        end = data.find(b"\n", start) + 1 or len(data)
-        if start >= end:
-            break
-        line = data[start:end]
-        start = end
-        if not line.isspace():
-            batch.append((index, number, 1, line))
-            index += 1
-    return Chunk(chunk.source, lines=tuple(batch), selection=chunk.selection)
+    # The lines of JSON Lines, as the main process would have read them (every line of a
+    # span is within the size limit).
+    parts = _line_chunks(
+        chunk.source,
+        io.BytesIO(data),
+        max(span.records, 1),
+        span.length,
+        first_line=span.first_line,
+        first_index=span.first_index,
+    )
+    lines = tuple(line for part in parts for line in part.lines or ())
+    return Chunk(chunk.source, lines=lines, selection=chunk.selection)
 
 
 def text_chunks(

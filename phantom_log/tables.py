@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -508,17 +508,20 @@ class ChunkTables:
 def chunk_tables(rows: Iterable[RecordRows], include_invalid: bool = False) -> ChunkTables:
     """The tables of the rows of a chunk's records, in their order."""
     batch = TableRows()
-    records = left_out = failed = invalid = 0
+    records = failed = invalid = 0
     for one in rows:
         records += 1
         failed += one.failed
         invalid += not one.valid
-        if one.game is None or (not one.valid and not include_invalid):
-            left_out += 1
-            continue
-        batch.add(len(batch), one)
+        if _kept(one, include_invalid):
+            batch.add(len(batch), one)
     games, tricks = batch.frames()
-    return ChunkTables(games, tricks, records, len(batch), left_out, failed, invalid)
+    return ChunkTables(games, tricks, records, len(batch), records - len(batch), failed, invalid)
+
+
+def _kept(rows: RecordRows, include_invalid: bool) -> bool:
+    """True when a record's rows go into the tables."""
+    return rows.game is not None and (rows.valid or include_invalid)
 
 
 def build_tables(
@@ -538,62 +541,65 @@ def build_tables(
     the count of records read so far (for a progress display).
     """
     files = TableFiles(folder)
-    rows = TableRows()
     frames: list[tuple[pl.DataFrame, pl.DataFrame]] = []
-    held = 0  # the included records of rows and frames
-
-    def gather_rows() -> None:
-        if len(rows):
-            frames.append(rows.frames())
-            rows.clear()
+    held = 0  # the included records of the frames
 
     def flush() -> None:
-        nonlocal held
-        gather_rows()
         number = len(files.games)
         if frames:
             game_frame = pl.concat([games for games, _ in frames])
             trick_frame = pl.concat([tricks for _, tricks in frames])
         else:
-            game_frame, trick_frame = rows.frames()
+            game_frame, trick_frame = TableRows().frames()
         files.games.append(folder / f"games-{number:06d}.arrow")
         files.tricks.append(folder / f"tricks-{number:06d}.arrow")
         with writing_work_files(folder):
             game_frame.write_ipc(files.games[-1], compression=_WORK_COMPRESSION)
             trick_frame.write_ipc(files.tricks[-1], compression=_WORK_COMPRESSION)
         frames.clear()
-        held = 0
 
-    for item in records:
-        if isinstance(item, ChunkTables):
-            gather_rows()
-            files.records += item.records
-            files.failed += item.failed
-            files.invalid += item.invalid
-            files.left_out += item.left_out
-            if item.included:
-                key = pl.col(GAME_KEY) + files.included
-                frames.append((item.games.with_columns(key), item.tricks.with_columns(key)))
-                files.included += item.included
-                held += item.included
-        else:
-            one = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
-            files.records += 1
-            files.failed += one.failed
-            files.invalid += not one.valid
-            if one.game is None or (not one.valid and not include_invalid):
-                files.left_out += 1
-            else:
-                rows.add(files.included, one)
-                files.included += 1
-                held += 1
+    for chunk in _chunked(records, include_invalid, batch_size):
+        files.records += chunk.records
+        files.failed += chunk.failed
+        files.invalid += chunk.invalid
+        files.left_out += chunk.left_out
+        if chunk.included:
+            key = pl.col(GAME_KEY) + files.included
+            frames.append((chunk.games.with_columns(key), chunk.tricks.with_columns(key)))
+            files.included += chunk.included
+            held += chunk.included
         if on_record is not None:
             on_record(files.records)
         if held >= batch_size:
             flush()
+            held = 0
     if held or not files.games:
         flush()
     return files
+
+
+def _chunked(
+    records: Iterable[RecordReport | RecordRows | ChunkTables], include_invalid: bool, size: int
+) -> Iterator[ChunkTables]:
+    """The records as tables of chunks: those given as they are, the reports and rows
+    between them gathered ``size`` included records at a time."""
+    pending: list[RecordRows] = []
+    kept = 0
+    for item in records:
+        if isinstance(item, ChunkTables):
+            if pending:
+                yield chunk_tables(pending, include_invalid)
+                pending, kept = [], 0
+            yield item
+            continue
+        one = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
+        pending.append(one)
+        kept += _kept(one, include_invalid)
+        if kept >= size:
+            yield chunk_tables(pending, include_invalid)
+            pending, kept = [], 0
+    if pending:
+        yield chunk_tables(pending, include_invalid)
 
 
 class TrickCsv:

@@ -451,20 +451,16 @@ class FactsTable(_Column[RecordFacts]):
 
 def _key_hash(game_id: str) -> int:
     """A signed 64-bit hash of a game id's key, the same in every process."""
-    return _hash64(game_key(game_id))
+    return int.from_bytes(_digest(game_key(game_id), 8), "little", signed=True)
 
 
 def _person_digest(name: str | None) -> bytes:
     """The digest of a player's key (:data:`_DIGEST` bytes; zeros without a name)."""
-    if name is None:
-        return bytes(_DIGEST)
-    key = person_key(name).encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(key, digest_size=_DIGEST).digest()
+    return bytes(_DIGEST) if name is None else _digest(person_key(name), _DIGEST)
 
 
-def _hash64(key: str) -> int:
-    digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    return int.from_bytes(digest, "little", signed=True)
+def _digest(key: str, size: int) -> bytes:
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=size).digest()
 
 
 def _table(all_facts: Sequence[RecordFacts]) -> FactsTable:
@@ -613,7 +609,7 @@ class TournamentReport:
             "valid": self.valid,
             "invalid": self.invalid,
             "problems": [problem.to_json() for problem in self.problems],
-            "standings": [dict(row) for row in self.standings],
+            "standings": list(standings_dicts(self.standings)),
         }
 
     def write_json(self, stream: IO[str]) -> None:
