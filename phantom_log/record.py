@@ -633,10 +633,8 @@ class GameRecord(RecordModel):
         return replay(dict(self.document()), sheets)
 
 
-def _sheet_model(value: Any) -> Any:
-    """A record's sheet as its model: a name as it is, a sheet object as a model."""
-    if isinstance(value, str):
-        return value
+def _sheet_model(value: Any) -> SheetObject:
+    """A record's sheet object as its model (a sheet's name is kept as it is, at once)."""
     bars = tuple(_construct(Bar, bar) for bar in value["bars"])
     return _construct(SheetObject, {**value, "bars": bars})
 
