@@ -284,7 +284,9 @@ def tables(
 
     found = _path_list(paths)
     with work_folder() as folder:
-        chunks = source_tables(found, sheets, include_invalid, jobs or default_jobs(), stdin)
+        chunks = source_tables(
+            found, sheets, include_invalid, jobs or default_jobs(), stdin, folder=folder
+        )
         try:
             files = build_tables(chunks, folder, include_invalid)
         except SourceError as error:

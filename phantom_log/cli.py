@@ -1530,7 +1530,7 @@ def _build_tables(
 
     progress = Progress("reading", not quiet)
     chunks = source_tables(
-        paths, sheets, include_invalid, jobs or default_jobs(), _stdin(), progress
+        paths, sheets, include_invalid, jobs or default_jobs(), _stdin(), progress, Path(folder)
     )
     try:
         files = build_tables(chunks, Path(folder), include_invalid, on_record=progress.update)

@@ -19,6 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from functools import partial
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final, Protocol, TypeVar
 
 from .check import verify_record
@@ -262,6 +263,18 @@ def tables_chunk(
     )
 
 
+def written_tables_chunk(
+    numbered: tuple[int, Chunk],
+    sheets: Mapping[str, Sheet] | None,
+    include_invalid: bool,
+    folder: Path,
+) -> ChunkTables:
+    """The tables of the ``number``-th chunk of a run, written into ``folder``
+    (:meth:`~phantom_log.tables.ChunkTables.written`) by the process that made them."""
+    number, chunk = numbered
+    return tables_chunk(chunk, sheets, include_invalid).written(folder, number)
+
+
 def source_tables(
     paths: Iterable[str],
     sheets: Mapping[str, Sheet] | None,
@@ -269,9 +282,17 @@ def source_tables(
     jobs: int,
     stdin: IO[bytes] | None = None,
     progress: ProgressHook | None = None,
+    folder: Path | None = None,
 ) -> Iterator[ChunkTables]:
     """The tables of the records of the paths, a chunk at a time, in input order, on
-    ``jobs`` processes."""
+    ``jobs`` processes. With a work ``folder`` and more than one job, each worker writes
+    the tables it made there, and sends only their files' names and its counts: writing
+    them would otherwise take a good part of the main process's time."""
     chunks = _chunks(paths, stdin, progress, jobs)
+    if folder is not None and jobs > 1:
+        written = partial(
+            written_tables_chunk, sheets=sheets, include_invalid=include_invalid, folder=folder
+        )
+        return ordered_map(written, enumerate(chunks), jobs)
     work = partial(tables_chunk, sheets=sheets, include_invalid=include_invalid)
     return ordered_map(work, chunks, jobs)

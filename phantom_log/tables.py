@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any, Final, Protocol, TypeVar
@@ -490,11 +490,19 @@ class TableRows:
             column.clear()
 
 
+# A chunk written by a worker keys its games from its number (plus one) shifted by this
+# many bits: the keys of the chunks of a run are then distinct without the chunks knowing
+# each other's sizes, and above the keys that build_tables gives the records it gathers
+# itself (counted from 0; a run holds far fewer than 2**32 records).
+_CHUNK_KEY_BITS: Final = 32
+
+
 @dataclass
 class ChunkTables:
     """The tables of the records of one chunk, made where the chunk was verified (a worker
     process sends one pickled frame a table, not a row a record): the games frame and the
-    packed tricks frame of its included records, keyed from 0, and its counts."""
+    packed tricks frame of its included records, keyed from 0, and its counts; or, once
+    :meth:`written`, the work files that hold them."""
 
     games: pl.DataFrame
     tricks: pl.DataFrame
@@ -503,6 +511,22 @@ class ChunkTables:
     left_out: int = 0
     failed: int = 0
     invalid: int = 0
+    #: The work files of the games and the tricks, when the frames were written there.
+    files: tuple[Path, Path] | None = None
+
+    def written(self, folder: Path, number: int) -> ChunkTables:
+        """This chunk, the ``number``-th of a run, with its frames written into ``folder``
+        as work files (so that the process that made them writes them, not the one that
+        gathers the chunks) and dropped. Its games are keyed from ``(number + 1) << 32``."""
+        if not self.included:
+            return self
+        key = pl.col(GAME_KEY) + ((number + 1) << _CHUNK_KEY_BITS)
+        paths = (folder / f"games-c{number:08d}.arrow", folder / f"tricks-c{number:08d}.arrow")
+        with writing_work_files(folder):
+            self.games.with_columns(key).write_ipc(paths[0], compression=_WORK_COMPRESSION)
+            self.tricks.with_columns(key).write_ipc(paths[1], compression=_WORK_COMPRESSION)
+        empty_games, empty_tricks = TableRows().frames()
+        return replace(self, games=empty_games, tricks=empty_tricks, files=paths)
 
 
 def chunk_tables(rows: Iterable[RecordRows], include_invalid: bool = False) -> ChunkTables:
@@ -563,7 +587,17 @@ def build_tables(
         files.failed += chunk.failed
         files.invalid += chunk.invalid
         files.left_out += chunk.left_out
-        if chunk.included:
+        if chunk.files is not None:
+            # Written by the worker that made it, keyed by its number in the run (keys
+            # apart from those given here): the frames before it are written first, so
+            # that the files stay in input order.
+            if held:
+                flush()
+                held = 0
+            files.games.append(chunk.files[0])
+            files.tricks.append(chunk.files[1])
+            files.included += chunk.included
+        elif chunk.included:
             key = pl.col(GAME_KEY) + files.included
             frames.append((chunk.games.with_columns(key), chunk.tricks.with_columns(key)))
             files.included += chunk.included

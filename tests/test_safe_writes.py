@@ -373,10 +373,17 @@ def test_a_full_disk_is_exit_3_naming_the_output_with_nothing_left(
     assert [path.name for path in out_folder.iterdir()] == [target.name]
 
 
-def test_a_full_temporary_folder_is_exit_3_with_a_hint(games: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_full_temporary_folder_is_exit_3_with_a_hint(
+    jobs: str, many_games: Path, tmp_path: Path
+) -> None:
+    """With two jobs, the worker processes write the tables' work files: their failure is
+    worded as the main process's is."""
     tmpdir, env = private_tmpdir(tmp_path)
     out = tmp_path / "tricks.csv"
-    completed = cli("export", games, "-q", "--tricks", out, limit=2048, env=env)
+    completed = cli(
+        "export", many_games, "-q", "--jobs", jobs, "--tricks", out, limit=2048, env=env
+    )
     assert completed.returncode == 3
     assert completed.stderr.startswith("phantom-log: error: cannot write the temporary folder")
     assert "TMPDIR" in completed.stderr
