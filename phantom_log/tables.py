@@ -95,32 +95,39 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
     as the record's text: whole columns are read as dates at once). See the README for
     the columns' meaning."""
     model = report.model
+    replayed = report.replay
+    sheet_name: str | None = None
+    beginner: bool | None = None
+    balance: bool | None = None
     if model is not None:
-        # The record's metadata as the record model reads it.
-        record: Any = {
-            "event": model.event,
-            "site": model.site,
-            "date": model.date,
-            "stage": model.stage,
-            "sheet": model.sheet if isinstance(model.sheet, str) else {"name": model.sheet.name},
-        }
-        players: Any = {"phantom": model.players.phantom, "christine": model.players.christine}
-        rules: Any = {
-            "beginner": model.rules.beginner if model.rules else False,
-            "balance": model.rules.balance if model.rules else False,
-        }
+        # The record's metadata as the record model reads it (its sheet and rules only when
+        # the replay, which says them too, did not get that far).
+        event: Any = model.event
+        site: Any = model.site
+        date: Any = model.date
+        stage: Any = model.stage
+        phantom: Any = model.players.phantom
+        christine: Any = model.players.christine
+        if replayed is None:
+            sheet: Any = model.sheet
+            sheet_name = (sheet or None) if isinstance(sheet, str) else sheet.name
+            beginner = model.rules.beginner if model.rules else False
+            balance = model.rules.balance if model.rules else False
     else:
         record = report.record if isinstance(report.record, dict) else {}
+        event, site, date, stage = (record.get(key) for key in ("event", "site", "date", "stage"))
         players = record.get("players")
+        if not isinstance(players, dict):
+            players = {}
+        phantom, christine = players.get("phantom"), players.get("christine")
         rules = record.get("rules", {})
-    if not isinstance(players, dict):
-        players = {}
-    if not isinstance(rules, dict):
-        rules = {"beginner": None, "balance": None}
-    sheet = record.get("sheet")
-    sheet_name = _text(sheet) or (_text(sheet.get("name")) if isinstance(sheet, dict) else None)
-    beginner = _flag(rules.get("beginner", False)) if report.record is not None else None
-    balance = _flag(rules.get("balance", False)) if report.record is not None else None
+        if not isinstance(rules, dict):
+            rules = {"beginner": None, "balance": None}
+        sheet = record.get("sheet")
+        sheet_name = _text(sheet) or (_text(sheet.get("name")) if isinstance(sheet, dict) else None)
+        if report.record is not None:
+            beginner = _flag(rules.get("beginner", False))
+            balance = _flag(rules.get("balance", False))
     result = report.result
     first = None
     for problem in report.problems:
@@ -129,7 +136,6 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
             break
     if first is None and report.problems:
         first = report.problems[0]
-    replayed = report.replay
     rounds_played = tricks_played = special = added = removed = 0
     after_round_1 = number_1 = number_2 = None
     if replayed is not None:
@@ -156,12 +162,12 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
         report.source,
         report.index,
         report.game_id,
-        _text(record.get("event")),
-        _text(record.get("site")),
-        _text(record.get("date")),
-        _text(record.get("stage")),
-        _text(players.get("phantom")),
-        _text(players.get("christine")),
+        _text(event),
+        _text(site),
+        _text(date),
+        _text(stage),
+        _text(phantom),
+        _text(christine),
         sheet_name,
         beginner,
         balance,
