@@ -22,7 +22,7 @@ import polars as pl
 from .annotate import ANNOTATION_FIELDS, swaps_text
 from .cards import CARD_CODES, SUIT_CODES, Role
 from .check import RecordReport
-from .engine import PACKED_LAYOUT, Reason
+from .engine import PACKED_LAYOUT, Reason, notes_after
 from .output import writing_work_files
 from .problems import Severity
 
@@ -152,10 +152,13 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
         for outcome in replayed.tricks:
             if outcome.special:
                 special += 1
-                change = outcome.notes_after - outcome.notes_before
+                # What the special card changed: the notes after the trick against those
+                # after the same trick without it, as the engine counts both.
+                change = outcome.notes_after - notes_after(
+                    outcome.notes_before, outcome.in_order, False, balance
+                )
                 if outcome.in_order:
-                    # The extra note beyond a plain trick's one (none when the sheet was full).
-                    added += change - 1
+                    added += change
                 else:
                     removed -= change
     return (
