@@ -11,7 +11,7 @@ from typing import Final
 from xml.etree import ElementTree
 
 from .cards import Role, hand_cards, hand_codes
-from .engine import TRICKS_PER_GAME, Replay
+from .engine import ROUNDS_PER_GAME, TRICKS_PER_GAME, TRICKS_PER_ROUND, Replay
 from .sheets import NOTES_PER_SHEET, Sheet
 from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style
 
@@ -47,8 +47,11 @@ def parse_moment(text: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(part.isdigit() for part in parts):
         raise ValueError(f"{text!r} is not ROUND.TRICK, e.g. 2.4 (or 1.0 for round 1's start)")
     round_no, trick_no = int(parts[0]), int(parts[1])
-    if not 1 <= round_no <= 2 or not 0 <= trick_no <= 10:
-        raise ValueError(f"{text!r}: the round is 1 or 2 and the trick 0 to 10")
+    if not 1 <= round_no <= ROUNDS_PER_GAME or not 0 <= trick_no <= TRICKS_PER_ROUND:
+        raise ValueError(
+            f"{text!r}: the round is from 1 to {ROUNDS_PER_GAME} "
+            f"and the trick from 0 to {TRICKS_PER_ROUND}"
+        )
     return round_no, trick_no
 
 
@@ -382,7 +385,7 @@ def _svg_curve(
     ElementTree.SubElement(
         group, "line", {"x1": str(left), "x2": str(left), "y1": str(top), "y2": str(bottom)} | axis
     )
-    for notes in (0, 3, 6, 9, 12):
+    for notes in range(0, NOTES_PER_SHEET + 1, 3):
         ElementTree.SubElement(
             group,
             "line",
@@ -403,7 +406,7 @@ def _svg_curve(
         tick.text = str(notes)
     caption = ElementTree.SubElement(group, "text", {"x": str(left), "y": str(top - 10)})
     caption.text = "Notes completed after each trick"
-    boundary = x_of(10)
+    boundary = x_of(TRICKS_PER_ROUND)
     ElementTree.SubElement(
         group,
         "line",
@@ -426,7 +429,7 @@ def _svg_curve(
         label.text = f"round {round_no}"
     points = [(x_of(0), y_of(0))]
     for outcome in replayed.tricks:
-        index = (outcome.round - 1) * 10 + outcome.trick
+        index = (outcome.round - 1) * TRICKS_PER_ROUND + outcome.trick
         points.append((x_of(index), y_of(outcome.notes_after)))
     ElementTree.SubElement(
         group,
@@ -441,7 +444,7 @@ def _svg_curve(
     )
     last = 0
     for outcome in replayed.tricks:
-        index = (outcome.round - 1) * 10 + outcome.trick
+        index = (outcome.round - 1) * TRICKS_PER_ROUND + outcome.trick
         last = index
         after = at is not None and (outcome.round, outcome.trick) > (at.round, at.trick)
         fade = {"opacity": "0.3"} if after else {}
@@ -492,7 +495,7 @@ def _svg_curve(
             + (" (special)" if outcome.special else "")
         )
     if at is not None:
-        index = (at.round - 1) * 10 + at.trick
+        index = (at.round - 1) * TRICKS_PER_ROUND + at.trick
         _svg_marker(group, x_of(index), top, bottom, f"at {at.round}.{at.trick}", "#444")
     if stopped:
         _svg_marker(group, x_of(last), top, bottom, "the replay stops here", "#c0392b")

@@ -31,6 +31,8 @@ from .annotate import explain, swap_json
 from .cards import CARD_CODES, Role, Suit, hand_codes, hand_mask
 from .check import RecordReport
 from .engine import (
+    ROUNDS_PER_GAME,
+    TRICKS_PER_ROUND,
     GameState,
     Phase,
     PlayCard,
@@ -661,6 +663,8 @@ def page_data(report: RecordReport, reviews: Reviews | None = None) -> dict[str,
         if replayed is None
         else {"beginner": replayed.rules.beginner, "balance": replayed.rules.balance},
         "notes_per_sheet": NOTES_PER_SHEET,
+        "tricks_per_round": TRICKS_PER_ROUND,
+        "rounds": ROUNDS_PER_GAME,
         "positions": positions,
         "curve": curve,
         "result": _result_json(report),

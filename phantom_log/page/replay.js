@@ -9,10 +9,10 @@
   var ROLE_TEXT = { phantom: "the Phantom", christine: "Christine" };
   var ROLE_TITLE = { phantom: "The Phantom", christine: "Christine" };
   var ROLES = ["phantom", "christine"];
-  var TRICKS_PER_ROUND = 10;
-  var ROUNDS = 2;
-
   var data = JSON.parse(document.getElementById("game-data").textContent);
+  // The shape of a game, as the engine gives it: the script knows no number of its own.
+  var TRICKS_PER_ROUND = data.tricks_per_round;
+  var ROUNDS = data.rounds;
   var positions = data.positions;
   var indexById = {};
   positions.forEach(function (position, index) {
@@ -300,14 +300,21 @@
   function drawCurve() {
     var svg = byId("curve");
     clear(svg);
-    [0, 3, 6, 9, 12].forEach(function (notes) {
+    var grid = [];
+    for (var notes = 0; notes <= data.notes_per_sheet; notes += 3) {
+      grid.push(notes);
+    }
+    grid.forEach(function (notes) {
       svgElement("line", { x1: CURVE.left, x2: CURVE.right, y1: curveY(notes), y2: curveY(notes), class: "grid" }, svg);
       svgText(String(notes), { x: CURVE.left - 8, y: curveY(notes) + 4, "text-anchor": "end", class: "axis" }, svg);
     });
-    var boundary = curveX(2, 0);
-    svgElement("line", { x1: boundary, x2: boundary, y1: CURVE.top, y2: CURVE.bottom, class: "round-boundary" }, svg);
-    svgText("round 1", { x: curveX(1, 5), y: CURVE.bottom + 36, "text-anchor": "middle", class: "axis" }, svg);
-    svgText("round 2", { x: curveX(2, 5), y: CURVE.bottom + 36, "text-anchor": "middle", class: "axis" }, svg);
+    for (var round = 1; round <= ROUNDS; round += 1) {
+      if (round > 1) {
+        var boundary = curveX(round, 0);
+        svgElement("line", { x1: boundary, x2: boundary, y1: CURVE.top, y2: CURVE.bottom, class: "round-boundary" }, svg);
+      }
+      svgText("round " + round, { x: curveX(round, TRICKS_PER_ROUND / 2), y: CURVE.bottom + 36, "text-anchor": "middle", class: "axis" }, svg);
+    }
     svgElement("line", { id: "curve-now", x1: 0, x2: 0, y1: CURVE.top, y2: CURVE.bottom, class: "now" }, svg);
     var points = [[curveX(1, 0), curveY(0)]];
     data.curve.forEach(function (point) {
