@@ -464,3 +464,152 @@ def test_scheduler_without_dask_says_what_to_install(
     result = run_cli("verify", corpus, "--scheduler", "local")
     assert result.exit_code == 2
     assert "pip install 'phantom-log[dask]'" in result.stderr
+
+
+# --- stores that fsspec reads -----------------------------------------------------------------
+
+
+@pytest.fixture
+def stored_corpus(corpus: Path) -> Iterator[str]:
+    """The corpus copied into fsspec's in-memory store (``memory://``): a store that
+    only fsspec reads, as ``s3://`` or ``gs://`` are read (the workers are threads of this
+    process, so that they see it)."""
+    import fsspec
+
+    store = fsspec.filesystem("memory")
+    root = "/phantom-log-corpus"
+    for path in corpus.rglob("*"):
+        if path.is_file():
+            store.pipe(f"{root}/{path.relative_to(corpus).as_posix()}", path.read_bytes())
+    yield f"memory://{root}"
+    store.rm(root, recursive=True)
+    if store.exists("/phantom-log-out"):
+        store.rm("/phantom-log-out", recursive=True)
+
+
+def test_a_store_read_through_fsspec_gives_the_command_lines_results(
+    corpus: Path,
+    stored_corpus: str,
+    client: Any,
+    single_machine: tuple[pl.DataFrame, pl.DataFrame],
+) -> None:
+    """Objects named by a glob, by their URL and by a folder, cut into byte ranges; the
+    datasets written to the store, and the statistics read back from it."""
+    urls = [f"{stored_corpus}/*.jsonl", f"{stored_corpus}/d.json", f"{stored_corpus}/sub"]
+    games_url, tricks_url = "memory:///phantom-log-out/games", "memory:///phantom-log-out/tricks"
+    run = cluster.export_on_cluster(
+        urls, games_url, tricks_url, client, blocksize=BLOCKSIZE, include_invalid=True, quiet=True
+    )
+    assert run.parts > 8
+    files = cluster.dataset_files(games_url)
+    assert files[0].startswith("memory://") and len(files) == run.parts
+    expected_games, expected_tricks = single_machine
+    renamed = pl.col("source").str.replace(
+        str(corpus), "memory:///phantom-log-corpus", literal=True
+    )
+    import fsspec
+
+    store = fsspec.filesystem("memory")
+    games = pl.concat(
+        [pl.read_parquet(store.cat_file(path)) for path in cluster.dataset_files(games_url)]
+    )
+    tricks = pl.concat(
+        [pl.read_parquet(store.cat_file(path)) for path in cluster.dataset_files(tricks_url)]
+    )
+    assert games.equals(expected_games.with_columns(renamed))
+    assert tricks.equals(expected_tricks)
+
+    # The statistics, from the datasets in the store and from a run with its work there.
+    expected = run_cli("stats", corpus, "--by", "rules", "--format", "json", "-q").stdout_bytes
+    from_datasets = cluster.exported_statistics(games_url, tricks_url, by=["rules"])
+    assert from_datasets.equals(pl.read_ndjson(expected, schema=from_datasets.schema))
+    figures, _ = cluster.stats_on_cluster(
+        urls,
+        client,
+        by=["rules"],
+        blocksize=BLOCKSIZE,
+        work_url="memory:///phantom-log-out/work",
+        quiet=True,
+    )
+    assert figures.equals(from_datasets)
+    assert store.ls("/phantom-log-out/work") == []  # the work datasets are removed
+
+    checked = cluster.verify_on_cluster(urls, client, blocksize=BLOCKSIZE, quiet=True)
+    assert (checked.records, checked.invalid) == (run.records, run.invalid)
+
+
+def test_tables_in_two_stores_are_refused(
+    corpus: Path, stored_corpus: str, tmp_path: Path, client: Any
+) -> None:
+    games = str(tmp_path / "games")
+    tricks = "memory:///phantom-log-out/tricks"
+    cluster.export_on_cluster([f"{stored_corpus}/sub"], games, tricks, client, quiet=True)
+    with pytest.raises(ValueError, match="two stores"):
+        cluster.exported_statistics(games, tricks)
+
+
+# --- progress ---------------------------------------------------------------------------------
+
+
+def test_progress_is_reported_as_the_cluster_finishes_tasks(
+    corpus: Path, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bar's total is the input's size; each task, as it finishes, adds its bytes
+    and its records; ``quiet`` turns it off."""
+    import phantom_log.terminal
+
+    shown: list[tuple[str, Any]] = []
+
+    class Recorded(phantom_log.terminal.Progress):
+        def __init__(self, label: str, enabled: bool) -> None:
+            super().__init__(label, enabled)
+            shown.append(("enabled", enabled))
+
+        def start(self, total_bytes: int | None) -> None:
+            shown.append(("start", total_bytes))
+
+        def add_bytes(self, size: int) -> None:
+            shown.append(("bytes", size))
+
+        def update(self, count: int) -> None:
+            shown.append(("records", count))
+
+        def close(self) -> None:
+            shown.append(("close", None))
+
+    monkeypatch.setattr(phantom_log.terminal, "Progress", Recorded)
+    run = cluster.verify_on_cluster([str(corpus)], client, blocksize=BLOCKSIZE)
+    size = sum(path.stat().st_size for path in corpus.rglob("*") if path.is_file())
+    assert shown[:2] == [("enabled", True), ("start", size)]
+    assert shown[-1] == ("close", None)
+    done = [value for kind, value in shown if kind == "records"]
+    assert len(done) == run.parts
+    assert done == sorted(done) and done[-1] == run.records
+    assert sum(value for kind, value in shown if kind == "bytes") == size
+    shown.clear()
+    cluster.verify_on_cluster([str(corpus / "sub")], client, quiet=True)
+    assert shown[0] == ("enabled", False)
+
+
+# --- a cluster of worker processes ------------------------------------------------------------
+
+
+def test_scheduler_local_runs_worker_processes_with_the_command_lines_results(
+    corpus: Path, single_machine: tuple[pl.DataFrame, pl.DataFrame], tmp_path: Path
+) -> None:
+    """``--scheduler local`` starts a cluster of worker processes (the tasks, their
+    arguments and their results pickled, as on a cluster of machines): the same tables,
+    statistics and exit codes as the command line."""
+    games, tricks = tmp_path / "games", tmp_path / "tricks"
+    exported = run_cli(
+        *("export", corpus, "--games", games, "--tricks", tricks, "--include-invalid", "-q"),
+        *("--scheduler", "local"),
+    )
+    assert exported.exit_code == 1  # invalid records, as without --scheduler
+    assert len(list(games.iterdir())) == len(list(tricks.iterdir())) == 4  # one a file
+    assert pl.read_parquet(games).equals(single_machine[0])
+    assert pl.read_parquet(tricks).equals(single_machine[1])
+    options = ("--by", "player", "--format", "csv", "-q")
+    here = run_cli("stats", corpus, *options)
+    there = run_cli("stats", corpus, *options, "--scheduler", "local")
+    assert (there.exit_code, there.stdout) == (here.exit_code, here.stdout)
