@@ -20,8 +20,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pyarrow as pa
-from pyspark.sql import SparkSession
-from pyspark.sql.pandas.types import from_arrow_schema
 
 from phantom_log.batch import batch_tables, empty_tables
 
@@ -46,13 +44,17 @@ def records_to(table: str) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.R
             contents = batch.column("content").to_pylist()
             for path, content in zip(paths, contents, strict=True):
                 source = path.removeprefix("file:")  # named as the command line names it
-                rows = batch_tables(content, source).arrow()[table]
+                json_lines = not source.endswith(".json")  # a .json object: one document
+                rows = batch_tables(content, source, json_lines=json_lines).arrow()[table]
                 yield from rows.cast(schema).to_batches()
 
     return convert
 
 
 def main(out: str, paths: list[str]) -> None:
+    from pyspark.sql import SparkSession
+    from pyspark.sql.pandas.types import from_arrow_schema
+
     # The Python workers run this interpreter, where phantom-log is installed.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = SparkSession.builder.master("local[2]").appName("phantom-log").getOrCreate()
