@@ -510,12 +510,13 @@ def test_a_store_read_through_fsspec_gives_the_command_lines_results(
     import fsspec
 
     store = fsspec.filesystem("memory")
-    games = pl.concat(
-        [pl.read_parquet(store.cat_file(path)) for path in cluster.dataset_files(games_url)]
-    )
-    tricks = pl.concat(
-        [pl.read_parquet(store.cat_file(path)) for path in cluster.dataset_files(tricks_url)]
-    )
+
+    def read_stored(url: str) -> pl.DataFrame:
+        return pl.concat(
+            [pl.read_parquet(store.cat_file(path)) for path in cluster.dataset_files(url)]
+        )
+
+    games, tricks = read_stored(games_url), read_stored(tricks_url)
     assert games.equals(expected_games.with_columns(renamed))
     assert tricks.equals(expected_tricks)
 
@@ -536,6 +537,20 @@ def test_a_store_read_through_fsspec_gives_the_command_lines_results(
 
     checked = cluster.verify_on_cluster(urls, client, blocksize=BLOCKSIZE, quiet=True)
     assert (checked.records, checked.invalid) == (run.records, run.invalid)
+
+    # The command line takes the URLs as it takes paths.
+    address = client.scheduler.address
+    there = run_cli("verify", *urls, "--quiet", "--scheduler", address)
+    here = run_cli("verify", corpus, "--quiet")
+    assert there.exit_code == here.exit_code == 1
+    assert there.stdout == here.stdout.replace(str(corpus), "memory:///phantom-log-corpus")
+    exported = run_cli(
+        *("export", *urls, "--games", "memory:///phantom-log-out/cli-games", "-q"),
+        *("--scheduler", address),
+    )
+    assert exported.exit_code == 1
+    cli_games = read_stored("memory:///phantom-log-out/cli-games")
+    assert cli_games.equals(games.filter(pl.col("valid")))
 
 
 def test_tables_in_two_stores_are_refused(
