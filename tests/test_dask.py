@@ -628,3 +628,31 @@ def test_scheduler_local_runs_worker_processes_with_the_command_lines_results(
     here = run_cli("stats", corpus, *options)
     there = run_cli("stats", corpus, *options, "--scheduler", "local")
     assert (there.exit_code, there.stdout) == (here.exit_code, here.stdout)
+
+
+def test_the_dask_recipe_runs(
+    corpus: Path, client: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/recipes/dask_export.py, on the corpus: verify's counts, and stats's figures."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "dask_export", REPO / "docs" / "recipes" / "dask_export.py"
+    )
+    assert spec is not None and spec.loader is not None
+    recipe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recipe)
+    recipe.main(client, str(tmp_path / "out"), [str(corpus)])
+    counted, by_code, *figures = capsys.readouterr().out.splitlines()
+    summary = run_cli("verify", corpus).stdout.splitlines()[-2:]
+    records, valid, invalid = (int(word) for word in summary[0].replace(",", "").split()[::2][:3])
+    assert counted == f"{records} records in 4 tasks: {valid} valid, {invalid} invalid"
+    assert by_code == summary[1]
+    expected = run_cli("stats", corpus, "--by", "rules", "--format", "csv", "-q").stdout
+    assert (
+        recipe.exported_statistics(
+            str(tmp_path / "out" / "games"), str(tmp_path / "out" / "tricks"), by=["rules"]
+        ).write_csv()
+        == expected
+    )
+    assert figures

@@ -25,13 +25,21 @@ from phantom_log.batch import batch_tables, empty_tables
 
 
 def spark_schema(table: str) -> pa.Schema:
-    """The Arrow schema Spark is told (plain ``string``, which Spark's Arrow reads)."""
+    """The Arrow schema Spark is told: ``string`` and ``list`` for the large ones, at any
+    depth (the tricks' ``swaps`` is a list of structs of lists), which Spark's Arrow
+    does not read."""
     schema = empty_tables().arrow()[table].schema
     return pa.schema([field.with_type(_plain(field.type)) for field in schema])
 
 
 def _plain(kind: pa.DataType) -> pa.DataType:
-    return pa.string() if pa.types.is_large_string(kind) else kind
+    if pa.types.is_large_string(kind):
+        return pa.string()
+    if pa.types.is_large_list(kind) or pa.types.is_list(kind):
+        return pa.list_(kind.value_field.with_type(_plain(kind.value_type)))
+    if pa.types.is_struct(kind):
+        return pa.struct([field.with_type(_plain(field.type)) for field in kind])
+    return kind
 
 
 def records_to(table: str) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
