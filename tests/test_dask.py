@@ -443,6 +443,8 @@ def test_the_command_line_runs_on_a_cluster_with_scheduler(
             ["export", "CORPUS", "--games", "OUT/g", "--format", "csv", "--scheduler", "local"],
             "Parquet",
         ),
+        (["export", "CORPUS", "--games", "OUT/g.csv", "--scheduler", "local"], "not standard"),
+        (["export", "CORPUS", "--tricks", "-", "--scheduler", "local"], "not standard output"),
         (["stats", "CORPUS", "--work-url", "OUT"], "takes --scheduler"),
     ],
 )
