@@ -117,6 +117,19 @@ def test_unit_of_work_gives_exports_columns_and_types(corpus: Path) -> None:
     assert arrow["tricks"].num_rows == tables.tricks.height
 
 
+def test_unit_of_work_arrow_tables_have_the_types_of_exports_parquet(
+    corpus: Path, single_machine: tuple[pl.DataFrame, pl.DataFrame]
+) -> None:
+    """As pyarrow reads them: the unit of work's Arrow tables and export's Parquet files
+    have the same schema (names, order, types, nested ones included)."""
+    import pyarrow.parquet as pq
+
+    arrow = batch_tables((corpus / "a.jsonl").read_bytes(), "a.jsonl").arrow()
+    for table in ("games", "tricks"):
+        written = pq.read_schema(corpus.parent / "cli" / f"{table}.parquet")
+        assert arrow[table].schema.remove_metadata() == written.remove_metadata()
+
+
 def test_unit_of_work_on_parsed_records_is_the_same_as_on_text(corpus: Path) -> None:
     parsed = json.loads((corpus / "d.json").read_bytes())
     text = b"".join(json.dumps(record).encode() + b"\n" for record in parsed)
