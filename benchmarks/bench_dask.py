@@ -16,8 +16,8 @@ each timed on its own, with the same number of processes:
   ``verify_on_cluster`` and ``export_on_cluster`` on it (the corpus cut into ranges of
   ``--blocksize`` MiB).
 
-It prints seconds and records per second, and checks that the cluster's games table is
-the command line's (the script exits 1 otherwise).
+It prints seconds and records per second, and checks that the cluster's games and tricks
+tables are the command line's (the script exits 1 otherwise).
 """
 
 from __future__ import annotations
@@ -107,10 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         rate = "" if "start" in name else f"{corpus.records / seconds:>10,.0f}"
         print(f"{name:<38} {seconds:>8.2f} {rate}")
     print(f"dask: {run.parts} tasks")
-    same = pl.read_parquet(out / "games.parquet").equals(
-        pl.read_parquet(dataset_files(str(out / "games")))
+    same = all(
+        pl.read_parquet(out / f"{table}.parquet").equals(
+            pl.read_parquet(dataset_files(str(out / table)))
+        )
+        for table in ("games", "tricks")
     )
-    print("games table the same as the command line's:", "yes" if same else "NO")
+    print("games and tricks tables the same as the command line's:", "yes" if same else "NO")
     return 0 if same else 1
 
 

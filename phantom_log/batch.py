@@ -5,9 +5,10 @@ a store or a byte range of one cut at line boundaries, or a list of parsed recor
 three tables: the games and the tricks, with exactly the columns and types of ``export``
 (:data:`~phantom_log.tables.GAME_SCHEMA`, :data:`~phantom_log.tables.TRICK_SCHEMA`), and
 the problems, one row per problem as ``verify --format json`` gives it. It needs nothing
-but its arguments, so Dask, Spark, Ray or a plain loop can run it anywhere; ``export``
-builds its own batches with the very same steps (:func:`~phantom_log.tables.record_rows`
-then :class:`~phantom_log.tables.TableRows`), so the two cannot drift.
+but its arguments, so Dask, Spark, Ray or a plain loop can run it anywhere. Its one step
+from records to rows, :func:`batch_rows`, is the very function ``export``'s worker
+processes run on each chunk of their sources (:func:`phantom_log.pipeline.tables_chunk`),
+so the two cannot drift.
 
 A record that makes the checker fail is an ``internal-error`` problem of that record,
 never a lost batch.
@@ -30,8 +31,9 @@ from .tables import (
     GAME_KEY,
     GAME_SCHEMA,
     TRICK_SCHEMA,
+    ChunkTables,
     RecordRows,
-    TableRows,
+    chunk_tables,
     decode_tricks,
     isolated_rows,
 )
@@ -154,44 +156,75 @@ def batch_tables(
             for offset, data in enumerate(records)
             if selection is None or selection.matches(data)
         )
-    return tables_of_reports(
-        (verify_record(record, sheets, strict, tables) for record in read),
-        include_invalid,
-        tables,
-    )
+    return batch_rows(
+        read, sheets, include_invalid=include_invalid, strict=strict, tables=tables
+    ).decoded()
 
 
-def tables_of_reports(
-    reports: Iterable[RecordReport], include_invalid: bool = False, tables: bool = True
-) -> BatchTables:
-    """The tables of verified records (see :func:`batch_tables`). A record whose rows
-    cannot be made (a bug) is an ``internal-error`` problem of that record."""
-    batch = TableRows()
-    problems: list[tuple[Any, ...]] = []
-    records = included = invalid = warnings = failed = 0
-    for report in reports:
-        rows: RecordRows | None = None
-        if tables:
-            report, rows = isolated_rows(report, include_invalid)
-        records += 1
-        invalid += not report.valid
-        warnings += report.warnings
-        failed += report.failed
-        problems.extend(problem_row(report, problem) for problem in report.problems)
-        if rows is not None and rows.game is not None:
-            batch.add(included, rows)
-            included += 1
-    games, packed = batch.frames()
-    return BatchTables(
-        games.drop(GAME_KEY),
-        decode_tricks(packed).drop(GAME_KEY),
-        pl.DataFrame(problems, schema=PROBLEM_SCHEMA, orient="row"),
-        records,
-        included,
-        invalid,
-        warnings,
-        failed,
-    )
+@dataclass(frozen=True, slots=True)
+class BatchRows:
+    """The rows of one batch of records before its tricks are decoded: the tables of its
+    chunk as ``export``'s worker processes send them back (games keyed from 0, tricks
+    packed, :class:`~phantom_log.tables.ChunkTables`), with its problems and warnings."""
+
+    chunk: ChunkTables
+    #: Rows of the problems table (:data:`PROBLEM_SCHEMA`), when asked for.
+    problems: list[tuple[Any, ...]]
+    warnings: int
+
+    def decoded(self) -> BatchTables:
+        """The batch's tables as :func:`batch_tables` gives them: the tricks decoded
+        (:func:`~phantom_log.tables.decode_tricks`, which ``export`` applies to the
+        same frames when it writes them), without the key joining the two."""
+        chunk = self.chunk
+        return BatchTables(
+            chunk.games.drop(GAME_KEY),
+            decode_tricks(chunk.tricks).drop(GAME_KEY),
+            pl.DataFrame(self.problems, schema=PROBLEM_SCHEMA, orient="row"),
+            chunk.records,
+            chunk.included,
+            chunk.invalid,
+            self.warnings,
+            chunk.failed,
+        )
+
+
+def batch_rows(
+    records: Iterable[SourceRecord],
+    sheets: Mapping[str, Sheet] | None = None,
+    *,
+    include_invalid: bool = False,
+    strict: bool = False,
+    tables: bool = True,
+    problems: bool = True,
+) -> BatchRows:
+    """The one step from records read to the rows of the tables, for every engine: the
+    records are checked as ``verify`` checks them, and each one's rows made
+    (:func:`~phantom_log.tables.isolated_rows`: a failure is that record's
+    ``internal-error``) and gathered into frames (:func:`~phantom_log.tables.chunk_tables`).
+    :func:`batch_tables` runs it on its batch; ``export``, ``stats`` and
+    :func:`phantom_log.tables` run it on each chunk of their sources
+    (:func:`phantom_log.pipeline.tables_chunk`), so the unit of work and ``export`` cannot
+    drift. Without ``tables`` no row is made (only the problems and the counts); without
+    ``problems`` the problem rows are not gathered (the counts still are)."""
+    found: list[tuple[Any, ...]] = []
+    warnings = 0
+
+    def rows() -> Iterator[RecordRows]:
+        nonlocal warnings
+        for record in records:
+            report = verify_record(record, sheets, strict, tables)
+            if tables:
+                report, one = isolated_rows(report, include_invalid)
+            else:
+                one = RecordRows(report.valid, None, ([], []), report.failed)
+            warnings += report.warnings
+            if problems:
+                found.extend(problem_row(report, problem) for problem in report.problems)
+            yield one
+
+    chunk = chunk_tables(rows(), include_invalid)
+    return BatchRows(chunk, found, warnings)
 
 
 def problem_row(report: RecordReport, problem: Problem) -> tuple[Any, ...]:

@@ -1639,6 +1639,13 @@ def export(
     if scheduler is not None:
         if format_name not in (None, "parquet"):
             raise _usage_error("--scheduler writes Parquet datasets (folders of .parquet files)")
+        for path, option in ((games_path, "--games"), (tricks_path, "--tricks")):
+            suffix = os.path.splitext(path or "")[1].lower()
+            if path == "-" or suffix in (".csv", ".jsonl", ".ndjson", ".json"):
+                raise _usage_error(
+                    f"{option} {path}: --scheduler writes Parquet datasets (folders of "
+                    ".parquet files), not standard output, CSV or JSON Lines"
+                )
         options = _cluster_options(paths, sheets_path)
         with _on_cluster() as cluster:
             run = cluster.export_on_cluster(

@@ -388,9 +388,18 @@ def _dataset_target(url: str, force: bool, storage_options: Mapping[str, Any]) -
 
 def dataset_files(url: str, storage_options: Mapping[str, Any] | None = None) -> list[str]:
     """The Parquet files of a dataset (a folder, in name order: input order for the ones
-    written here) or of one Parquet file, as URLs polars reads."""
+    written here) or of one Parquet file: local paths, or URLs of their store."""
+    fs, files = _dataset_paths(url, storage_options or {})
+    return files if _is_local(fs) else [fs.unstrip_protocol(item) for item in files]
+
+
+def _dataset_paths(
+    url: str, storage_options: Mapping[str, Any]
+) -> tuple[AbstractFileSystem, list[str]]:
+    """The filesystem of a dataset and its Parquet files' paths there (see
+    :func:`dataset_files`)."""
     _require_cluster()
-    fs, path = _fs(url, storage_options or {})
+    fs, path = _fs(url, storage_options)
     if fs.isdir(path):
         files = [
             item
@@ -399,7 +408,7 @@ def dataset_files(url: str, storage_options: Mapping[str, Any] | None = None) ->
         ]
     else:
         files = [path]
-    return files if _is_local(fs) else [fs.unstrip_protocol(item) for item in files]
+    return fs, files
 
 
 # --- running on the cluster -------------------------------------------------------------
@@ -819,9 +828,24 @@ def exported_tables(
     from .tables import ExportedTables
 
     options = dict(storage_options or {})
-    tables = ExportedTables(
-        dataset_files(games_url, options), dataset_files(tricks_url, options), options or None
-    )
+    games_fs, _ = _fs(games_url, options)
+    tricks_fs, _ = _fs(tricks_url, options)
+    if _is_local(games_fs) and _is_local(tricks_fs):
+        # Read by polars itself: the fastest way on a local disk.
+        tables = ExportedTables(
+            dataset_files(games_url, options), dataset_files(tricks_url, options)
+        )
+    else:
+        # Read through fsspec, as the records were: any store it reads, with its options.
+        games_fs, games = _dataset_paths(games_url, options)
+        tricks_fs, tricks = _dataset_paths(tricks_url, options)
+        if type(games_fs) is not type(tricks_fs) or games_fs.storage_options != (
+            tricks_fs.storage_options
+        ):
+            raise ValueError(
+                f"the games and tricks tables are in two stores: {games_url}, {tricks_url}"
+            )
+        tables = ExportedTables(games, tricks, filesystem=games_fs)
     tables.check_aligned()
     return tables
 

@@ -250,17 +250,13 @@ def verify_sources_in_batches(
 def tables_chunk(
     chunk: Chunk, sheets: Mapping[str, Sheet] | None, include_invalid: bool
 ) -> ChunkTables:
-    """The tables of the records of one chunk (for export and statistics); a record whose
+    """The tables of the records of one chunk (for export and statistics), made by the
+    unit of work of every engine (:func:`phantom_log.batch.batch_rows`): a record whose
     rows cannot be made is its own internal-error, not the chunk's."""
-    from .tables import chunk_tables, isolated_rows
+    from .batch import batch_rows
 
-    return chunk_tables(
-        (
-            isolated_rows(verify_record(record, sheets), include_invalid)[1]
-            for record in chunk_records(chunk)
-        ),
-        include_invalid,
-    )
+    rows = batch_rows(chunk_records(chunk), sheets, include_invalid=include_invalid, problems=False)
+    return rows.chunk
 
 
 def written_tables_chunk(

@@ -350,19 +350,35 @@ class ExportedTables:
     An exported table has no ``game_key``: it is the row number of the game, and each
     game's tricks are the next ``tricks_played`` rows of the tricks table (both tables
     list the records in the same order, as export and the Dask front write them), so the
-    key is rebuilt from the games' ``tricks_played``. Any fsspec URL that polars reads is
-    accepted (``storage_options`` as polars takes them)."""
+    key is rebuilt from the games' ``tricks_played``.
+
+    The files are read by polars itself (local paths, and the URLs polars reads, with
+    ``storage_options`` as polars takes them), or, with ``filesystem`` (an fsspec
+    filesystem, the files being its paths), through that filesystem (any store fsspec
+    reads, with its own options), as a pyarrow dataset read lazily."""
 
     games: Sequence[str]
     tricks: Sequence[str]
     storage_options: dict[str, Any] | None = None
+    filesystem: Any = None
+
+    def _scan(self, files: Sequence[str]) -> pl.LazyFrame:
+        if self.filesystem is None:
+            return pl.scan_parquet(list(files), storage_options=self.storage_options)
+        import pyarrow.dataset as ds
+        from pyarrow.fs import FSSpecHandler, PyFileSystem
+
+        dataset = ds.dataset(
+            list(files), format="parquet", filesystem=PyFileSystem(FSSpecHandler(self.filesystem))
+        )
+        return pl.scan_pyarrow_dataset(dataset)
 
     def scan_games(self) -> pl.LazyFrame:
         """The games table, with its ``game_key``."""
         if not self.games:
             return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
         return (
-            pl.scan_parquet(list(self.games), storage_options=self.storage_options)
+            self._scan(self.games)
             .with_row_index(GAME_KEY)
             .with_columns(pl.col(GAME_KEY).cast(pl.Int64))
         )
@@ -378,21 +394,13 @@ class ExportedTables:
             .select(pl.col(GAME_KEY).repeat_by("tricks_played"))
             .explode(GAME_KEY)
         )
-        tricks = pl.scan_parquet(list(self.tricks), storage_options=self.storage_options)
-        return pl.concat([keys, tricks], how="horizontal")
+        return pl.concat([keys, self._scan(self.tricks)], how="horizontal")
 
     def check_aligned(self) -> None:
         """Raise ``ValueError`` unless the tricks table holds exactly the tricks the
         games table counts (the tables were written together, and are whole)."""
         counted = self.scan_games().select(pl.col("tricks_played").sum()).collect().item()
-        rows = (
-            pl.scan_parquet(list(self.tricks), storage_options=self.storage_options)
-            .select(pl.len())
-            .collect()
-            .item()
-            if self.tricks
-            else 0
-        )
+        rows = self._scan(self.tricks).select(pl.len()).collect().item() if self.tricks else 0
         if (counted or 0) != rows:
             raise ValueError(
                 f"the tricks table has {rows} rows where the games table counts "

@@ -117,6 +117,19 @@ def test_unit_of_work_gives_exports_columns_and_types(corpus: Path) -> None:
     assert arrow["tricks"].num_rows == tables.tricks.height
 
 
+def test_unit_of_work_arrow_tables_have_the_types_of_exports_parquet(
+    corpus: Path, single_machine: tuple[pl.DataFrame, pl.DataFrame]
+) -> None:
+    """As pyarrow reads them: the unit of work's Arrow tables and export's Parquet files
+    have the same schema (names, order, types, nested ones included)."""
+    import pyarrow.parquet as pq
+
+    arrow = batch_tables((corpus / "a.jsonl").read_bytes(), "a.jsonl").arrow()
+    for table in ("games", "tricks"):
+        written = pq.read_schema(corpus.parent / "cli" / f"{table}.parquet")
+        assert arrow[table].schema.remove_metadata() == written.remove_metadata()
+
+
 def test_unit_of_work_on_parsed_records_is_the_same_as_on_text(corpus: Path) -> None:
     parsed = json.loads((corpus / "d.json").read_bytes())
     text = b"".join(json.dumps(record).encode() + b"\n" for record in parsed)
@@ -128,14 +141,68 @@ def test_unit_of_work_on_parsed_records_is_the_same_as_on_text(corpus: Path) -> 
     assert from_text.games["index"].min() == 240
 
 
+@pytest.mark.parametrize("include_invalid", [True, False])
 def test_unit_of_work_is_exports_rows(
-    corpus: Path, single_machine: tuple[pl.DataFrame, pl.DataFrame]
+    corpus: Path, single_machine: tuple[pl.DataFrame, pl.DataFrame], include_invalid: bool
 ) -> None:
+    """Each file of the corpus, as one batch, gives export's rows of that file: its games
+    rows, and the tricks rows of those games (the next ``tricks_played`` rows of each)."""
     games, tricks = single_machine
-    source = str(corpus / "a.jsonl")
-    tables = batch_tables((corpus / "a.jsonl").read_bytes(), source, include_invalid=True)
-    assert tables.games.equals(games.filter(pl.col("source") == source))
-    assert tables.tricks.equals(tricks.head(tables.tricks.height))
+    if not include_invalid:
+        starts = games["tricks_played"].cum_sum() - games["tricks_played"]
+        kept = [
+            row
+            for start, count, valid in zip(
+                starts, games["tricks_played"], games["valid"], strict=True
+            )
+            if valid
+            for row in range(start, start + count)
+        ]
+        games, tricks = games.filter(pl.col("valid")), tricks[kept]
+    offset = 0
+    files = sorted(path for path in corpus.rglob("*") if path.is_file())
+    for path in files:
+        source = str(path)
+        tables = batch_tables(
+            path.read_bytes(),
+            source,
+            include_invalid=include_invalid,
+            json_lines=path.suffix != ".json",
+        )
+        expected = games.filter(pl.col("source") == source)
+        assert tables.games.height == expected.height > 0
+        assert tables.games.equals(expected)
+        assert tables.tricks.equals(tricks.slice(offset, tables.tricks.height))
+        assert tables.tricks.height == expected["tricks_played"].sum()
+        offset += tables.tricks.height
+    assert offset == tricks.height
+
+
+def test_export_runs_the_unit_of_work(
+    corpus: Path,
+    single_machine: tuple[pl.DataFrame, pl.DataFrame],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every record export reads goes through the unit of work's one step from records
+    to rows (``batch_rows``): the two are one code, not two that agree today."""
+    import phantom_log.batch
+
+    batch_rows = phantom_log.batch.batch_rows
+    seen: list[int] = []
+
+    def counted(*args: Any, **options: Any) -> phantom_log.batch.BatchRows:
+        rows = batch_rows(*args, **options)
+        seen.append(rows.chunk.records)
+        return rows
+
+    monkeypatch.setattr(phantom_log.batch, "batch_rows", counted)
+    games = tmp_path / "games.parquet"
+    result = run_cli("export", corpus, "--games", games, "--jobs", "1", "-q")
+    assert result.exit_code == 1, result.output
+    # Every record (the invalid ones too: --include-invalid keeps a row of each).
+    assert len(seen) >= 4 and sum(seen) == single_machine[0].height
+    assert pl.read_parquet(games).equals(single_machine[0].filter(pl.col("valid")))
 
 
 # --- the same results on the cluster ---------------------------------------------------------
@@ -389,6 +456,8 @@ def test_the_command_line_runs_on_a_cluster_with_scheduler(
             ["export", "CORPUS", "--games", "OUT/g", "--format", "csv", "--scheduler", "local"],
             "Parquet",
         ),
+        (["export", "CORPUS", "--games", "OUT/g.csv", "--scheduler", "local"], "not standard"),
+        (["export", "CORPUS", "--tricks", "-", "--scheduler", "local"], "not standard output"),
         (["stats", "CORPUS", "--work-url", "OUT"], "takes --scheduler"),
     ],
 )
@@ -410,3 +479,195 @@ def test_scheduler_without_dask_says_what_to_install(
     result = run_cli("verify", corpus, "--scheduler", "local")
     assert result.exit_code == 2
     assert "pip install 'phantom-log[dask]'" in result.stderr
+
+
+# --- stores that fsspec reads -----------------------------------------------------------------
+
+
+@pytest.fixture
+def stored_corpus(corpus: Path) -> Iterator[str]:
+    """The corpus copied into fsspec's in-memory store (``memory://``): a store that
+    only fsspec reads, as ``s3://`` or ``gs://`` are read (the workers are threads of this
+    process, so that they see it)."""
+    import fsspec
+
+    store = fsspec.filesystem("memory")
+    root = "/phantom-log-corpus"
+    for path in corpus.rglob("*"):
+        if path.is_file():
+            store.pipe(f"{root}/{path.relative_to(corpus).as_posix()}", path.read_bytes())
+    yield f"memory://{root}"
+    store.rm(root, recursive=True)
+    if store.exists("/phantom-log-out"):
+        store.rm("/phantom-log-out", recursive=True)
+
+
+def test_a_store_read_through_fsspec_gives_the_command_lines_results(
+    corpus: Path,
+    stored_corpus: str,
+    client: Any,
+    single_machine: tuple[pl.DataFrame, pl.DataFrame],
+) -> None:
+    """Objects named by a glob, by their URL and by a folder, cut into byte ranges; the
+    datasets written to the store, and the statistics read back from it."""
+    urls = [f"{stored_corpus}/*.jsonl", f"{stored_corpus}/d.json", f"{stored_corpus}/sub"]
+    games_url, tricks_url = "memory:///phantom-log-out/games", "memory:///phantom-log-out/tricks"
+    run = cluster.export_on_cluster(
+        urls, games_url, tricks_url, client, blocksize=BLOCKSIZE, include_invalid=True, quiet=True
+    )
+    assert run.parts > 8
+    files = cluster.dataset_files(games_url)
+    assert files[0].startswith("memory://") and len(files) == run.parts
+    expected_games, expected_tricks = single_machine
+    renamed = pl.col("source").str.replace(
+        str(corpus), "memory:///phantom-log-corpus", literal=True
+    )
+    import fsspec
+
+    store = fsspec.filesystem("memory")
+
+    def read_stored(url: str) -> pl.DataFrame:
+        return pl.concat(
+            [pl.read_parquet(store.cat_file(path)) for path in cluster.dataset_files(url)]
+        )
+
+    games, tricks = read_stored(games_url), read_stored(tricks_url)
+    assert games.equals(expected_games.with_columns(renamed))
+    assert tricks.equals(expected_tricks)
+
+    # The statistics, from the datasets in the store and from a run with its work there.
+    expected = run_cli("stats", corpus, "--by", "rules", "--format", "json", "-q").stdout_bytes
+    from_datasets = cluster.exported_statistics(games_url, tricks_url, by=["rules"])
+    assert from_datasets.equals(pl.read_ndjson(expected, schema=from_datasets.schema))
+    figures, _ = cluster.stats_on_cluster(
+        urls,
+        client,
+        by=["rules"],
+        blocksize=BLOCKSIZE,
+        work_url="memory:///phantom-log-out/work",
+        quiet=True,
+    )
+    assert figures.equals(from_datasets)
+    assert store.ls("/phantom-log-out/work") == []  # the work datasets are removed
+
+    checked = cluster.verify_on_cluster(urls, client, blocksize=BLOCKSIZE, quiet=True)
+    assert (checked.records, checked.invalid) == (run.records, run.invalid)
+
+    # The command line takes the URLs as it takes paths.
+    address = client.scheduler.address
+    there = run_cli("verify", *urls, "--quiet", "--scheduler", address)
+    here = run_cli("verify", corpus, "--quiet")
+    assert there.exit_code == here.exit_code == 1
+    assert there.stdout == here.stdout.replace(str(corpus), "memory:///phantom-log-corpus")
+    exported = run_cli(
+        *("export", *urls, "--games", "memory:///phantom-log-out/cli-games", "-q"),
+        *("--scheduler", address),
+    )
+    assert exported.exit_code == 1
+    cli_games = read_stored("memory:///phantom-log-out/cli-games")
+    assert cli_games.equals(games.filter(pl.col("valid")))
+
+
+def test_tables_in_two_stores_are_refused(
+    corpus: Path, stored_corpus: str, tmp_path: Path, client: Any
+) -> None:
+    games = str(tmp_path / "games")
+    tricks = "memory:///phantom-log-out/tricks"
+    cluster.export_on_cluster([f"{stored_corpus}/sub"], games, tricks, client, quiet=True)
+    with pytest.raises(ValueError, match="two stores"):
+        cluster.exported_statistics(games, tricks)
+
+
+# --- progress ---------------------------------------------------------------------------------
+
+
+def test_progress_is_reported_as_the_cluster_finishes_tasks(
+    corpus: Path, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bar's total is the input's size; each task, as it finishes, adds its bytes
+    and its records; ``quiet`` turns it off."""
+    import phantom_log.terminal
+
+    shown: list[tuple[str, Any]] = []
+
+    class Recorded(phantom_log.terminal.Progress):
+        def __init__(self, label: str, enabled: bool) -> None:
+            super().__init__(label, enabled)
+            shown.append(("enabled", enabled))
+
+        def start(self, total_bytes: int | None) -> None:
+            shown.append(("start", total_bytes))
+
+        def add_bytes(self, size: int) -> None:
+            shown.append(("bytes", size))
+
+        def update(self, count: int) -> None:
+            shown.append(("records", count))
+
+        def close(self) -> None:
+            shown.append(("close", None))
+
+    monkeypatch.setattr(phantom_log.terminal, "Progress", Recorded)
+    run = cluster.verify_on_cluster([str(corpus)], client, blocksize=BLOCKSIZE)
+    size = sum(path.stat().st_size for path in corpus.rglob("*") if path.is_file())
+    assert shown[:2] == [("enabled", True), ("start", size)]
+    assert shown[-1] == ("close", None)
+    done = [value for kind, value in shown if kind == "records"]
+    assert len(done) == run.parts
+    assert done == sorted(done) and done[-1] == run.records
+    assert sum(value for kind, value in shown if kind == "bytes") == size
+    shown.clear()
+    cluster.verify_on_cluster([str(corpus / "sub")], client, quiet=True)
+    assert shown[0] == ("enabled", False)
+
+
+# --- a cluster of worker processes ------------------------------------------------------------
+
+
+def test_scheduler_local_runs_worker_processes_with_the_command_lines_results(
+    corpus: Path, single_machine: tuple[pl.DataFrame, pl.DataFrame], tmp_path: Path
+) -> None:
+    """``--scheduler local`` starts a cluster of worker processes (the tasks, their
+    arguments and their results pickled, as on a cluster of machines): the same tables,
+    statistics and exit codes as the command line."""
+    games, tricks = tmp_path / "games", tmp_path / "tricks"
+    exported = run_cli(
+        *("export", corpus, "--games", games, "--tricks", tricks, "--include-invalid", "-q"),
+        *("--scheduler", "local"),
+    )
+    assert exported.exit_code == 1  # invalid records, as without --scheduler
+    assert len(list(games.iterdir())) == len(list(tricks.iterdir())) == 4  # one a file
+    assert pl.read_parquet(games).equals(single_machine[0])
+    assert pl.read_parquet(tricks).equals(single_machine[1])
+    options = ("--by", "player", "--format", "csv", "-q")
+    here = run_cli("stats", corpus, *options)
+    there = run_cli("stats", corpus, *options, "--scheduler", "local")
+    assert (there.exit_code, there.stdout) == (here.exit_code, here.stdout)
+
+
+def test_the_dask_recipe_runs(
+    corpus: Path, client: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/recipes/dask_export.py, on the corpus: verify's counts, and stats's figures."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "dask_export", REPO / "docs" / "recipes" / "dask_export.py"
+    )
+    assert spec is not None and spec.loader is not None
+    recipe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recipe)
+    recipe.main(client, str(tmp_path / "out"), [str(corpus)])
+    counted, by_code, *figures = capsys.readouterr().out.splitlines()
+    summary = run_cli("verify", corpus).stdout.splitlines()[-2:]
+    records, valid, invalid = (int(word) for word in summary[0].replace(",", "").split()[::2][:3])
+    assert counted == f"{records} records in 4 tasks: {valid} valid, {invalid} invalid"
+    assert by_code == summary[1]
+    expected = run_cli("stats", corpus, "--by", "rules", "--format", "csv", "-q").stdout
+    assert (
+        recipe.exported_statistics(
+            str(tmp_path / "out" / "games"), str(tmp_path / "out" / "tricks"), by=["rules"]
+        ).write_csv()
+        == expected
+    )
+    assert figures

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
-import ray
 
 from phantom_log.batch import batch_tables
 
@@ -31,7 +30,8 @@ def records_to(table: str) -> Callable[[pa.Table], pa.Table]:
         contents = objects.column("bytes").to_pylist()
         paths = objects.column("path").to_pylist()
         parts = [
-            batch_tables(content, path).arrow()[table]
+            # A .json object is one document; any other, JSON Lines.
+            batch_tables(content, path, json_lines=not path.endswith(".json")).arrow()[table]
             for content, path in zip(contents, paths, strict=True)
         ]
         return pa.concat_tables(parts)
@@ -40,6 +40,8 @@ def records_to(table: str) -> Callable[[pa.Table], pa.Table]:
 
 
 def main(out: str, paths: list[str]) -> None:
+    import ray
+
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     absolute = [str(Path(path).resolve()) for path in paths]
     objects = ray.data.read_binary_files(absolute, include_paths=True)

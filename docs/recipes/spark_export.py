@@ -20,20 +20,26 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pyarrow as pa
-from pyspark.sql import SparkSession
-from pyspark.sql.pandas.types import from_arrow_schema
 
 from phantom_log.batch import batch_tables, empty_tables
 
 
 def spark_schema(table: str) -> pa.Schema:
-    """The Arrow schema Spark is told (plain ``string``, which Spark's Arrow reads)."""
+    """The Arrow schema Spark is told: ``string`` and ``list`` for the large ones, at any
+    depth (the tricks' ``swaps`` is a list of structs of lists), which Spark's Arrow
+    does not read."""
     schema = empty_tables().arrow()[table].schema
     return pa.schema([field.with_type(_plain(field.type)) for field in schema])
 
 
 def _plain(kind: pa.DataType) -> pa.DataType:
-    return pa.string() if pa.types.is_large_string(kind) else kind
+    if pa.types.is_large_string(kind):
+        return pa.string()
+    if pa.types.is_large_list(kind) or pa.types.is_list(kind):
+        return pa.list_(kind.value_field.with_type(_plain(kind.value_type)))
+    if pa.types.is_struct(kind):
+        return pa.struct([field.with_type(_plain(field.type)) for field in kind])
+    return kind
 
 
 def records_to(table: str) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
@@ -46,13 +52,17 @@ def records_to(table: str) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.R
             contents = batch.column("content").to_pylist()
             for path, content in zip(paths, contents, strict=True):
                 source = path.removeprefix("file:")  # named as the command line names it
-                rows = batch_tables(content, source).arrow()[table]
+                json_lines = not source.endswith(".json")  # a .json object: one document
+                rows = batch_tables(content, source, json_lines=json_lines).arrow()[table]
                 yield from rows.cast(schema).to_batches()
 
     return convert
 
 
 def main(out: str, paths: list[str]) -> None:
+    from pyspark.sql import SparkSession
+    from pyspark.sql.pandas.types import from_arrow_schema
+
     # The Python workers run this interpreter, where phantom-log is installed.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = SparkSession.builder.master("local[2]").appName("phantom-log").getOrCreate()
