@@ -18,7 +18,7 @@ from .annotate import Annotation, annotate
 from .cards import Card, Role, mask_cards
 from .check import RecordReport, check_record, verify_record
 from .engine import Replay, Result, RoundStart
-from .position import Hands
+from .positions import Hands
 from .problems import Problem, Severity
 from .record import GameRecord
 from .sheets import Sheet

@@ -252,3 +252,22 @@ def test_tables_is_callable_after_the_tables_module_is_imported() -> None:
     assert module is phantom_log.tables and callable(build_tables)
     games, _ = phantom_log.tables(WALKTHROUGH)
     assert games["game_id"].to_list() == ["rulebook-walkthrough"]
+
+
+def test_every_name_of_the_api_is_itself_once_every_module_is_imported() -> None:
+    """Importing a submodule sets the package's attribute of its name: no module of the
+    package may be named as a name of the API, or that name would become the module
+    (``phantom_log.position`` was the module once anything had loaded a record)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    for module in pkgutil.iter_modules(phantom_log.__path__):
+        if module.name not in ("__main__", "dask"):
+            importlib.import_module(f"phantom_log.{module.name}")
+    record = next(phantom_log.load(WALKTHROUGH))
+    position, state = phantom_log.position(record, 2, 4), record.state_at(2, 4)
+    assert (position.hands, position.notes) == (state.hands, state.notes)
+    for name in phantom_log.__all__:
+        value = getattr(phantom_log, name)
+        assert not inspect.ismodule(value) or name == "tables", name
