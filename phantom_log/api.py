@@ -17,12 +17,13 @@ from typing import IO, TYPE_CHECKING, Any, Literal, overload
 from .annotate import Annotation, annotate
 from .cards import Card, Role, mask_cards
 from .check import RecordReport, check_record, verify_record
+from .collector import collector_for_records
 from .engine import Replay, Result, RoundStart
 from .positions import Hands
 from .problems import Problem, Severity
 from .record import GameRecord
 from .sheets import Sheet
-from .sources import Chunk, chunk_records, find_sources, read_chunks, read_source
+from .sources import Chunk, SourceRecord, chunk_records, find_sources, read_chunks
 
 if TYPE_CHECKING:
     import polars as pl
@@ -105,7 +106,8 @@ class GameReplay:
         """The completed tricks, annotated (made once, when first read)."""
         if self._tricks is None:
             engine = self.engine
-            self._tricks = [] if engine is None else list(annotate(engine, self.game_id))
+            with collector_for_records():
+                self._tricks = [] if engine is None else list(annotate(engine, self.game_id))
         return self._tricks
 
     @property
@@ -195,23 +197,35 @@ def load(
     if errors not in ("raise", "collect", "skip"):
         raise ValueError(f"errors={errors!r}: give 'raise', 'collect' or 'skip'")
     sources = _sources(_path_list([paths]))
+    for source in sources:
+        for chunk in read_chunks(source, stdin, max_record_size=max_record_size):
+            # A chunk's records are read and made into models at once (the collector set
+            # for it), then given one at a time.
+            with collector_for_records():
+                loaded = [_loaded(item) for item in chunk_records(chunk)]
+            for found in loaded:
+                if isinstance(found, GameRecord):
+                    yield found
+                elif errors == "raise":
+                    raise found
+                elif errors == "collect":
+                    yield found
+
+
+def _loaded(item: SourceRecord) -> GameRecord | InvalidRecord:
+    """The model of a record read, or why it cannot be one."""
     from .check import schema_problems, schema_valid
 
-    for source in sources:
-        for item in read_source(source, stdin, max_record_size):
-            if item.problem is not None:
-                problems = [item.problem]
-            elif isinstance(item.data, dict):
-                # The schema's fast gate first; its wording only for a record it rejects.
-                problems = [] if schema_valid(item.data) else schema_problems(item.data)
-            else:
-                problems = list(verify_record(item).problems)
-            if not problems:
-                yield GameRecord.from_validated(item.data)
-            elif errors == "raise":
-                raise InvalidRecord(item.source, item.index, problems)
-            elif errors == "collect":
-                yield InvalidRecord(item.source, item.index, problems)
+    if item.problem is not None:
+        problems = [item.problem]
+    elif isinstance(item.data, dict):
+        # The schema's fast gate first; its wording only for a record it rejects.
+        problems = [] if schema_valid(item.data) else schema_problems(item.data)
+    else:
+        problems = list(verify_record(item).problems)
+    if problems:
+        return InvalidRecord(item.source, item.index, problems)
+    return GameRecord.from_validated(item.data)
 
 
 def replay(
@@ -221,7 +235,8 @@ def replay(
     first) by the rules. Never raises for a bad record: its problems are on the result."""
     data = dict(record.document()) if isinstance(record, GameRecord) else dict(record)
     game_id = data.get("game_id") if isinstance(data.get("game_id"), str) else None
-    problems, replayed = check_record(data, sheets)
+    with collector_for_records():
+        problems, replayed = check_record(data, sheets)
     if replayed is None:
         return GameReplay(None, problems)
     return GameReplay(replayed.result, problems, replayed, game_id)
@@ -260,7 +275,8 @@ def _verify_chunk(
     chunk: Chunk, sheets: Mapping[str, Sheet] | None, strict: bool
 ) -> list[RecordReport]:
     """The reports on the records of one chunk (in a worker, or in this process)."""
-    return [verify_record(record, sheets, strict) for record in chunk_records(chunk)]
+    with collector_for_records():
+        return [verify_record(record, sheets, strict) for record in chunk_records(chunk)]
 
 
 def tables(
@@ -283,7 +299,7 @@ def tables(
     from .tables import GAME_KEY, build_tables
 
     found = _path_list(paths)
-    with work_folder() as folder:
+    with work_folder() as folder, collector_for_records():
         chunks = source_tables(found, sheets, include_invalid, jobs or default_jobs(), stdin)
         try:
             files = build_tables(chunks, folder, include_invalid)

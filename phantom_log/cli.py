@@ -2125,8 +2125,8 @@ def entry() -> None:
     SIGTERM or SIGHUP (exit 143 or 129) once the temporary files are removed, with one
     line and exit 3 when standard output cannot be written (a full disk) or on a failure
     of phantom-log itself."""
+    from .collector import tune_collector_for_a_run
     from .output import Terminated, ending_cleanly_on_signals
-    from .pipeline import tune_collector_for_a_run
 
     tune_collector_for_a_run()
     try:

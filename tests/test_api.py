@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import polars as pl
@@ -271,3 +273,90 @@ def test_every_name_of_the_api_is_itself_once_every_module_is_imported() -> None
     for name in phantom_log.__all__:
         value = getattr(phantom_log, name)
         assert not inspect.ismodule(value) or name == "tables", name
+
+
+# -- the collector ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def default_collector() -> Iterator[tuple[int, int, int]]:
+    """The collector at Python's defaults for the test, then as it was."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        yield gc.get_threshold()
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_the_collector_is_set_for_the_librarys_work_only(
+    default_collector: tuple[int, int, int],
+) -> None:
+    import gc
+
+    from phantom_log.collector import RUN_COLLECTOR_THRESHOLD, collector_for_records
+
+    with collector_for_records():
+        assert gc.get_threshold() == (RUN_COLLECTOR_THRESHOLD, 10, 10)
+        with collector_for_records():  # nested: left as it is
+            assert gc.get_threshold()[0] == RUN_COLLECTOR_THRESHOLD
+        assert gc.get_threshold()[0] == RUN_COLLECTOR_THRESHOLD
+    assert gc.get_threshold() == default_collector
+    with pytest.raises(KeyError), collector_for_records():
+        raise KeyError("work that fails")
+    assert gc.get_threshold() == default_collector
+    gc.set_threshold(0, 10, 10)  # a caller who turned the collector off keeps it off
+    with collector_for_records():
+        assert gc.get_threshold() == (0, 10, 10)
+
+
+def test_the_caller_has_its_own_collector_whenever_its_code_runs(
+    default_collector: tuple[int, int, int], tmp_path: Path
+) -> None:
+    """load and verify yield to the caller between records, replay and tables return:
+    each time the caller's code runs, the collector is as the caller set it."""
+    import gc
+
+    games = tmp_path / "games.jsonl"
+    lines = [json.dumps(json.loads(path.read_text())) for path in sorted(EXAMPLES.glob("*.json"))]
+    games.write_text("\n".join(lines * 3) + "\n")
+    seen = []
+    for record in phantom_log.load(games):
+        seen.append(gc.get_threshold())
+        game = phantom_log.replay(record)
+        seen.append(gc.get_threshold())
+        assert game.tricks
+        seen.append(gc.get_threshold())
+    seen += [gc.get_threshold() for _ in phantom_log.verify(games)]
+    phantom_log.tables(games)
+    seen.append(gc.get_threshold())
+    assert len(seen) == 3 * 3 * len(lines) + 3 * len(lines) + 1
+    assert set(seen) == {default_collector}
+
+
+def test_the_librarys_work_runs_with_the_collector_set_for_records(
+    default_collector: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from phantom_log import api
+    from phantom_log.collector import RUN_COLLECTOR_THRESHOLD
+
+    seen: list[int] = []
+
+    def watched(function: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            seen.append(gc.get_threshold()[0])
+            return function(*args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(api, "check_record", watched(api.check_record))
+    monkeypatch.setattr(api, "verify_record", watched(api.verify_record))
+    monkeypatch.setattr(api.GameRecord, "from_validated", watched(api.GameRecord.from_validated))
+    record = next(phantom_log.load(WALKTHROUGH))
+    phantom_log.replay(record)
+    list(phantom_log.verify(WALKTHROUGH))
+    assert len(seen) == 3 and set(seen) == {RUN_COLLECTOR_THRESHOLD}
