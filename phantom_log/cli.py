@@ -6,7 +6,7 @@ import functools
 import io
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from types import ModuleType
@@ -308,6 +308,36 @@ def _cluster_exit(run: Any) -> None:
     sys.exit(EXIT_INVALID if run.invalid else EXIT_OK)
 
 
+# The parameters that name files a command reads, beside its records.
+_INPUT_FILE_PARAMETERS: Final = ("sheets_path", "manifest_path", "analysis_path")
+
+
+def _inputs(parameters: Mapping[str, Any]) -> list[str]:
+    """The files and folders a command reads, from its parameters: its records' paths
+    (``paths``, or ``path`` for one), and the side files (sheets, manifest, analysis)."""
+    found = list(parameters.get("paths") or ())
+    for name in ("path", *_INPUT_FILE_PARAMETERS):
+        value = parameters.get(name)
+        if isinstance(value, str):
+            found.append(value)
+    return found
+
+
+def _refuse_inputs_as_outputs(
+    inputs: Iterable[str], outputs: Iterable[tuple[str, str | None]]
+) -> None:
+    """Refuse (exit 2, before any work) an output file that is one of the files the
+    command reads: with --force it would be written over, and the input lost."""
+    import os
+
+    from .output import is_standard_output
+
+    read = {os.path.realpath(path) for path in inputs if not is_standard_output(path)}
+    for option, path in outputs:
+        if path is not None and not is_standard_output(path) and os.path.realpath(path) in read:
+            raise _usage_error(f"{option} {path}: it is an input; write it elsewhere")
+
+
 def output_options(
     formats: list[str],
     help: str,
@@ -340,6 +370,7 @@ def output_options(
             except DestinationError as error:
                 raise _usage_error(str(error)) from None
             output = replace(output, pager=not no_pager)
+            _refuse_inputs_as_outputs(_inputs(kwargs), [("-o", output_path)])
             if checked:
                 with _writing_output():
                     output.check()
@@ -1679,6 +1710,10 @@ def export(
         outputs.append((table, option))
     if games_path and tricks_path and os.path.realpath(games_path) == os.path.realpath(tricks_path):
         raise _usage_error(f"--games and --tricks are the same file: {games_path}")
+    _refuse_inputs_as_outputs(
+        [*paths, *([sheets_path] if sheets_path else [])],
+        [("--games", games_path), ("--tricks", tricks_path)],
+    )
     with _writing_output():
         for table, _ in outputs:
             table.check()
@@ -1819,6 +1854,9 @@ def stats(
             output.path
         ):
             raise _usage_error(f"--plot and -o are the same file: {plot_path}")
+    _refuse_inputs_as_outputs(
+        [*paths, *([sheets_path] if sheets_path else [])], [("--plot", plot_path)]
+    )
     with _writing_output():
         if plot_path is not None:
             check_writable(plot_path, force)
