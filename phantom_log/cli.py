@@ -624,7 +624,40 @@ def _print_version(context: click.Context, _option: click.Parameter, value: bool
     context.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+MAIN_EXAMPLES: Final = _examples(
+    ("phantom-log verify games/", "check every record below a folder"),
+    ("phantom-log annotate game.json", "every trick of a game: who won it, and why"),
+    ("phantom-log show game.json --at 2.4", "the sheet and the hands after a trick"),
+    ("phantom-log export games/ --tricks tricks.parquet", "a table to analyse"),
+    ("phantom-log tournament check event/", "a whole event, and its standings"),
+    ("phantom-log verify --help", "a command's options, examples and exit codes"),
+)
+MAIN_EPILOG: Final = (
+    """\b
+Exit codes:
+  0  done, and every record is valid
+  1  at least one record is invalid (the outputs are still written)
+  2  a usage error: a bad option, a path that does not exist, paths
+     that hold no records, or an output that exists without --force
+  3  the run could not do all its work: a source unreadable, the
+     checker failed on a record (internal-error), a worker process
+     died or an output could not be written
+"""
+    + _EXIT_TAIL
+    + """
+\b
+Shell completion (commands, options and file names):
+  bash, in ~/.bashrc: eval "$(_PHANTOM_LOG_COMPLETE=bash_source phantom-log)"
+  zsh, in ~/.zshrc:   eval "$(_PHANTOM_LOG_COMPLETE=zsh_source phantom-log)"
+  fish, in ~/.config/fish/completions/phantom-log.fish:
+                      _PHANTOM_LOG_COMPLETE=fish_source phantom-log | source
+"""
+)
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]}, epilog=MAIN_EXAMPLES + MAIN_EPILOG
+)
 @click.option(
     "--version",
     "-V",
@@ -2331,11 +2364,6 @@ def _flush_within(seconds: float) -> None:
         signal.signal(signal.SIGALRM, before)
 
 
-@main.group()
-def tournament() -> None:
-    """Check the records of a whole tournament."""
-
-
 TOURNAMENT_EPILOG: Final = (
     """\b
 Exit codes:
@@ -2349,6 +2377,11 @@ Exit codes:
 """
     + _EXIT_TAIL
 )
+
+
+@main.group(epilog=TOURNAMENT_EXAMPLES + TOURNAMENT_EPILOG)
+def tournament() -> None:
+    """Check the records of a whole tournament: `tournament check`."""
 
 
 def _read_manifest(path: str, option: str) -> Manifest:
