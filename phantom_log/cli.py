@@ -550,6 +550,9 @@ def selection_options(command: F) -> F:
 
 
 def _manifest_skipped(source: str) -> None:
+    from .terminal import clear_progress
+
+    clear_progress()
     click.echo(
         printable(
             f"phantom-log: note: {source} is a tournament manifest, not a game record: skipped"
@@ -743,7 +746,7 @@ def verify(
     from .output import atomic_output
     from .pipeline import WorkerLost, default_jobs, verify_sources_in_batches
     from .reports import Options
-    from .terminal import Progress
+    from .terminal import Progress, clear_progress
 
     outputs = [
         (option, path, valid)
@@ -774,6 +777,8 @@ def verify(
             )
             for batch in batches:
                 tally.merge(batch.tally)
+                if batch.text:
+                    clear_progress(for_standard_output=True)
                 stdout.write(batch.text)
                 for valid, stream in streams.items():
                     stream.write(batch.valid_records if valid else batch.invalid_records)
@@ -2031,7 +2036,7 @@ def analyse(
     from .analysis import DEFAULT_WORLDS, AnalysisOptions
     from .picture import parse_moment
     from .pipeline import WorkerLost, default_jobs, ordered_map
-    from .terminal import Progress, detect_style
+    from .terminal import Progress, clear_progress, detect_style
 
     start = (1, 0)
     if from_text is not None:
@@ -2066,6 +2071,7 @@ def analyse(
             for analysed in ordered_map(work, _source_records(paths), jobs or default_jobs()):
                 all_valid &= analysed.valid
                 failed |= analysed.failed
+                clear_progress(for_standard_output=not analysed.problems)
                 if output_format == "table":
                     emit(("\n" if done else "") + _analysis_table(analysed, style))
                 elif output_format == "json":

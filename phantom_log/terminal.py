@@ -277,7 +277,11 @@ def terminal_width() -> int | None:
 class Progress:
     """Progress of a long run on standard error: a bar over the bytes of the input read
     so far (when its size is known; a count otherwise), the records done and the rate.
-    Shown only on a terminal, never with ``--quiet``, and only after the first 0.2 s."""
+    Shown only on a terminal, never with ``--quiet``, and only after the first 0.2 s.
+
+    Its line is the last of the terminal's: anything else written there meanwhile (a
+    record's report, a note) first rubs it out with :func:`clear_progress`, and the next
+    update draws it again below."""
 
     WIDTH: Final = 24
 
@@ -294,6 +298,8 @@ class Progress:
         self.count = 0
         self.total_bytes: int | None = None
         self.read_bytes = 0
+        #: The width of the line drawn on the terminal now (0: none is).
+        self.drawn = 0
 
     def start(self, total_bytes: int | None) -> None:
         """The size of the whole input, when it is known (not for standard input)."""
@@ -312,8 +318,11 @@ class Progress:
         if now - self.shown >= 0.2:
             self.shown = now
             rate = count / max(now - self.started, 1e-9)
-            self.stream.write(f"\r{self.label}{self._bar()} {count:,} records ({rate:,.0f}/s)")
+            line = f"{self.label}{self._bar()} {count:,} records ({rate:,.0f}/s)"
+            self.stream.write("\r" + line + " " * max(self.drawn - len(line), 0))
             self.stream.flush()
+            self.drawn = len(line)
+            _shown.add(self)
 
     def _bar(self) -> str:
         if not self.total_bytes:
@@ -322,8 +331,39 @@ class Progress:
         filled = round(share * self.WIDTH)
         return f" [{'#' * filled}{'-' * (self.WIDTH - filled)}] {share:4.0%}"
 
+    def clear(self) -> None:
+        """Rub out the line drawn, so that the terminal's next text starts on a clean line."""
+        if self.drawn:
+            self.stream.write("\r" + " " * self.drawn + "\r")
+            self.stream.flush()
+            self.drawn = 0
+
     def close(self) -> None:
         """End the line."""
+        _shown.discard(self)
         if self.enabled and self.shown:
-            self.stream.write(f"\r{self.label}: {self.count:,} records{' ' * self.WIDTH}\n")
+            line = f"{self.label}: {self.count:,} records"
+            padding = max(self.drawn - len(line), self.WIDTH)
+            self.stream.write(f"\r{line}{' ' * padding}\n")
             self.stream.flush()
+            self.drawn = 0
+
+
+#: The progress lines on the terminal now.
+_shown: set[Progress] = set()
+
+
+def clear_progress(for_standard_output: bool = False) -> None:
+    """Rub out the progress line on the terminal, before other text is written there: on
+    standard error (a note), or ``for_standard_output`` (a report), which shares the
+    terminal only when it is one."""
+    if not _shown:
+        return
+    if for_standard_output:
+        import sys
+
+        isatty = getattr(sys.stdout, "isatty", None)
+        if not (isatty and isatty()):
+            return
+    for progress in list(_shown):
+        progress.clear()

@@ -69,9 +69,10 @@ def test_progress_bar_over_the_bytes_read(progress: tuple[Progress, Terminal]) -
     shown.add_bytes(500)
     shown.update(40)
     shown.close()
+    bar = "verifying [############------------]  50% 40 records (40/s)"
+    # The last line rubs out all of the bar's.
     assert stream.getvalue() == (
-        "\rverifying [############------------]  50% 40 records (40/s)"
-        f"\rverifying: 40 records{' ' * 24}\n"
+        f"\r{bar}\rverifying: 40 records{' ' * (len(bar) - len('verifying: 40 records'))}\n"
     )
 
 
@@ -80,6 +81,28 @@ def test_progress_count_when_the_size_is_unknown(progress: tuple[Progress, Termi
     shown.start(None)
     shown.update(7)
     assert stream.getvalue() == "\rverifying: 7 records (7/s)"
+
+
+def test_text_written_meanwhile_rubs_out_the_progress_line(
+    progress: tuple[Progress, Terminal], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report on standard output or a note on standard error, on the terminal the bar
+    is drawn on, starts on a clean line; the next update draws the bar again."""
+    from phantom_log.terminal import clear_progress
+
+    shown, stream = progress
+    shown.start(None)
+    shown.update(7)
+    monkeypatch.setattr("sys.stdout", io.StringIO())  # a pipe: the bar may stay
+    clear_progress(for_standard_output=True)
+    assert stream.getvalue() == "\rverifying: 7 records (7/s)"
+    clear_progress()  # a note on standard error
+    assert stream.getvalue() == "\rverifying: 7 records (7/s)\r" + " " * 26 + "\r"
+    clear_progress()  # nothing drawn: nothing to rub out
+    assert stream.getvalue().count("\r") == 3
+    shown.close()
+    clear_progress()
+    assert stream.getvalue().count("\r") == 4  # the closing line only
 
 
 def test_progress_is_silent_off_a_terminal_and_when_quiet(
