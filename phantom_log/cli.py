@@ -1027,7 +1027,8 @@ def _annotate_to(
             if not first:
                 stdout.write("\n")
             first = False
-            stdout.write(style.paint(_record_title(report), bold=True) + "\n")
+            for line in style.fit(_record_title(report)):
+                stdout.write(style.paint(line, bold=True) + "\n")
             if report.replay is not None:
                 mistakes = None
                 if marks is not None:
@@ -1052,11 +1053,11 @@ def _annotate_to(
         for line in report_lines(report):
             problem_stream.write(line + "\n")
         if output_format == "table" and report.valid:
-            stdout.write(verdict_line(report) + "\n")
+            stdout.write("".join(line + "\n" for line in style.fit(verdict_line(report))))
     if fast_csv is not None:
         fast_csv.flush()
     if output_format == "table" and not first:
-        stdout.write("\n" + style.legend(TABLE_SYMBOLS) + "\n")
+        stdout.write("\n" + "".join(line + "\n" for line in style.fit(style.legend(TABLE_SYMBOLS))))
     return all_valid, failed
 
 
@@ -1289,7 +1290,8 @@ def _show_to(
                 missed = f"--at {at_text}: {error}; shown where the replay stops"
             if report.replay.rounds:
                 shown = moment(report.replay)
-        stdout.write(style.paint(_record_title(report), bold=True) + "\n")
+        for line in style.fit(_record_title(report)):
+            stdout.write(style.paint(line, bold=True) + "\n")
         if missed:
             stdout.write(missed + "\n")
         lines = (
@@ -1297,11 +1299,11 @@ def _show_to(
             if shown is None
             else moment_lines(report.replay, shown, style)
         )
-        story = [] if shown is None else story_lines(report.replay, shown)
+        story = [] if shown is None else story_lines(report.replay, shown, style.text_width(88))
         if story:
             lines += ["", *(printable(line) for line in story)]
         if shown is not None:
-            lines += ["", style.legend(SHEET_SYMBOLS)]
+            lines += ["", *style.fit(style.legend(SHEET_SYMBOLS))]
         if analysis_path is not None or analyse_games:
             from .coach import mistake_lines, trick_reviews
 
@@ -1310,7 +1312,7 @@ def _show_to(
             until = None if shown is None else (shown.round, shown.trick)
             lines += ["", *(printable(line) for line in mistake_lines(marks, until))]
         for line in lines:
-            stdout.write(line + "\n")
+            stdout.write("".join(part + "\n" for part in style.fit(line)))
     # The problems follow the picture; an SVG's go beside it (on standard error when the
     # SVG itself is written there).
     problems = stdout

@@ -16,6 +16,8 @@ from .sheets import NOTES_PER_SHEET, Sheet
 from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style
 
 _CELL: Final = 5  # characters per note in the terminal picture
+_NARROW_CELL: Final = 3  # on a terminal too narrow for the picture at _CELL
+_LABEL_WIDTH: Final = 10  # "Christine " before the bars
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +97,17 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
     disc, open_note = style.symbol("done"), style.symbol("open")
     star = style.symbol("super_trump")
     super_trump = sheet.super_trump(notes)
-    label_width = 10
+    label_width = _LABEL_WIDTH
+    # A terminal narrower than the picture gets narrower notes (the suits' names cut).
+    full = label_width + 1 + _CELL * NOTES_PER_SHEET + len(sheet.bars)
+    cell_width = _CELL if style.width is None or style.width >= full else _NARROW_CELL
     heads: list[str] = []
     above: list[str] = []
     below: list[str] = []
     numbers: list[str] = []
     note = 0
     for bar in sheet.bars:
-        width = _CELL * len(bar.owners)
+        width = cell_width * len(bar.owners)
         symbol = SUIT_SYMBOLS[bar.suit] + " " if style.symbols else ""
         head = f"{symbol}{bar.suit.title}"
         if bar.suit == super_trump:
@@ -113,11 +118,11 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
         for owner in bar.owners:
             note += 1
             mark = disc if note <= notes else open_note
-            cell = mark.center(_CELL)
-            blank = " " * _CELL
+            cell = mark.center(cell_width)
+            blank = " " * cell_width
             top += cell if owner is Role.CHRISTINE else blank
             bottom += cell if owner is Role.PHANTOM else blank
-            number_row += str(note).center(_CELL)
+            number_row += str(note).center(cell_width)
         above.append(top)
         below.append(bottom)
         numbers.append(number_row)
@@ -172,9 +177,10 @@ def moment_lines(replayed: Replay, at: Moment, style: Style) -> list[str]:
     return lines
 
 
-def story_lines(replayed: Replay, at: Moment) -> list[str]:
+def story_lines(replayed: Replay, at: Moment, width: int = 88) -> list[str]:
     """What happened at a moment, in words: the trick just played (as annotate explains
-    it), and the game's result when the moment is the game's end."""
+    it, in lines of at most ``width``), and the game's result when the moment is the
+    game's end."""
     from .annotate import explain
     from .reports import result_text
 
@@ -183,7 +189,7 @@ def story_lines(replayed: Replay, at: Moment) -> list[str]:
         for outcome in replayed.tricks:
             if (outcome.round, outcome.trick) == (at.round, at.trick):
                 text = explain(outcome, at.special_number, replayed.rules.balance)
-                lines += textwrap.wrap(f"Round {at.round}, trick {at.trick}: {text}", 88)
+                lines += textwrap.wrap(f"Round {at.round}, trick {at.trick}: {text}", width)
     last = replayed.tricks[-1] if replayed.tricks else None
     at_end = last is not None and (last.round, last.trick) == (at.round, at.trick)
     if replayed.result is not None and at_end:

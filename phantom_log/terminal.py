@@ -83,6 +83,17 @@ class Style:
         symbol, plain, _ = SYMBOLS[name]
         return symbol if self.symbols else plain
 
+    def fit(self, text: str) -> list[str]:
+        """A line of text in lines that fit the terminal's width (wrapped at spaces, never
+        inside a word or a coloured span); off a terminal, the line whole."""
+        if self.width is None:
+            return [text]
+        return _wrapped(text, self.width)
+
+    def text_width(self, widest: int) -> int:
+        """The width to wrap prose at: ``widest``, or the terminal's when it is narrower."""
+        return widest if self.width is None else min(widest, self.width)
+
     def legend(self, names: Sequence[str]) -> str:
         """What the symbols of an output mean: the suits' (when shown) and ``names``."""
         parts = []
@@ -182,7 +193,7 @@ def table_parts(
                     break
                 widths[wide] -= 1
         if _total(widths) > width:
-            return [], _blocks(headers, rows)
+            return [], _blocks(headers, rows, width)
 
     def lines(cells: Sequence[str]) -> list[str]:
         wrapped = [_wrapped(cell, widths[index]) for index, cell in enumerate(cells)]
@@ -249,15 +260,19 @@ def _wrapped(cell: str, width: int) -> list[str]:
     return lines
 
 
-def _blocks(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[list[str]]:
+def _blocks(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> list[list[str]]:
     """Each row as a block of ``header: value`` lines, a blank line before each but the
-    first."""
+    first; a value too long for the ``width`` goes on over lines of its own, under its
+    first line."""
     label = max((visible_width(header) for header in headers), default=0)
+    room = max(width - label - 2, 1)
     blocks: list[list[str]] = []
     for row in rows:
         block = [""] if blocks else []
         for header, cell in zip(headers, row, strict=False):
-            block.append(f"{header}:{' ' * (label - visible_width(header))} {cell}".rstrip())
+            first, *rest = _wrapped(cell, room)
+            block.append(f"{header}:{' ' * (label - visible_width(header))} {first}".rstrip())
+            block += [" " * (label + 2) + part for part in rest]
         blocks.append(block)
     return blocks
 

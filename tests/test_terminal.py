@@ -298,3 +298,38 @@ def test_each_symbol_has_one_meaning() -> None:
     for symbol, _, meaning in SYMBOLS.values():
         assert f"{symbol} {meaning}" in legend
     assert "○ Ring" in legend and "· an open note" in legend
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", "examples/rulebook-walkthrough.json", "--at", "2.4"],
+        ["show", "examples/custom-sheet.json"],
+        ["annotate", "examples/rulebook-walkthrough.json"],
+        ["annotate", "examples/optional-rules.json", "--color", "never"],
+        ["stats", "examples/tournament", "--by", "player", "-q"],
+        ["stats", "examples/rulebook-walkthrough.json", "--curve"],
+        ["tournament", "check", "examples/tournament", "-q"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+def test_every_line_fits_the_terminal(args: list[str], columns: int) -> None:
+    """On a terminal of 60 or 80 columns, the tables, the sheet, the titles, the
+    sentences and the legends all fit: no line is wider than the terminal. A problem's
+    report line (``SOURCE[#INDEX] (id): code: message``) is the one line it is everywhere,
+    as verify prints it, so that it reads the same on the terminal and in a grep."""
+    import re
+
+    repository = Path(__file__).resolve().parent.parent
+    code, shown = run_on_a_terminal(
+        [arg if not arg.startswith("examples") else str(repository / arg) for arg in args]
+        + ["--no-pager"],
+        {"COLUMNS": str(columns)},
+    )
+    assert code == (1 if args[0] == "tournament" else 0)  # the event has its errors
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", shown).replace("\r\n", "\n").splitlines()
+    assert len(lines) > 5
+    report = re.compile(r"^\S+(#\d+)? \([^)]*\): [a-z-]+: ")
+    too_wide = [line for line in lines if len(line) > columns and not report.match(line)]
+    assert too_wide == []
