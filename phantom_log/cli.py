@@ -2174,14 +2174,19 @@ def _analysis_table(analysed: _Analysed, style: Style) -> str:
     from .analysis import summarise
     from .coach import decision_line, stopped_line, summary_lines
 
-    lines = [style.paint(analysed.title, bold=True)]
-    lines += [printable(decision_line(row, style)) for row in analysed.rows]
+    # The title is made printable by _record_title; a decision's line holds only what
+    # the engine and the solver say (cards, numbers, roles), painted: escaping it would
+    # print its colour codes as text.
+    lines = [style.paint(line, bold=True) for line in style.fit(analysed.title)]
+    for row in analysed.rows:
+        lines += style.fit(decision_line(row, style))
     if analysed.rows:
-        lines += summary_lines(summarise(analysed.rows), analysed.players)
+        for line in summary_lines(summarise(analysed.rows), analysed.players):
+            lines += style.fit(line)
     if analysed.stopped:
-        lines.append(stopped_line())
+        lines += style.fit(stopped_line())
     elif analysed.verdict is not None:
-        lines.append(analysed.verdict)
+        lines += style.fit(analysed.verdict)
     return "".join(line + "\n" for line in lines)
 
 

@@ -311,6 +311,7 @@ def test_each_symbol_has_one_meaning() -> None:
         ["stats", "examples/tournament", "--by", "player", "-q"],
         ["stats", "examples/rulebook-walkthrough.json", "--curve"],
         ["tournament", "check", "examples/tournament", "-q"],
+        ["analyse", "examples/rulebook-walkthrough.json", "--from", "2.8", "--jobs", "1"],
     ],
     ids=lambda args: " ".join(args[:2]),
 )
@@ -328,6 +329,7 @@ def test_every_line_fits_the_terminal(args: list[str], columns: int) -> None:
         {"COLUMNS": str(columns)},
     )
     assert code == (1 if args[0] == "tournament" else 0)  # the event has its errors
+    assert "\\x1b" not in shown  # colours are painted, not printed as escapes
     lines = re.sub(r"\x1b\[[0-9;]*m", "", shown).replace("\r\n", "\n").splitlines()
     assert len(lines) > 5
     report = re.compile(r"^\S+(#\d+)? \([^)]*\): [a-z-]+: ")
