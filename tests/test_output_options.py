@@ -286,3 +286,11 @@ def test_export_and_annotate_write_the_swaps_alike(tmp_path: Path) -> None:
     ]
     assert [row["swaps"] for row in annotated] == [row["swaps"] for row in exported_json]
     assert annotated == exported_json
+
+
+def test_refusals_name_the_format_as_the_command_writes_it(tmp_path: Path) -> None:
+    """The schema is one JSON document, not JSON Lines; simulate writes both."""
+    schema = run("schema", "-o", tmp_path / "schema.csv")
+    assert "but this output is JSON: give a file ending in .json" in schema.stderr
+    with pytest.raises(DestinationError, match="this output is JSON Lines or JSON:"):
+        extension_format("games.csv", ["jsonl", "json"])
