@@ -360,3 +360,28 @@ def test_the_librarys_work_runs_with_the_collector_set_for_records(
     phantom_log.replay(record)
     list(phantom_log.verify(WALKTHROUGH))
     assert len(seen) == 3 and set(seen) == {RUN_COLLECTOR_THRESHOLD}
+
+
+def test_an_annotations_codes_are_typed_with_the_engines_values() -> None:
+    """Where a field is one of a few strings, its type lists them (Literal), and they are
+    exactly the values the engine gives; every annotation of the examples holds them."""
+    import typing
+
+    from phantom_log.annotate import RoleKey, SuitCode, SwapAfter, TrickReason
+    from phantom_log.engine import Reason
+
+    assert set(typing.get_args(RoleKey)) == {role.key for role in Role}
+    assert set(typing.get_args(SuitCode)) == {suit.code for suit in Suit}
+    assert set(typing.get_args(TrickReason)) == {reason.value for reason in Reason}
+    hints = typing.get_type_hints(phantom_log.Annotation)
+    assert hints["winner"] == RoleKey and hints["reason"] == TrickReason
+    assert hints["super_trump"] == SuitCode | None
+    for record in phantom_log.load(EXAMPLES, errors="skip"):
+        for trick in phantom_log.replay(record).tricks:
+            assert {trick.leader, trick.follower, trick.winner, trick.note_owner} <= set(
+                typing.get_args(RoleKey)
+            )
+            assert trick.lead_suit in typing.get_args(SuitCode)
+            assert trick.reason in typing.get_args(TrickReason)
+            for swap in trick.swaps:
+                assert swap["after"] in typing.get_args(SwapAfter)
