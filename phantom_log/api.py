@@ -18,7 +18,7 @@ from .annotate import Annotation, annotate
 from .cards import Card, Role, mask_cards
 from .check import RecordReport, check_record, verify_record
 from .collector import collector_for_records
-from .engine import Replay, Result, RoundStart
+from .engine import TRICKS_PER_ROUND, Replay, Result, RoundStart
 from .positions import Hands
 from .problems import Problem, Severity
 from .record import GameRecord
@@ -83,9 +83,11 @@ class GameReplay:
     ``None``; ``problems`` lists what is wrong (warnings included); ``rounds`` each
     round's :class:`RoundOpening` (hands as cards); ``engine`` the engine's own replay, in
     compact form (``None`` when the record failed the schema or the sheet checks).
+    :meth:`svg` draws the game as ``phantom-log show --svg`` does, and a notebook shows
+    that picture.
     """
 
-    __slots__ = ("_rounds", "_tricks", "engine", "game_id", "problems", "result")
+    __slots__ = ("_players", "_rounds", "_tricks", "engine", "game_id", "problems", "result")
 
     def __init__(
         self,
@@ -93,13 +95,43 @@ class GameReplay:
         problems: list[Problem],
         engine: Replay | None = None,
         game_id: str | None = None,
+        players: tuple[str, str] | None = None,
     ) -> None:
         self.result = result
         self.problems = problems
         self.engine = engine
         self.game_id = game_id
+        self._players = players
         self._tricks: list[Annotation] | None = None
         self._rounds: list[RoundOpening] | None = None
+
+    def svg(self, at: tuple[int, int] | None = None) -> str:
+        """The game as an SVG picture, as ``phantom-log show --svg`` draws it: the title,
+        the result (or where an illegal record's replay stops, and why), the sheet, and
+        the notes after every trick with each trick's winner; ``at`` ``(round, trick)``
+        draws the sheet at that moment (``(round, 0)``: the round's start). Raises
+        ``ValueError`` for a record that could not be replayed at all, or a moment its
+        replay did not reach."""
+        from .picture import MomentError, game_svg
+        from .reports import printable
+
+        if self.engine is None:
+            raise ValueError("the record could not be replayed: it has no picture")
+        if at is not None and (at[0] not in (1, 2) or not 0 <= at[1] <= TRICKS_PER_ROUND):
+            raise ValueError(f"at={at!r}: the round is 1 or 2 and the trick 0 to 10")
+        title = self.game_id or "a game"
+        if self._players is not None:
+            phantom, christine = self._players
+            title += f": the Phantom {phantom} vs Christine {christine}"
+        title += f", sheet {self.engine.sheet.name}"
+        try:
+            return game_svg(self.engine, printable(title), self.problems, at)
+        except MomentError as error:
+            raise ValueError(str(error)) from None
+
+    def _repr_svg_(self) -> str | None:
+        """The picture in a notebook (none for a record that could not be replayed)."""
+        return None if self.engine is None else self.svg()
 
     @property
     def tricks(self) -> list[Annotation]:
@@ -239,7 +271,10 @@ def replay(
         problems, replayed = check_record(data, sheets)
     if replayed is None:
         return GameReplay(None, problems)
-    return GameReplay(replayed.result, problems, replayed, game_id)
+    players = data["players"]  # the schema holds: a replayed record names both
+    return GameReplay(
+        replayed.result, problems, replayed, game_id, (players["phantom"], players["christine"])
+    )
 
 
 def verify(

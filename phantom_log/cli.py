@@ -1250,33 +1250,22 @@ def _show_to(
         Moment,
         MomentError,
         before_play_lines,
+        game_svg,
         moment,
         moment_lines,
         story_lines,
-        svg_picture,
     )
 
     svg = output.format == "svg"
     if report.replay is None:
         pass
     elif svg:
-        from .reports import result_text
-
-        drawn = None
-        if at is not None:
-            try:
-                drawn = moment(report.replay, at)
-            except MomentError as error:
-                # The SVG draws a moment the replay reached, or refuses.
-                raise _usage_error(f"--at {at_text}: {error}") from None
-        verdict = stopped = None
-        if report.valid and report.result is not None:
-            verdict = "Result: " + result_text(report.result, report.replay.ended_at)
-        else:
-            first = next((p for p in report.problems if p.severity is Severity.ERROR), None)
-            if first is not None:
-                stopped = f"Illegal: the replay stops at {first.code}: {first.message}"
-        stdout.write(svg_picture(report.replay, _record_title(report), drawn, verdict, stopped))
+        try:
+            picture = game_svg(report.replay, _record_title(report), report.problems, at)
+        except MomentError as error:
+            # The SVG draws a moment the replay reached, or refuses.
+            raise _usage_error(f"--at {at_text}: {error}") from None
+        stdout.write(picture)
     else:
         shown: Moment | None = None
         missed = ""

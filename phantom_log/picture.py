@@ -6,14 +6,18 @@ Both are drawn from the engine's replay; nothing here applies a rule.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from xml.etree import ElementTree
 
 from .cards import Role, hand_cards, hand_codes
 from .engine import TRICKS_PER_GAME, Replay
 from .sheets import NOTES_PER_SHEET, Sheet
 from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style
+
+if TYPE_CHECKING:
+    from .problems import Problem
 
 _CELL: Final = 5  # characters per note in the terminal picture
 _NARROW_CELL: Final = 3  # on a terminal too narrow for the picture at _CELL
@@ -229,6 +233,29 @@ def _svg_root(
     ElementTree.SubElement(svg, "rect", width=str(width), height=str(height), fill="white")
     heading = ElementTree.SubElement(svg, "text", x="20", y="28", attrib={"font-size": "17"})
     return svg, heading
+
+
+def game_svg(
+    replayed: Replay,
+    title: str,
+    problems: Sequence[Problem],
+    at: tuple[int, int] | None = None,
+) -> str:
+    """A record's picture, as ``show --svg`` draws it: the result of a valid record (or
+    where an illegal record's replay stops, and why, from its first error among
+    ``problems``), at the moment ``at`` when given. Raises :class:`MomentError` for a
+    moment the replay did not reach."""
+    from .problems import Severity
+    from .reports import result_text
+
+    drawn = None if at is None else moment(replayed, at)
+    first = next((problem for problem in problems if problem.severity is Severity.ERROR), None)
+    verdict = stopped = None
+    if first is not None:
+        stopped = f"Illegal: the replay stops at {first.code}: {first.message}"
+    elif replayed.result is not None:
+        verdict = "Result: " + result_text(replayed.result, replayed.ended_at)
+    return svg_picture(replayed, title, drawn, verdict, stopped)
 
 
 def svg_picture(

@@ -385,3 +385,43 @@ def test_an_annotations_codes_are_typed_with_the_engines_values() -> None:
             assert trick.reason in typing.get_args(TrickReason)
             for swap in trick.swaps:
                 assert swap["after"] in typing.get_args(SwapAfter)
+
+
+# -- the game's picture ----------------------------------------------------------------------
+
+
+def picture_texts(svg: str) -> list[str]:
+    """The texts of an SVG picture, each text element's parts joined."""
+    root = ElementTree.fromstring(svg)
+    return [
+        "".join(element.itertext()) for element in root.iter("{http://www.w3.org/2000/svg}text")
+    ]
+
+
+def test_a_replayed_game_draws_itself_as_show_svg_does(tmp_path: Path) -> None:
+    (record,) = phantom_log.load(WALKTHROUGH)
+    game = phantom_log.replay(record)
+    texts = picture_texts(game.svg())
+    assert "Result: Christine wins with 9 notes completed (round 2, trick 10)" in texts
+    assert game._repr_svg_() == game.svg()
+    shown = tmp_path / "game.svg"
+    assert CliRunner().invoke(main, ["show", str(WALKTHROUGH), "--svg", str(shown)]).exit_code == 0
+    # The same picture as the command's but for the title (the API has no file name).
+    command = picture_texts(shown.read_text(encoding="utf-8"))
+    assert texts[1:] == command[1:] and texts[0] != command[0]
+    assert "rulebook-walkthrough: the Phantom Erik vs Christine" in texts[0]
+    at = picture_texts(game.svg(at=(1, 7)))
+    assert "at 1.7" in at and at != texts
+    with pytest.raises(ValueError, match="the round is 1 or 2"):
+        game.svg(at=(3, 1))
+
+
+def test_an_illegal_games_picture_says_where_it_stops() -> None:
+    record = json.loads((EXAMPLES / "invalid" / "card-not-held.json").read_text())
+    texts = picture_texts(phantom_log.replay(record).svg())
+    assert any(text.startswith("Illegal: the replay stops at card-not-held") for text in texts)
+    assert "the replay stops here" in texts
+    unreadable = phantom_log.replay({"format": "phantom-log/1"})
+    assert unreadable._repr_svg_() is None
+    with pytest.raises(ValueError, match="could not be replayed"):
+        unreadable.svg()
