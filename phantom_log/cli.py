@@ -2076,6 +2076,9 @@ def analyse(
                 problem_text("".join(line + "\n" for line in analysed.problems))
                 done += 1
                 progress.update(done)
+            if output_format == "table" and done:
+                legend = style.legend(ANALYSIS_SYMBOLS)
+                emit("\n" + "".join(line + "\n" for line in style.fit(legend)))
         except WorkerLost:
             raise _run_failed(f"a worker process died after {done} records") from None
         finally:
@@ -2157,6 +2160,10 @@ def _analyse_record(
         report.replay is not None and not report.valid,
         players,
     )
+
+
+# The symbols of analyse's table, for its legend.
+ANALYSIS_SYMBOLS: Final = ("inaccuracy", "mistake", "blunder")
 
 
 def _analysis_table(analysed: _Analysed, style: Style) -> str:

@@ -33,6 +33,10 @@ SYMBOLS: Final = {
     "open": ("·", ".", "an open note"),
     "super_trump": ("★", "*", "the super trump's bar"),
     "special": ("♯", "!", "a card of the special number was played"),
+    # The analysis's labels, as chess annotators mark moves (the same in plain text).
+    "inaccuracy": ("?!", "?!", "an inaccuracy, 1 note lost"),
+    "mistake": ("?", "?", "a mistake, 2 notes lost"),
+    "blunder": ("??", "??", "a blunder, 3 notes or more, or a won game, lost"),
 }
 _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 

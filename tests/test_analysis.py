@@ -329,7 +329,13 @@ def test_table_reads_like_a_coach_and_ends_with_a_summary() -> None:
     assert "round 2, trick 4: the Phantom led Ch3 ?? - cost 3 notes; best was Ma6" in lines
     assert any(line.startswith("the Phantom (Erik): ") for line in lines)
     assert any(line.startswith("Christine (Christine): ") for line in lines)
-    assert lines[-1].endswith("valid: Christine wins with 9 notes completed (round 2, trick 10)")
+    assert lines[-3].endswith("valid: Christine wins with 9 notes completed (round 2, trick 10)")
+    # The labels' legend closes the table.
+    assert lines[-2:] == [
+        "",
+        "Legend: ?! an inaccuracy, 1 note lost; ? a mistake, 2 notes lost; ?? a blunder, "
+        "3 notes or more, or a won game, lost",
+    ]
 
 
 def test_csv_has_a_row_per_decision(tmp_path: Path) -> None:
