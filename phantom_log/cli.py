@@ -1057,7 +1057,8 @@ def _annotate_to(
     if fast_csv is not None:
         fast_csv.flush()
     if output_format == "table" and not first:
-        stdout.write("\n" + "".join(line + "\n" for line in style.fit(style.legend(TABLE_SYMBOLS))))
+        legend = style.legend([*TABLE_SYMBOLS, *(ANALYSIS_SYMBOLS if analysed else ())])
+        stdout.write("\n" + "".join(line + "\n" for line in style.fit(legend)))
     return all_valid, failed
 
 
@@ -1291,15 +1292,17 @@ def _show_to(
         story = [] if shown is None else story_lines(report.replay, shown, style.text_width(88))
         if story:
             lines += ["", *(printable(line) for line in story)]
-        if shown is not None:
-            lines += ["", *style.fit(style.legend(SHEET_SYMBOLS))]
-        if analysis_path is not None or analyse_games:
+        analysed = analysis_path is not None or analyse_games
+        if analysed:
             from .coach import mistake_lines, trick_reviews
 
             reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
             marks = trick_reviews(reviews(report) or {})
             until = None if shown is None else (shown.round, shown.trick)
             lines += ["", *(printable(line) for line in mistake_lines(marks, until))]
+        if shown is not None:
+            symbols = [*SHEET_SYMBOLS, *(ANALYSIS_SYMBOLS if analysed else ())]
+            lines += ["", *style.fit(style.legend(symbols))]
         for line in lines:
             stdout.write("".join(part + "\n" for part in style.fit(line)))
     # The problems follow the picture; an SVG's go beside it (on standard error when the

@@ -395,7 +395,10 @@ def test_show_marks_each_tricks_mistakes_under_the_sheet(tmp_path: Path) -> None
     # Christine's lead of Ma1 at trick 7 cost her 2 notes (see the test above); the
     # decisions that cost nothing are not listed.
     assert "  round 2, trick 7: C lead Ma1 ? -2" in lines[start:]
-    assert all(line.startswith("  round 2, trick ") for line in lines[start + 1 :])
+    # The mistakes, then the legend, which gives the labels too.
+    assert all(line.startswith("  round 2, trick ") for line in lines[start + 1 : -2])
+    assert lines[-2] == "" and lines[-1].startswith("Legend: # a completed note; ")
+    assert "; ? a mistake, 2 notes lost; " in lines[-1]
     before = run("show", str(WALKTHROUGH), "--at", "2.6", "--analysis", str(analysis))
     assert before.exit_code == 0
     assert "Mistakes up to round 2, trick 6: none" in before.output
@@ -437,5 +440,9 @@ def test_annotate_adds_each_tricks_analysed_decisions(tmp_path: Path) -> None:
     table = run("annotate", str(WALKTHROUGH), "--analyse", "--time-limit", "5", "--no-explain")
     assert table.exit_code == 0
     assert "C lead Ma1 ? -2" in table.output
+    legend = table.output.splitlines()[-1]
+    assert legend.startswith("Legend: ") and "; ? a mistake, 2 notes lost; " in legend
+    plain = run("annotate", str(WALKTHROUGH), "--no-explain").output.splitlines()[-1]
+    assert plain.startswith("Legend: ") and "a mistake" not in plain
     both = run("annotate", str(WALKTHROUGH), "--analyse", "--analysis", str(analysis))
     assert both.exit_code == 2
