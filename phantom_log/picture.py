@@ -258,6 +258,38 @@ def game_svg(
     return svg_picture(replayed, title, drawn, verdict, stopped)
 
 
+def _columns(text: str) -> int:
+    """The columns a text takes in the picture: two for a wide character (East Asian wide
+    or full-width, about as wide as the font is high), one for any other."""
+    from unicodedata import east_asian_width
+
+    return sum(2 if east_asian_width(character) in ("W", "F") else 1 for character in text)
+
+
+def _fitted(text: str, columns: int) -> list[str]:
+    """``text`` in lines of at most ``columns`` (:func:`_columns`), broken at spaces and
+    after a hyphen inside a word; a word wider than a line is cut."""
+    import re
+
+    lines: list[str] = []
+    line = ""
+    for chunk in re.findall(r"\S+?-(?=[^\s-])|\S+|\s+", text):
+        if chunk.isspace():
+            line += " " if line else ""
+            continue
+        if line and _columns(line) + _columns(chunk) > columns:
+            lines.append(line.rstrip())
+            line = ""
+        for character in chunk:
+            if line and _columns(line) + _columns(character) > columns:
+                lines.append(line.rstrip())
+                line = ""
+            line += character
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]
+
+
 def svg_picture(
     replayed: Replay,
     title: str,
@@ -276,12 +308,12 @@ def svg_picture(
     from .reports import printable
 
     title = printable(title)
-    heading_lines = textwrap.wrap(title, _TITLE_CHARACTERS) or [""]
+    heading_lines = _fitted(title, _TITLE_CHARACTERS)
     said = [
         (line, text == stopped)
         for text in (verdict, stopped)
         if text
-        for line in textwrap.wrap(printable(text), _TEXT_CHARACTERS)
+        for line in _fitted(printable(text), _TEXT_CHARACTERS)
     ]
     extra = _LINE * (len(heading_lines) - 1 + len(said))
     width = 780
@@ -310,7 +342,7 @@ def svg_picture(
 
 # A title line of the SVG, in characters of its 17-pixel font across 740 pixels; the
 # height of a line of text.
-_TITLE_CHARACTERS: Final = 72
+_TITLE_CHARACTERS: Final = 72  # columns (see _columns) of the title's lines
 _TEXT_CHARACTERS: Final = 100
 _LINE: Final = 22
 _ROLE_FILLS: Final = {Role.PHANTOM: "#1f4e99", Role.CHRISTINE: "#2e8b57"}
