@@ -42,8 +42,15 @@ _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def visible_width(text: str) -> int:
-    """The width of a text once its colour codes are removed."""
-    return len(_ANSI.sub("", text))
+    """The columns a text takes on a terminal once its colour codes are removed: two for
+    a wide character (East Asian wide or full-width: Hangul, kana, CJK), one for any
+    other."""
+    shown = _ANSI.sub("", text)
+    if shown.isascii():
+        return len(shown)
+    from unicodedata import east_asian_width
+
+    return sum(2 if east_asian_width(character) in ("W", "F") else 1 for character in shown)
 
 
 @dataclass(frozen=True, slots=True)

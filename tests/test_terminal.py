@@ -335,3 +335,16 @@ def test_every_line_fits_the_terminal(args: list[str], columns: int) -> None:
     report = re.compile(r"^\S+(#\d+)? \([^)]*\): [a-z-]+: ")
     too_wide = [line for line in lines if len(line) > columns and not report.match(line)]
     assert too_wide == []
+
+
+def test_a_wide_character_takes_two_columns() -> None:
+    """Hangul, kana and CJK take two columns of a terminal: a table of names in them
+    stays aligned, and fits its width by those columns."""
+    assert visible_width("김민준") == 6 and visible_width("Kim") == 3
+    assert visible_width("\x1b[1m서울\x1b[0m x") == 6
+    lines = table(["player", "wins"], [["김민준", "2"], ["Lee", "1"], ["さくら", "3"]])
+    # "wins" starts at the same column on every line.
+    starts = {visible_width(line[: line.rindex(" ") + 1]) for line in lines}
+    assert len(starts) == 1
+    fitted = table(["event"], [["서울 오픈 결승전 서울 오픈 결승전"]], 12)
+    assert all(visible_width(line) <= 12 for line in fitted)
