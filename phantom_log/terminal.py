@@ -231,8 +231,9 @@ def _total(widths: Sequence[int]) -> int:
 
 def _words(cell: str) -> list[tuple[str, str]]:
     """A cell's words, each with what joins it to the word before on one line: split at
-    its spaces (joined by a space) and after a ``|`` or ``+`` (joined by nothing), but
-    not inside a coloured span."""
+    its spaces (joined by a space) and after a ``+`` (joined by nothing: the cards of a
+    swap), but not inside a coloured span. A sheet's progress (``●●·|···|···|···``) is
+    one word: cut in two it would read as two rows."""
     words = [("", "")]
     painted = False
     index = 0
@@ -249,7 +250,7 @@ def _words(cell: str) -> list[tuple[str, str]]:
             words.append(("", " "))
             continue
         words[-1] = (words[-1][0] + character, words[-1][1])
-        if character in "|+" and not painted and index < len(cell):
+        if character == "+" and not painted and index < len(cell):
             words.append(("", ""))
     return words
 

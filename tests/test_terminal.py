@@ -348,3 +348,21 @@ def test_a_wide_character_takes_two_columns() -> None:
     assert len(starts) == 1
     fitted = table(["event"], [["서울 오픈 결승전 서울 오픈 결승전"]], 12)
     assert all(visible_width(line) <= 12 for line in fitted)
+
+
+@pytest.mark.parametrize("width", [100, 120, 80])
+def test_a_sheets_progress_is_never_cut(width: int) -> None:
+    """A column narrowed to fit wraps its cells, but a sheet's progress stays whole: cut
+    at its bars it would read as two rows."""
+    import json
+    import re
+
+    from phantom_log.annotate import annotate, table_lines
+    from phantom_log.engine import replay
+
+    walkthrough = Path(__file__).resolve().parent.parent / "examples/rulebook-walkthrough.json"
+    replayed = replay(json.loads(walkthrough.read_text(encoding="utf-8")))
+    lines = table_lines(list(annotate(replayed)), replayed, Style(width=width))
+    assert all(visible_width(line) <= width for line in lines)
+    whole = re.compile(r"(?<![#.|])[#.]{3}\|[#.]{3}\|[#.]{3}\|[#.]{3}(?![#.|])")
+    assert sum(len(whole.findall(line)) for line in lines) == 20
