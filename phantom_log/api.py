@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from .annotate import Annotation, annotate
 from .cards import Card, Role, mask_cards
-from .check import RecordReport, check_record, verify_record
+from .check import RecordReport, check_record, schema_problems, schema_valid, verify_record
 from .collector import collector_for_records
 from .engine import TRICKS_PER_ROUND, Replay, Result, RoundStart
 from .positions import Hands
@@ -246,8 +246,6 @@ def load(
 
 def _loaded(item: SourceRecord) -> GameRecord | InvalidRecord:
     """The model of a record read, or why it cannot be one."""
-    from .check import schema_problems, schema_valid
-
     if item.problem is not None:
         problems = [item.problem]
     elif isinstance(item.data, dict):
