@@ -1283,7 +1283,7 @@ def _show_to(
         for line in style.fit(_record_title(report)):
             stdout.write(style.paint(line, bold=True) + "\n")
         if missed:
-            stdout.write(missed + "\n")
+            stdout.write("".join(line + "\n" for line in style.fit(missed)))
         lines = (
             before_play_lines(report.replay, style)
             if shown is None
@@ -1743,7 +1743,7 @@ def export(
     if games_path and tricks_path and os.path.realpath(games_path) == os.path.realpath(tricks_path):
         raise _usage_error(f"--games and --tricks are the same file: {games_path}")
     _refuse_inputs_as_outputs(
-        [*paths, *([sheets_path] if sheets_path else [])],
+        _inputs({"paths": paths, "sheets_path": sheets_path}),
         [("--games", games_path), ("--tricks", tricks_path)],
     )
     with _writing_output():
@@ -1887,7 +1887,7 @@ def stats(
         ):
             raise _usage_error(f"--plot and -o are the same file: {plot_path}")
     _refuse_inputs_as_outputs(
-        [*paths, *([sheets_path] if sheets_path else [])], [("--plot", plot_path)]
+        _inputs({"paths": paths, "sheets_path": sheets_path}), [("--plot", plot_path)]
     )
     with _writing_output():
         if plot_path is not None:
