@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .cards import Card, Role, Suit
     from .check import RecordReport
     from .engine import Result
-    from .position import Hands, IllegalMove, Position, PositionNotReached, position
+    from .positions import Hands, IllegalMove, Position, PositionNotReached, position
     from .problems import Code, Problem, Severity
     from .record import GameRecord
 
@@ -78,11 +78,11 @@ _HOMES = {
     "Card": "cards",
     "Role": "cards",
     "Suit": "cards",
-    "Hands": "position",
-    "IllegalMove": "position",
-    "Position": "position",
-    "PositionNotReached": "position",
-    "position": "position",
+    "Hands": "positions",
+    "IllegalMove": "positions",
+    "Position": "positions",
+    "PositionNotReached": "positions",
+    "position": "positions",
     "Result": "engine",
     "Code": "problems",
     "Problem": "problems",

@@ -7,12 +7,33 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal, TypedDict, cast
 
 from .cards import CARD_CODES
 from .engine import Reason, Replay, SwapOutcome, TrickOutcome, special_penalty
 from .sheets import NOTES_PER_SHEET
 from .terminal import Style, table, table_parts
+
+#: A role as records write it.
+RoleKey = Literal["phantom", "christine"]
+#: A suit as records write it.
+SuitCode = Literal["Mi", "Ch", "Ri", "Ma"]
+#: Why a trick was won (:class:`~phantom_log.engine.Reason`'s values).
+TrickReason = Literal["higher-number", "super-trump", "trump", "lead-suit"]
+
+
+#: After which card of the trick a swap was made.
+SwapAfter = Literal["lead", "follow"]
+
+
+class SwapRow(TypedDict):
+    """A swap as the annotations write it: after the ``lead`` or the ``follow`` card,
+    the cards each player gave."""
+
+    after: SwapAfter
+    phantom: list[str]
+    christine: list[str]
+
 
 ANNOTATION_FIELDS: Final = (
     "game_id",
@@ -44,18 +65,18 @@ class Annotation:
     game_id: str | None
     round: int
     trick: int
-    leader: str
+    leader: RoleKey
     lead: str
-    follower: str
+    follower: RoleKey
     follow: str
-    lead_suit: str
-    super_trump: str | None
-    winner: str
-    reason: str
-    note_owner: str
+    lead_suit: SuitCode
+    super_trump: SuitCode | None
+    winner: RoleKey
+    reason: TrickReason
+    note_owner: RoleKey
     in_order: bool
     special: bool
-    swaps: list[dict[str, Any]]
+    swaps: list[SwapRow]
     notes_before: int
     notes_after: int
     explanation: str
@@ -87,10 +108,10 @@ class Annotation:
         return row
 
 
-def swap_json(swap: SwapOutcome) -> dict[str, Any]:
+def swap_json(swap: SwapOutcome) -> SwapRow:
     """A swap as docs/format.md's annotations write it."""
     return {
-        "after": swap.after,
+        "after": cast(SwapAfter, swap.after),  # the engine's "lead" or "follow"
         "phantom": [CARD_CODES[card] for card in swap.phantom],
         "christine": [CARD_CODES[card] for card in swap.christine],
     }

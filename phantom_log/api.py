@@ -16,13 +16,14 @@ from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from .annotate import Annotation, annotate
 from .cards import Card, Role, mask_cards
-from .check import RecordReport, check_record, verify_record
-from .engine import Replay, Result, RoundStart
-from .position import Hands
+from .check import RecordReport, check_record, schema_problems, schema_valid, verify_record
+from .collector import collector_for_records
+from .engine import TRICKS_PER_ROUND, Replay, Result, RoundStart
+from .positions import Hands
 from .problems import Problem, Severity
 from .record import GameRecord
 from .sheets import Sheet
-from .sources import Chunk, chunk_records, find_sources, read_chunks, read_source
+from .sources import Chunk, SourceRecord, chunk_records, find_sources, read_chunks
 
 if TYPE_CHECKING:
     import polars as pl
@@ -82,9 +83,11 @@ class GameReplay:
     ``None``; ``problems`` lists what is wrong (warnings included); ``rounds`` each
     round's :class:`RoundOpening` (hands as cards); ``engine`` the engine's own replay, in
     compact form (``None`` when the record failed the schema or the sheet checks).
+    :meth:`svg` draws the game as ``phantom-log show --svg`` does, and a notebook shows
+    that picture.
     """
 
-    __slots__ = ("_rounds", "_tricks", "engine", "game_id", "problems", "result")
+    __slots__ = ("_players", "_rounds", "_tricks", "engine", "game_id", "problems", "result")
 
     def __init__(
         self,
@@ -92,20 +95,51 @@ class GameReplay:
         problems: list[Problem],
         engine: Replay | None = None,
         game_id: str | None = None,
+        players: tuple[str, str] | None = None,
     ) -> None:
         self.result = result
         self.problems = problems
         self.engine = engine
         self.game_id = game_id
+        self._players = players
         self._tricks: list[Annotation] | None = None
         self._rounds: list[RoundOpening] | None = None
+
+    def svg(self, at: tuple[int, int] | None = None) -> str:
+        """The game as an SVG picture, as ``phantom-log show --svg`` draws it: the title,
+        the result (or where an illegal record's replay stops, and why), the sheet, and
+        the notes after every trick with each trick's winner; ``at`` ``(round, trick)``
+        draws the sheet at that moment (``(round, 0)``: the round's start). Raises
+        ``ValueError`` for a record that could not be replayed at all, or a moment its
+        replay did not reach."""
+        from .picture import MomentError, game_svg
+        from .reports import printable
+
+        if self.engine is None:
+            raise ValueError("the record could not be replayed: it has no picture")
+        if at is not None and (at[0] not in (1, 2) or not 0 <= at[1] <= TRICKS_PER_ROUND):
+            raise ValueError(f"at={at!r}: the round is 1 or 2 and the trick 0 to 10")
+        title = self.game_id or "a game"
+        if self._players is not None:
+            phantom, christine = self._players
+            title += f": the Phantom {phantom} vs Christine {christine}"
+        title += f", sheet {self.engine.sheet.name}"
+        try:
+            return game_svg(self.engine, printable(title), self.problems, at)
+        except MomentError as error:
+            raise ValueError(str(error)) from None
+
+    def _repr_svg_(self) -> str | None:
+        """The picture in a notebook (none for a record that could not be replayed)."""
+        return None if self.engine is None else self.svg()
 
     @property
     def tricks(self) -> list[Annotation]:
         """The completed tricks, annotated (made once, when first read)."""
         if self._tricks is None:
             engine = self.engine
-            self._tricks = [] if engine is None else list(annotate(engine, self.game_id))
+            with collector_for_records():
+                self._tricks = [] if engine is None else list(annotate(engine, self.game_id))
         return self._tricks
 
     @property
@@ -195,23 +229,33 @@ def load(
     if errors not in ("raise", "collect", "skip"):
         raise ValueError(f"errors={errors!r}: give 'raise', 'collect' or 'skip'")
     sources = _sources(_path_list([paths]))
-    from .check import schema_problems, schema_valid
-
     for source in sources:
-        for item in read_source(source, stdin, max_record_size):
-            if item.problem is not None:
-                problems = [item.problem]
-            elif isinstance(item.data, dict):
-                # The schema's fast gate first; its wording only for a record it rejects.
-                problems = [] if schema_valid(item.data) else schema_problems(item.data)
-            else:
-                problems = list(verify_record(item).problems)
-            if not problems:
-                yield GameRecord.from_validated(item.data)
-            elif errors == "raise":
-                raise InvalidRecord(item.source, item.index, problems)
-            elif errors == "collect":
-                yield InvalidRecord(item.source, item.index, problems)
+        for chunk in read_chunks(source, stdin, max_record_size=max_record_size):
+            # A chunk's records are read and made into models at once (the collector set
+            # for it), then given one at a time.
+            with collector_for_records():
+                loaded = [_loaded(item) for item in chunk_records(chunk)]
+            for found in loaded:
+                if isinstance(found, GameRecord):
+                    yield found
+                elif errors == "raise":
+                    raise found
+                elif errors == "collect":
+                    yield found
+
+
+def _loaded(item: SourceRecord) -> GameRecord | InvalidRecord:
+    """The model of a record read, or why it cannot be one."""
+    if item.problem is not None:
+        problems = [item.problem]
+    elif isinstance(item.data, dict):
+        # The schema's fast gate first; its wording only for a record it rejects.
+        problems = [] if schema_valid(item.data) else schema_problems(item.data)
+    else:
+        problems = list(verify_record(item).problems)
+    if problems:
+        return InvalidRecord(item.source, item.index, problems)
+    return GameRecord.from_validated(item.data)
 
 
 def replay(
@@ -221,10 +265,14 @@ def replay(
     first) by the rules. Never raises for a bad record: its problems are on the result."""
     data = dict(record.document()) if isinstance(record, GameRecord) else dict(record)
     game_id = data.get("game_id") if isinstance(data.get("game_id"), str) else None
-    problems, replayed = check_record(data, sheets)
+    with collector_for_records():
+        problems, replayed = check_record(data, sheets)
     if replayed is None:
         return GameReplay(None, problems)
-    return GameReplay(replayed.result, problems, replayed, game_id)
+    players = data["players"]  # the schema holds: a replayed record names both
+    return GameReplay(
+        replayed.result, problems, replayed, game_id, (players["phantom"], players["christine"])
+    )
 
 
 def verify(
@@ -260,7 +308,8 @@ def _verify_chunk(
     chunk: Chunk, sheets: Mapping[str, Sheet] | None, strict: bool
 ) -> list[RecordReport]:
     """The reports on the records of one chunk (in a worker, or in this process)."""
-    return [verify_record(record, sheets, strict) for record in chunk_records(chunk)]
+    with collector_for_records():
+        return [verify_record(record, sheets, strict) for record in chunk_records(chunk)]
 
 
 def tables(
@@ -283,7 +332,7 @@ def tables(
     from .tables import GAME_KEY, build_tables
 
     found = _path_list(paths)
-    with work_folder() as folder:
+    with work_folder() as folder, collector_for_records():
         chunks = source_tables(
             found, sheets, include_invalid, jobs or default_jobs(), stdin, folder=folder
         )

@@ -6,7 +6,7 @@ import functools
 import io
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from types import ModuleType
@@ -308,6 +308,36 @@ def _cluster_exit(run: Any) -> None:
     sys.exit(EXIT_INVALID if run.invalid else EXIT_OK)
 
 
+# The parameters that name files a command reads, beside its records.
+_INPUT_FILE_PARAMETERS: Final = ("sheets_path", "manifest_path", "analysis_path")
+
+
+def _inputs(parameters: Mapping[str, Any]) -> list[str]:
+    """The files and folders a command reads, from its parameters: its records' paths
+    (``paths``, or ``path`` for one), and the side files (sheets, manifest, analysis)."""
+    found = list(parameters.get("paths") or ())
+    for name in ("path", *_INPUT_FILE_PARAMETERS):
+        value = parameters.get(name)
+        if isinstance(value, str):
+            found.append(value)
+    return found
+
+
+def _refuse_inputs_as_outputs(
+    inputs: Iterable[str], outputs: Iterable[tuple[str, str | None]]
+) -> None:
+    """Refuse (exit 2, before any work) an output file that is one of the files the
+    command reads: with --force it would be written over, and the input lost."""
+    import os
+
+    from .output import is_standard_output
+
+    read = {os.path.realpath(path) for path in inputs if not is_standard_output(path)}
+    for option, path in outputs:
+        if path is not None and not is_standard_output(path) and os.path.realpath(path) in read:
+            raise _usage_error(f"{option} {path}: it is an input; write it elsewhere")
+
+
 def output_options(
     formats: list[str],
     help: str,
@@ -340,6 +370,7 @@ def output_options(
             except DestinationError as error:
                 raise _usage_error(str(error)) from None
             output = replace(output, pager=not no_pager)
+            _refuse_inputs_as_outputs(_inputs(kwargs), [("-o", output_path)])
             if checked:
                 with _writing_output():
                     output.check()
@@ -519,6 +550,9 @@ def selection_options(command: F) -> F:
 
 
 def _manifest_skipped(source: str) -> None:
+    from .terminal import clear_progress
+
+    clear_progress()
     click.echo(
         printable(
             f"phantom-log: note: {source} is a tournament manifest, not a game record: skipped"
@@ -593,7 +627,40 @@ def _print_version(context: click.Context, _option: click.Parameter, value: bool
     context.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+MAIN_EXAMPLES: Final = _examples(
+    ("phantom-log verify games/", "check every record below a folder"),
+    ("phantom-log annotate game.json", "every trick of a game: who won it, and why"),
+    ("phantom-log show game.json --at 2.4", "the sheet and the hands after a trick"),
+    ("phantom-log export games/ --tricks tricks.parquet", "a table to analyse"),
+    ("phantom-log tournament check event/", "a whole event, and its standings"),
+    ("phantom-log verify --help", "a command's options, examples and exit codes"),
+)
+MAIN_EPILOG: Final = (
+    """\b
+Exit codes:
+  0  done, and every record is valid
+  1  at least one record is invalid (the outputs are still written)
+  2  a usage error: a bad option, a path that does not exist, paths
+     that hold no records, or an output that exists without --force
+  3  the run could not do all its work: a source unreadable, the
+     checker failed on a record (internal-error), a worker process
+     died or an output could not be written
+"""
+    + _EXIT_TAIL
+    + """
+\b
+Shell completion (commands, options and file names):
+  bash, in ~/.bashrc: eval "$(_PHANTOM_LOG_COMPLETE=bash_source phantom-log)"
+  zsh, in ~/.zshrc:   eval "$(_PHANTOM_LOG_COMPLETE=zsh_source phantom-log)"
+  fish, in ~/.config/fish/completions/phantom-log.fish:
+                      _PHANTOM_LOG_COMPLETE=fish_source phantom-log | source
+"""
+)
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]}, epilog=MAIN_EXAMPLES + MAIN_EPILOG
+)
 @click.option(
     "--version",
     "-V",
@@ -679,7 +746,7 @@ def verify(
     from .output import atomic_output
     from .pipeline import WorkerLost, default_jobs, verify_sources_in_batches
     from .reports import Options
-    from .terminal import Progress
+    from .terminal import Progress, clear_progress
 
     outputs = [
         (option, path, valid)
@@ -710,6 +777,8 @@ def verify(
             )
             for batch in batches:
                 tally.merge(batch.tally)
+                if batch.text:
+                    clear_progress(for_standard_output=True)
                 stdout.write(batch.text)
                 for valid, stream in streams.items():
                     stream.write(batch.valid_records if valid else batch.invalid_records)
@@ -958,7 +1027,8 @@ def _annotate_to(
             if not first:
                 stdout.write("\n")
             first = False
-            stdout.write(style.paint(_record_title(report), bold=True) + "\n")
+            for line in style.fit(_record_title(report)):
+                stdout.write(style.paint(line, bold=True) + "\n")
             if report.replay is not None:
                 mistakes = None
                 if marks is not None:
@@ -983,11 +1053,12 @@ def _annotate_to(
         for line in report_lines(report):
             problem_stream.write(line + "\n")
         if output_format == "table" and report.valid:
-            stdout.write(verdict_line(report) + "\n")
+            stdout.write("".join(line + "\n" for line in style.fit(verdict_line(report))))
     if fast_csv is not None:
         fast_csv.flush()
     if output_format == "table" and not first:
-        stdout.write("\n" + style.legend(TABLE_SYMBOLS) + "\n")
+        legend = style.legend([*TABLE_SYMBOLS, *(ANALYSIS_SYMBOLS if analysed else ())])
+        stdout.write("\n" + "".join(line + "\n" for line in style.fit(legend)))
     return all_valid, failed
 
 
@@ -1180,33 +1251,22 @@ def _show_to(
         Moment,
         MomentError,
         before_play_lines,
+        game_svg,
         moment,
         moment_lines,
         story_lines,
-        svg_picture,
     )
 
     svg = output.format == "svg"
     if report.replay is None:
         pass
     elif svg:
-        from .reports import result_text
-
-        drawn = None
-        if at is not None:
-            try:
-                drawn = moment(report.replay, at)
-            except MomentError as error:
-                # The SVG draws a moment the replay reached, or refuses.
-                raise _usage_error(f"--at {at_text}: {error}") from None
-        verdict = stopped = None
-        if report.valid and report.result is not None:
-            verdict = "Result: " + result_text(report.result, report.replay.ended_at)
-        else:
-            first = next((p for p in report.problems if p.severity is Severity.ERROR), None)
-            if first is not None:
-                stopped = f"Illegal: the replay stops at {first.code}: {first.message}"
-        stdout.write(svg_picture(report.replay, _record_title(report), drawn, verdict, stopped))
+        try:
+            picture = game_svg(report.replay, _record_title(report), report.problems, at)
+        except MomentError as error:
+            # The SVG draws a moment the replay reached, or refuses.
+            raise _usage_error(f"--at {at_text}: {error}") from None
+        stdout.write(picture)
     else:
         shown: Moment | None = None
         missed = ""
@@ -1220,28 +1280,31 @@ def _show_to(
                 missed = f"--at {at_text}: {error}; shown where the replay stops"
             if report.replay.rounds:
                 shown = moment(report.replay)
-        stdout.write(style.paint(_record_title(report), bold=True) + "\n")
+        for line in style.fit(_record_title(report)):
+            stdout.write(style.paint(line, bold=True) + "\n")
         if missed:
-            stdout.write(missed + "\n")
+            stdout.write("".join(line + "\n" for line in style.fit(missed)))
         lines = (
             before_play_lines(report.replay, style)
             if shown is None
             else moment_lines(report.replay, shown, style)
         )
-        story = [] if shown is None else story_lines(report.replay, shown)
+        story = [] if shown is None else story_lines(report.replay, shown, style.text_width(88))
         if story:
             lines += ["", *(printable(line) for line in story)]
-        if shown is not None:
-            lines += ["", style.legend(SHEET_SYMBOLS)]
-        if analysis_path is not None or analyse_games:
+        analysed = analysis_path is not None or analyse_games
+        if analysed:
             from .coach import mistake_lines, trick_reviews
 
             reviews = _page_reviews(analysis_path, analyse_games, time_limit, sheets)
             marks = trick_reviews(reviews(report) or {})
             until = None if shown is None else (shown.round, shown.trick)
             lines += ["", *(printable(line) for line in mistake_lines(marks, until))]
+        if shown is not None:
+            symbols = [*SHEET_SYMBOLS, *(ANALYSIS_SYMBOLS if analysed else ())]
+            lines += ["", *style.fit(style.legend(symbols))]
         for line in lines:
-            stdout.write(line + "\n")
+            stdout.write("".join(part + "\n" for part in style.fit(line)))
     # The problems follow the picture; an SVG's go beside it (on standard error when the
     # SVG itself is written there).
     problems = stdout
@@ -1686,6 +1749,10 @@ def export(
         outputs.append((table, option))
     if games_path and tricks_path and os.path.realpath(games_path) == os.path.realpath(tricks_path):
         raise _usage_error(f"--games and --tricks are the same file: {games_path}")
+    _refuse_inputs_as_outputs(
+        _inputs({"paths": paths, "sheets_path": sheets_path}),
+        [("--games", games_path), ("--tricks", tricks_path)],
+    )
     with _writing_output():
         for table, _ in outputs:
             table.check()
@@ -1826,6 +1893,9 @@ def stats(
             output.path
         ):
             raise _usage_error(f"--plot and -o are the same file: {plot_path}")
+    _refuse_inputs_as_outputs(
+        _inputs({"paths": paths, "sheets_path": sheets_path}), [("--plot", plot_path)]
+    )
     with _writing_output():
         if plot_path is not None:
             check_writable(plot_path, force)
@@ -1967,7 +2037,7 @@ def analyse(
     from .analysis import DEFAULT_WORLDS, AnalysisOptions
     from .picture import parse_moment
     from .pipeline import WorkerLost, default_jobs, ordered_map
-    from .terminal import Progress, detect_style
+    from .terminal import Progress, clear_progress, detect_style
 
     start = (1, 0)
     if from_text is not None:
@@ -2002,6 +2072,7 @@ def analyse(
             for analysed in ordered_map(work, _source_records(paths), jobs or default_jobs()):
                 all_valid &= analysed.valid
                 failed |= analysed.failed
+                clear_progress(for_standard_output=not analysed.problems)
                 if output_format == "table":
                     emit(("\n" if done else "") + _analysis_table(analysed, style))
                 elif output_format == "json":
@@ -2015,6 +2086,9 @@ def analyse(
                 problem_text("".join(line + "\n" for line in analysed.problems))
                 done += 1
                 progress.update(done)
+            if output_format == "table" and done:
+                legend = style.legend(ANALYSIS_SYMBOLS)
+                emit("\n" + "".join(line + "\n" for line in style.fit(legend)))
         except WorkerLost:
             raise _run_failed(f"a worker process died after {done} records") from None
         finally:
@@ -2098,18 +2172,27 @@ def _analyse_record(
     )
 
 
+# The symbols of analyse's table, for its legend.
+ANALYSIS_SYMBOLS: Final = ("inaccuracy", "mistake", "blunder")
+
+
 def _analysis_table(analysed: _Analysed, style: Style) -> str:
     from .analysis import summarise
     from .coach import decision_line, stopped_line, summary_lines
 
-    lines = [style.paint(analysed.title, bold=True)]
-    lines += [printable(decision_line(row, style)) for row in analysed.rows]
+    # The title is made printable by _record_title; a decision's line holds only what
+    # the engine and the solver say (cards, numbers, roles), painted: escaping it would
+    # print its colour codes as text.
+    lines = [style.paint(line, bold=True) for line in style.fit(analysed.title)]
+    for row in analysed.rows:
+        lines += style.fit(decision_line(row, style))
     if analysed.rows:
-        lines += summary_lines(summarise(analysed.rows), analysed.players)
+        for line in summary_lines(summarise(analysed.rows), analysed.players):
+            lines += style.fit(line)
     if analysed.stopped:
-        lines.append(stopped_line())
+        lines += style.fit(stopped_line())
     elif analysed.verdict is not None:
-        lines.append(analysed.verdict)
+        lines += style.fit(analysed.verdict)
     return "".join(line + "\n" for line in lines)
 
 
@@ -2132,8 +2215,8 @@ def entry() -> None:
     SIGTERM or SIGHUP (exit 143 or 129) once the temporary files are removed, with one
     line and exit 3 when standard output cannot be written (a full disk) or on a failure
     of phantom-log itself."""
+    from .collector import tune_collector_for_a_run
     from .output import Terminated, ending_cleanly_on_signals
-    from .pipeline import tune_collector_for_a_run
 
     tune_collector_for_a_run()
     try:
@@ -2300,11 +2383,6 @@ def _flush_within(seconds: float) -> None:
         signal.signal(signal.SIGALRM, before)
 
 
-@main.group()
-def tournament() -> None:
-    """Check the records of a whole tournament."""
-
-
 TOURNAMENT_EPILOG: Final = (
     """\b
 Exit codes:
@@ -2318,6 +2396,11 @@ Exit codes:
 """
     + _EXIT_TAIL
 )
+
+
+@main.group(epilog=TOURNAMENT_EXAMPLES + TOURNAMENT_EPILOG)
+def tournament() -> None:
+    """Check the records of a whole tournament: `tournament check`."""
 
 
 def _read_manifest(path: str, option: str) -> Manifest:

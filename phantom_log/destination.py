@@ -48,7 +48,9 @@ _SYNONYMS: Final = {"text": "table", "table": "text", "json": "jsonl", "jsonl": 
 FORMAT_TITLES: Final = {
     "text": "text",
     "table": "a table",
-    "json": "JSON Lines",
+    # A command's "json" is JSON Lines (a record or row per line) except where it is one
+    # document (the schema, simulate's array): "JSON" is true of both.
+    "json": "JSON",
     "jsonl": "JSON Lines",
     "csv": "CSV",
     "parquet": "Parquet",

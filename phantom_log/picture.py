@@ -6,8 +6,9 @@ Both are drawn from the engine's replay; nothing here applies a rule.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from xml.etree import ElementTree
 
 from .cards import Role, hand_cards, hand_codes
@@ -15,7 +16,12 @@ from .engine import ROUNDS_PER_GAME, TRICKS_PER_GAME, TRICKS_PER_ROUND, Replay
 from .sheets import NOTES_PER_SHEET, Sheet
 from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style
 
+if TYPE_CHECKING:
+    from .problems import Problem
+
 _CELL: Final = 5  # characters per note in the terminal picture
+_NARROW_CELL: Final = 3  # on a terminal too narrow for the picture at _CELL
+_LABEL_WIDTH: Final = 10  # "Christine " before the bars
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +104,17 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
     disc, open_note = style.symbol("done"), style.symbol("open")
     star = style.symbol("super_trump")
     super_trump = sheet.super_trump(notes)
-    label_width = 10
+    label_width = _LABEL_WIDTH
+    # A terminal narrower than the picture gets narrower notes (the suits' names cut).
+    full = label_width + 1 + _CELL * NOTES_PER_SHEET + len(sheet.bars)
+    cell_width = _CELL if style.width is None or style.width >= full else _NARROW_CELL
     heads: list[str] = []
     above: list[str] = []
     below: list[str] = []
     numbers: list[str] = []
     note = 0
     for bar in sheet.bars:
-        width = _CELL * len(bar.owners)
+        width = cell_width * len(bar.owners)
         symbol = SUIT_SYMBOLS[bar.suit] + " " if style.symbols else ""
         head = f"{symbol}{bar.suit.title}"
         if bar.suit == super_trump:
@@ -116,11 +125,11 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
         for owner in bar.owners:
             note += 1
             mark = disc if note <= notes else open_note
-            cell = mark.center(_CELL)
-            blank = " " * _CELL
+            cell = mark.center(cell_width)
+            blank = " " * cell_width
             top += cell if owner is Role.CHRISTINE else blank
             bottom += cell if owner is Role.PHANTOM else blank
-            number_row += str(note).center(_CELL)
+            number_row += str(note).center(cell_width)
         above.append(top)
         below.append(bottom)
         numbers.append(number_row)
@@ -175,9 +184,10 @@ def moment_lines(replayed: Replay, at: Moment, style: Style) -> list[str]:
     return lines
 
 
-def story_lines(replayed: Replay, at: Moment) -> list[str]:
+def story_lines(replayed: Replay, at: Moment, width: int = 88) -> list[str]:
     """What happened at a moment, in words: the trick just played (as annotate explains
-    it), and the game's result when the moment is the game's end."""
+    it, in lines of at most ``width``), and the game's result when the moment is the
+    game's end."""
     from .annotate import explain
     from .reports import result_text
 
@@ -186,7 +196,7 @@ def story_lines(replayed: Replay, at: Moment) -> list[str]:
         for outcome in replayed.tricks:
             if (outcome.round, outcome.trick) == (at.round, at.trick):
                 text = explain(outcome, at.special_number, replayed.rules.balance)
-                lines += textwrap.wrap(f"Round {at.round}, trick {at.trick}: {text}", 88)
+                lines += textwrap.wrap(f"Round {at.round}, trick {at.trick}: {text}", width)
     last = replayed.tricks[-1] if replayed.tricks else None
     at_end = last is not None and (last.round, last.trick) == (at.round, at.trick)
     if replayed.result is not None and at_end:
@@ -228,6 +238,61 @@ def _svg_root(
     return svg, heading
 
 
+def game_svg(
+    replayed: Replay,
+    title: str,
+    problems: Sequence[Problem],
+    at: tuple[int, int] | None = None,
+) -> str:
+    """A record's picture, as ``show --svg`` draws it: the result of a valid record (or
+    where an illegal record's replay stops, and why, from its first error among
+    ``problems``), at the moment ``at`` when given. Raises :class:`MomentError` for a
+    moment the replay did not reach."""
+    from .problems import Severity
+    from .reports import result_text
+
+    drawn = None if at is None else moment(replayed, at)
+    first = next((problem for problem in problems if problem.severity is Severity.ERROR), None)
+    verdict = stopped = None
+    if first is not None:
+        stopped = f"Illegal: the replay stops at {first.code}: {first.message}"
+    elif replayed.result is not None:
+        verdict = "Result: " + result_text(replayed.result, replayed.ended_at)
+    return svg_picture(replayed, title, drawn, verdict, stopped)
+
+
+def _columns(text: str) -> int:
+    """The columns a text takes in the picture: two for a wide character (East Asian wide
+    or full-width, about as wide as the font is high), one for any other."""
+    from unicodedata import east_asian_width
+
+    return sum(2 if east_asian_width(character) in ("W", "F") else 1 for character in text)
+
+
+def _fitted(text: str, columns: int) -> list[str]:
+    """``text`` in lines of at most ``columns`` (:func:`_columns`), broken at spaces and
+    after a hyphen inside a word; a word wider than a line is cut."""
+    import re
+
+    lines: list[str] = []
+    line = ""
+    for chunk in re.findall(r"\S+?-(?=[^\s-])|\S+|\s+", text):
+        if chunk.isspace():
+            line += " " if line else ""
+            continue
+        if line and _columns(line) + _columns(chunk) > columns:
+            lines.append(line.rstrip())
+            line = ""
+        for character in chunk:
+            if line and _columns(line) + _columns(character) > columns:
+                lines.append(line.rstrip())
+                line = ""
+            line += character
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]
+
+
 def svg_picture(
     replayed: Replay,
     title: str,
@@ -246,12 +311,12 @@ def svg_picture(
     from .reports import printable
 
     title = printable(title)
-    heading_lines = textwrap.wrap(title, _TITLE_CHARACTERS) or [""]
+    heading_lines = _fitted(title, _TITLE_CHARACTERS)
     said = [
         (line, text == stopped)
         for text in (verdict, stopped)
         if text
-        for line in textwrap.wrap(printable(text), _TEXT_CHARACTERS)
+        for line in _fitted(printable(text), _TEXT_CHARACTERS)
     ]
     extra = _LINE * (len(heading_lines) - 1 + len(said))
     width = 780
@@ -280,7 +345,7 @@ def svg_picture(
 
 # A title line of the SVG, in characters of its 17-pixel font across 740 pixels; the
 # height of a line of text.
-_TITLE_CHARACTERS: Final = 72
+_TITLE_CHARACTERS: Final = 72  # columns (see _columns) of the title's lines
 _TEXT_CHARACTERS: Final = 100
 _LINE: Final = 22
 _ROLE_FILLS: Final = {Role.PHANTOM: "#1f4e99", Role.CHRISTINE: "#2e8b57"}

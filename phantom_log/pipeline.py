@@ -8,7 +8,6 @@ bounded on any input size.
 
 from __future__ import annotations
 
-import gc
 import itertools
 import multiprocessing
 import os
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final, Protocol, TypeVar
 
 from .check import verify_record
+from .collector import tune_collector_for_a_run
 from .reports import Batch, Options, Outcome, batch_outcomes, report_outcome
 from .sheets import Sheet
 from .sources import Chunk, chunk_records, find_sources, read_chunks, record_line, source_size
@@ -40,23 +40,6 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-# The cyclic garbage collector's first threshold for a run over many records: each record
-# makes and drops a few hundred objects (its parsed JSON, its replay), none in a cycle that
-# outlives it, so the default (a collection every 700 allocations) spends a tenth of a
-# run's time looking for cycles there are not. Measured in benchmarks/bench_corpus.py.
-RUN_COLLECTOR_THRESHOLD: Final = 100_000
-
-
-def tune_collector_for_a_run() -> None:
-    """Set this process's garbage collector for a run over many records: what is loaded
-    so far (modules, schemas, sheets) is moved out of its sight for good (``gc.freeze``),
-    and it runs less often. A command line's process and its workers call this; the
-    library leaves the collector alone."""
-    gc.freeze()
-    _, second, third = gc.get_threshold()
-    gc.set_threshold(RUN_COLLECTOR_THRESHOLD, second, third)
 
 
 def ordered_map(

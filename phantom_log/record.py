@@ -47,7 +47,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError, PydanticKnownEr
 
 if TYPE_CHECKING:
     from .engine import Replay
-    from .position import Position
+    from .positions import Position
     from .sheets import Sheet
 
 __all__ = [
@@ -620,8 +620,8 @@ class GameRecord(RecordModel):
         self, round: int, trick: int, sheets: Mapping[str, Sheet] | None = None
     ) -> Position:
         """The position just before the first card of ``trick`` of ``round``: see
-        :func:`phantom_log.position.position`."""
-        from .position import position
+        :func:`phantom_log.positions.position`."""
+        from .positions import position
 
         return position(self, round, trick, sheets)
 

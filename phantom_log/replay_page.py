@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from .annotate import explain, swap_json
+from .annotate import SwapRow, explain, swap_json
 from .cards import CARD_CODES, Role, Suit, hand_codes, hand_mask
 from .check import RecordReport
 from .engine import (
@@ -229,7 +229,7 @@ class _Walk:
         self.special = 0
         self.special_number = 0
         self.trick_cards: list[dict[str, Any]] = []
-        self.trick_swaps: list[dict[str, Any]] = []
+        self.trick_swaps: list[SwapRow] = []
         self.step = 0
         self.rounds_started = 0
         self.tricks_seen = 0

@@ -33,13 +33,24 @@ SYMBOLS: Final = {
     "open": ("·", ".", "an open note"),
     "super_trump": ("★", "*", "the super trump's bar"),
     "special": ("♯", "!", "a card of the special number was played"),
+    # The analysis's labels, as chess annotators mark moves (the same in plain text).
+    "inaccuracy": ("?!", "?!", "an inaccuracy, 1 note lost"),
+    "mistake": ("?", "?", "a mistake, 2 notes lost"),
+    "blunder": ("??", "??", "a blunder, 3 notes or more, or a won game, lost"),
 }
 _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def visible_width(text: str) -> int:
-    """The width of a text once its colour codes are removed."""
-    return len(_ANSI.sub("", text))
+    """The columns a text takes on a terminal once its colour codes are removed: two for
+    a wide character (East Asian wide or full-width: Hangul, kana, CJK), one for any
+    other."""
+    shown = _ANSI.sub("", text)
+    if shown.isascii():
+        return len(shown)
+    from unicodedata import east_asian_width
+
+    return sum(2 if east_asian_width(character) in ("W", "F") else 1 for character in shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +93,17 @@ class Style:
         """One of :data:`SYMBOLS`, or its plain-text form."""
         symbol, plain, _ = SYMBOLS[name]
         return symbol if self.symbols else plain
+
+    def fit(self, text: str) -> list[str]:
+        """A line of text in lines that fit the terminal's width (wrapped at spaces, never
+        inside a word or a coloured span); off a terminal, the line whole."""
+        if self.width is None:
+            return [text]
+        return _wrapped(text, self.width)
+
+    def text_width(self, widest: int) -> int:
+        """The width to wrap prose at: ``widest``, or the terminal's when it is narrower."""
+        return widest if self.width is None else min(widest, self.width)
 
     def legend(self, names: Sequence[str]) -> str:
         """What the symbols of an output mean: the suits' (when shown) and ``names``."""
@@ -182,7 +204,7 @@ def table_parts(
                     break
                 widths[wide] -= 1
         if _total(widths) > width:
-            return [], _blocks(headers, rows)
+            return [], _blocks(headers, rows, width)
 
     def lines(cells: Sequence[str]) -> list[str]:
         wrapped = [_wrapped(cell, widths[index]) for index, cell in enumerate(cells)]
@@ -209,8 +231,9 @@ def _total(widths: Sequence[int]) -> int:
 
 def _words(cell: str) -> list[tuple[str, str]]:
     """A cell's words, each with what joins it to the word before on one line: split at
-    its spaces (joined by a space) and after a ``|`` or ``+`` (joined by nothing), but
-    not inside a coloured span."""
+    its spaces (joined by a space) and after a ``+`` (joined by nothing: the cards of a
+    swap), but not inside a coloured span. A sheet's progress (``●●·|···|···|···``) is
+    one word: cut in two it would read as two rows."""
     words = [("", "")]
     painted = False
     index = 0
@@ -227,7 +250,7 @@ def _words(cell: str) -> list[tuple[str, str]]:
             words.append(("", " "))
             continue
         words[-1] = (words[-1][0] + character, words[-1][1])
-        if character in "|+" and not painted and index < len(cell):
+        if character == "+" and not painted and index < len(cell):
             words.append(("", ""))
     return words
 
@@ -249,15 +272,19 @@ def _wrapped(cell: str, width: int) -> list[str]:
     return lines
 
 
-def _blocks(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[list[str]]:
+def _blocks(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> list[list[str]]:
     """Each row as a block of ``header: value`` lines, a blank line before each but the
-    first."""
+    first; a value too long for the ``width`` goes on over lines of its own, under its
+    first line."""
     label = max((visible_width(header) for header in headers), default=0)
+    room = max(width - label - 2, 1)
     blocks: list[list[str]] = []
     for row in rows:
         block = [""] if blocks else []
         for header, cell in zip(headers, row, strict=False):
-            block.append(f"{header}:{' ' * (label - visible_width(header))} {cell}".rstrip())
+            first, *rest = _wrapped(cell, room)
+            block.append(f"{header}:{' ' * (label - visible_width(header))} {first}".rstrip())
+            block += [" " * (label + 2) + part for part in rest]
         blocks.append(block)
     return blocks
 
@@ -277,7 +304,11 @@ def terminal_width() -> int | None:
 class Progress:
     """Progress of a long run on standard error: a bar over the bytes of the input read
     so far (when its size is known; a count otherwise), the records done and the rate.
-    Shown only on a terminal, never with ``--quiet``, and only after the first 0.2 s."""
+    Shown only on a terminal, never with ``--quiet``, and only after the first 0.2 s.
+
+    Its line is the last of the terminal's: anything else written there meanwhile (a
+    record's report, a note) first rubs it out with :func:`clear_progress`, and the next
+    update draws it again below."""
 
     WIDTH: Final = 24
 
@@ -294,6 +325,8 @@ class Progress:
         self.count = 0
         self.total_bytes: int | None = None
         self.read_bytes = 0
+        #: The width of the line drawn on the terminal now (0: none is).
+        self.drawn = 0
 
     def start(self, total_bytes: int | None) -> None:
         """The size of the whole input, when it is known (not for standard input)."""
@@ -312,8 +345,11 @@ class Progress:
         if now - self.shown >= 0.2:
             self.shown = now
             rate = count / max(now - self.started, 1e-9)
-            self.stream.write(f"\r{self.label}{self._bar()} {count:,} records ({rate:,.0f}/s)")
+            line = f"{self.label}{self._bar()} {count:,} records ({rate:,.0f}/s)"
+            self.stream.write("\r" + line + " " * max(self.drawn - len(line), 0))
             self.stream.flush()
+            self.drawn = len(line)
+            _shown.add(self)
 
     def _bar(self) -> str:
         if not self.total_bytes:
@@ -322,8 +358,39 @@ class Progress:
         filled = round(share * self.WIDTH)
         return f" [{'#' * filled}{'-' * (self.WIDTH - filled)}] {share:4.0%}"
 
+    def clear(self) -> None:
+        """Rub out the line drawn, so that the terminal's next text starts on a clean line."""
+        if self.drawn:
+            self.stream.write("\r" + " " * self.drawn + "\r")
+            self.stream.flush()
+            self.drawn = 0
+
     def close(self) -> None:
         """End the line."""
+        _shown.discard(self)
         if self.enabled and self.shown:
-            self.stream.write(f"\r{self.label}: {self.count:,} records{' ' * self.WIDTH}\n")
+            line = f"{self.label}: {self.count:,} records"
+            padding = max(self.drawn - len(line), self.WIDTH)
+            self.stream.write(f"\r{line}{' ' * padding}\n")
             self.stream.flush()
+            self.drawn = 0
+
+
+#: The progress lines on the terminal now.
+_shown: set[Progress] = set()
+
+
+def clear_progress(for_standard_output: bool = False) -> None:
+    """Rub out the progress line on the terminal, before other text is written there: on
+    standard error (a note), or ``for_standard_output`` (a report), which shares the
+    terminal only when it is one."""
+    if not _shown:
+        return
+    if for_standard_output:
+        import sys
+
+        isatty = getattr(sys.stdout, "isatty", None)
+        if not (isatty and isatty()):
+            return
+    for progress in list(_shown):
+        progress.clear()

@@ -329,7 +329,13 @@ def test_table_reads_like_a_coach_and_ends_with_a_summary() -> None:
     assert "round 2, trick 4: the Phantom led Ch3 ?? - cost 3 notes; best was Ma6" in lines
     assert any(line.startswith("the Phantom (Erik): ") for line in lines)
     assert any(line.startswith("Christine (Christine): ") for line in lines)
-    assert lines[-1].endswith("valid: Christine wins with 9 notes completed (round 2, trick 10)")
+    assert lines[-3].endswith("valid: Christine wins with 9 notes completed (round 2, trick 10)")
+    # The labels' legend closes the table.
+    assert lines[-2:] == [
+        "",
+        "Legend: ?! an inaccuracy, 1 note lost; ? a mistake, 2 notes lost; ?? a blunder, "
+        "3 notes or more, or a won game, lost",
+    ]
 
 
 def test_csv_has_a_row_per_decision(tmp_path: Path) -> None:
@@ -389,7 +395,10 @@ def test_show_marks_each_tricks_mistakes_under_the_sheet(tmp_path: Path) -> None
     # Christine's lead of Ma1 at trick 7 cost her 2 notes (see the test above); the
     # decisions that cost nothing are not listed.
     assert "  round 2, trick 7: C lead Ma1 ? -2" in lines[start:]
-    assert all(line.startswith("  round 2, trick ") for line in lines[start + 1 :])
+    # The mistakes, then the legend, which gives the labels too.
+    assert all(line.startswith("  round 2, trick ") for line in lines[start + 1 : -2])
+    assert lines[-2] == "" and lines[-1].startswith("Legend: # a completed note; ")
+    assert "; ? a mistake, 2 notes lost; " in lines[-1]
     before = run("show", str(WALKTHROUGH), "--at", "2.6", "--analysis", str(analysis))
     assert before.exit_code == 0
     assert "Mistakes up to round 2, trick 6: none" in before.output
@@ -431,5 +440,9 @@ def test_annotate_adds_each_tricks_analysed_decisions(tmp_path: Path) -> None:
     table = run("annotate", str(WALKTHROUGH), "--analyse", "--time-limit", "5", "--no-explain")
     assert table.exit_code == 0
     assert "C lead Ma1 ? -2" in table.output
+    legend = table.output.splitlines()[-1]
+    assert legend.startswith("Legend: ") and "; ? a mistake, 2 notes lost; " in legend
+    plain = run("annotate", str(WALKTHROUGH), "--no-explain").output.splitlines()[-1]
+    assert plain.startswith("Legend: ") and "a mistake" not in plain
     both = run("annotate", str(WALKTHROUGH), "--analyse", "--analysis", str(analysis))
     assert both.exit_code == 2

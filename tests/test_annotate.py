@@ -12,6 +12,8 @@ from xml.etree import ElementTree
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 import phantom_log
 from phantom_log.annotate import ANNOTATION_FIELDS, Annotation, swaps_text
@@ -388,3 +390,31 @@ def test_api_load_raises_for_a_bad_record(tmp_path: Path) -> None:
 def test_api_names_are_exported() -> None:
     for name in phantom_log.__all__:
         assert getattr(phantom_log, name) is not None
+
+
+def test_svg_title_of_wide_characters_fits_the_picture(tmp_path: Path) -> None:
+    """A wide character (Hangul, kana, CJK) takes two columns: a title of them is wrapped
+    at half as many characters, so it stays inside the picture."""
+    from phantom_log.picture import _columns
+
+    record = json.loads(WALKTHROUGH.read_text(encoding="utf-8"))
+    record["event"] = "서울 오픈"
+    record["game_id"] = "서울오픈결승전" * 6
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "wide.svg"
+    assert run("show", str(path), "--svg", str(out)).exit_code == 0
+    root = ElementTree.parse(out).getroot()
+    lines = [span.text or "" for span in next(root.iter(f"{SVG}text")).iter(f"{SVG}tspan")]
+    assert len(lines) >= 2
+    assert all(_columns(line) <= 72 for line in lines)
+    assert "".join(lines).replace(" ", "") == (root.find(f"{SVG}title").text or "").replace(" ", "")
+
+
+@given(st.text(max_size=300), st.integers(min_value=1, max_value=100))
+def test_fitted_text_keeps_every_character_within_its_columns(text: str, columns: int) -> None:
+    from phantom_log.picture import _columns, _fitted
+
+    lines = _fitted(text, columns)
+    assert all(_columns(line) <= columns or len(line) == 1 for line in lines)
+    assert "".join("".join(lines).split()) == "".join(text.split())

@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import polars as pl
@@ -252,3 +254,174 @@ def test_tables_is_callable_after_the_tables_module_is_imported() -> None:
     assert module is phantom_log.tables and callable(build_tables)
     games, _ = phantom_log.tables(WALKTHROUGH)
     assert games["game_id"].to_list() == ["rulebook-walkthrough"]
+
+
+def test_every_name_of_the_api_is_itself_once_every_module_is_imported() -> None:
+    """Importing a submodule sets the package's attribute of its name: no module of the
+    package may be named as a name of the API, or that name would become the module
+    (``phantom_log.position`` was the module once anything had loaded a record)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    for module in pkgutil.iter_modules(phantom_log.__path__):
+        if module.name not in ("__main__", "dask"):
+            importlib.import_module(f"phantom_log.{module.name}")
+    record = next(phantom_log.load(WALKTHROUGH))
+    position, state = phantom_log.position(record, 2, 4), record.state_at(2, 4)
+    assert (position.hands, position.notes) == (state.hands, state.notes)
+    for name in phantom_log.__all__:
+        value = getattr(phantom_log, name)
+        assert not inspect.ismodule(value) or name == "tables", name
+
+
+# -- the collector ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def default_collector() -> Iterator[tuple[int, int, int]]:
+    """The collector at Python's defaults for the test, then as it was."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        yield gc.get_threshold()
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_the_collector_is_set_for_the_librarys_work_only(
+    default_collector: tuple[int, int, int],
+) -> None:
+    import gc
+
+    from phantom_log.collector import RUN_COLLECTOR_THRESHOLD, collector_for_records
+
+    with collector_for_records():
+        assert gc.get_threshold() == (RUN_COLLECTOR_THRESHOLD, 10, 10)
+        with collector_for_records():  # nested: left as it is
+            assert gc.get_threshold()[0] == RUN_COLLECTOR_THRESHOLD
+        assert gc.get_threshold()[0] == RUN_COLLECTOR_THRESHOLD
+    assert gc.get_threshold() == default_collector
+    with pytest.raises(KeyError), collector_for_records():
+        raise KeyError("work that fails")
+    assert gc.get_threshold() == default_collector
+    gc.set_threshold(0, 10, 10)  # a caller who turned the collector off keeps it off
+    with collector_for_records():
+        assert gc.get_threshold() == (0, 10, 10)
+
+
+def test_the_caller_has_its_own_collector_whenever_its_code_runs(
+    default_collector: tuple[int, int, int], tmp_path: Path
+) -> None:
+    """load and verify yield to the caller between records, replay and tables return:
+    each time the caller's code runs, the collector is as the caller set it."""
+    import gc
+
+    games = tmp_path / "games.jsonl"
+    lines = [json.dumps(json.loads(path.read_text())) for path in sorted(EXAMPLES.glob("*.json"))]
+    games.write_text("\n".join(lines * 3) + "\n")
+    seen = []
+    for record in phantom_log.load(games):
+        seen.append(gc.get_threshold())
+        game = phantom_log.replay(record)
+        seen.append(gc.get_threshold())
+        assert game.tricks
+        seen.append(gc.get_threshold())
+    seen += [gc.get_threshold() for _ in phantom_log.verify(games)]
+    phantom_log.tables(games)
+    seen.append(gc.get_threshold())
+    assert len(seen) == 3 * 3 * len(lines) + 3 * len(lines) + 1
+    assert set(seen) == {default_collector}
+
+
+def test_the_librarys_work_runs_with_the_collector_set_for_records(
+    default_collector: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from phantom_log import api
+    from phantom_log.collector import RUN_COLLECTOR_THRESHOLD
+
+    seen: list[int] = []
+
+    def watched(function: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            seen.append(gc.get_threshold()[0])
+            return function(*args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(api, "check_record", watched(api.check_record))
+    monkeypatch.setattr(api, "verify_record", watched(api.verify_record))
+    monkeypatch.setattr(api.GameRecord, "from_validated", watched(api.GameRecord.from_validated))
+    record = next(phantom_log.load(WALKTHROUGH))
+    phantom_log.replay(record)
+    list(phantom_log.verify(WALKTHROUGH))
+    assert len(seen) == 3 and set(seen) == {RUN_COLLECTOR_THRESHOLD}
+
+
+def test_an_annotations_codes_are_typed_with_the_engines_values() -> None:
+    """Where a field is one of a few strings, its type lists them (Literal), and they are
+    exactly the values the engine gives; every annotation of the examples holds them."""
+    import typing
+
+    from phantom_log.annotate import RoleKey, SuitCode, SwapAfter, TrickReason
+    from phantom_log.engine import Reason
+
+    assert set(typing.get_args(RoleKey)) == {role.key for role in Role}
+    assert set(typing.get_args(SuitCode)) == {suit.code for suit in Suit}
+    assert set(typing.get_args(TrickReason)) == {reason.value for reason in Reason}
+    hints = typing.get_type_hints(phantom_log.Annotation)
+    assert hints["winner"] == RoleKey and hints["reason"] == TrickReason
+    assert hints["super_trump"] == SuitCode | None
+    for record in phantom_log.load(EXAMPLES, errors="skip"):
+        for trick in phantom_log.replay(record).tricks:
+            assert {trick.leader, trick.follower, trick.winner, trick.note_owner} <= set(
+                typing.get_args(RoleKey)
+            )
+            assert trick.lead_suit in typing.get_args(SuitCode)
+            assert trick.reason in typing.get_args(TrickReason)
+            for swap in trick.swaps:
+                assert swap["after"] in typing.get_args(SwapAfter)
+
+
+# -- the game's picture ----------------------------------------------------------------------
+
+
+def picture_texts(svg: str) -> list[str]:
+    """The texts of an SVG picture, each text element's parts joined."""
+    root = ElementTree.fromstring(svg)
+    return [
+        "".join(element.itertext()) for element in root.iter("{http://www.w3.org/2000/svg}text")
+    ]
+
+
+def test_a_replayed_game_draws_itself_as_show_svg_does(tmp_path: Path) -> None:
+    (record,) = phantom_log.load(WALKTHROUGH)
+    game = phantom_log.replay(record)
+    texts = picture_texts(game.svg())
+    assert "Result: Christine wins with 9 notes completed (round 2, trick 10)" in texts
+    assert game._repr_svg_() == game.svg()
+    shown = tmp_path / "game.svg"
+    assert CliRunner().invoke(main, ["show", str(WALKTHROUGH), "--svg", str(shown)]).exit_code == 0
+    # The same picture as the command's but for the title (the API has no file name).
+    command = picture_texts(shown.read_text(encoding="utf-8"))
+    assert texts[1:] == command[1:] and texts[0] != command[0]
+    assert "rulebook-walkthrough: the Phantom Erik vs Christine" in texts[0]
+    at = picture_texts(game.svg(at=(1, 7)))
+    assert "at 1.7" in at and at != texts
+    with pytest.raises(ValueError, match="the round is 1 or 2"):
+        game.svg(at=(3, 1))
+
+
+def test_an_illegal_games_picture_says_where_it_stops() -> None:
+    record = json.loads((EXAMPLES / "invalid" / "card-not-held.json").read_text())
+    texts = picture_texts(phantom_log.replay(record).svg())
+    assert any(text.startswith("Illegal: the replay stops at card-not-held") for text in texts)
+    assert "the replay stops here" in texts
+    unreadable = phantom_log.replay({"format": "phantom-log/1"})
+    assert unreadable._repr_svg_() is None
+    with pytest.raises(ValueError, match="could not be replayed"):
+        unreadable.svg()

@@ -315,28 +315,66 @@ def test_schema_prints_each_schema(which: str, title: str, tmp_path: Path) -> No
     assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8")) == document
 
 
-COMMAND_HELP = [
-    ["verify"],
-    ["annotate"],
-    ["show"],
-    ["simulate"],
-    ["export"],
-    ["stats"],
-    ["analyse"],
-    ["schema"],
-    ["tournament", "check"],
-]
+def every_command(group: Any = main, prefix: tuple[str, ...] = ()) -> list[list[str]]:
+    """The program and every group and command below it, as argument lists."""
+    import click
+
+    found = [list(prefix)]
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            found += every_command(command, (*prefix, name))
+        else:
+            found.append([*prefix, name])
+    return found
 
 
-@pytest.mark.parametrize("command", COMMAND_HELP, ids=" ".join)
+COMMAND_HELP = every_command()
+
+
+def test_every_command_is_in_the_help_test() -> None:
+    assert [] in COMMAND_HELP and ["tournament"] in COMMAND_HELP
+    assert ["tournament", "check"] in COMMAND_HELP and ["schema"] in COMMAND_HELP
+    assert len(COMMAND_HELP) == 11
+
+
+@pytest.mark.parametrize(
+    "command", COMMAND_HELP, ids=lambda words: " ".join(words) or "phantom-log"
+)
 def test_every_help_has_examples_and_exit_codes(command: list[str]) -> None:
     text = run(*command, "--help").stdout
     assert "Examples:" in text
     examples = text.split("Examples:", 1)[1].split("Exit codes:", 1)[0]
     shown = [line.strip()[2:] for line in examples.splitlines() if line.strip().startswith("$ ")]
-    assert shown and all("phantom-log " + " ".join(command) in line for line in shown)
+    assert shown and all(f"phantom-log {' '.join(command)}".rstrip() in line for line in shown)
     assert "Exit codes:" in text
     assert "  0  " in text and "  2  a usage error" in text
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_the_completion_the_help_and_the_readme_give_is_a_script_for_the_shell(
+    shell: str,
+) -> None:
+    """phantom-log --help and the README give the same line per shell, and the
+    environment variable it names makes phantom-log print that shell's script."""
+    source = f"_PHANTOM_LOG_COMPLETE={shell}_source phantom-log"
+    assert source in run("--help").stdout
+    assert source in (REPO / "README.md").read_text(encoding="utf-8")
+    script = CliRunner().invoke(
+        main, [], env={"_PHANTOM_LOG_COMPLETE": f"{shell}_source"}, prog_name="phantom-log"
+    )
+    assert script.exit_code == 0
+    assert f"_PHANTOM_LOG_COMPLETE={shell}_complete" in script.stdout
+    typed = CliRunner().invoke(
+        main,
+        [],
+        env={
+            "_PHANTOM_LOG_COMPLETE": "bash_complete",
+            "COMP_WORDS": "phantom-log verify exa",
+            "COMP_CWORD": "2",
+        },
+        prog_name="phantom-log",
+    )
+    assert typed.stdout.splitlines() == ["file,exa"]
 
 
 def completions(words: str, incomplete: str) -> list[tuple[str, str]]:

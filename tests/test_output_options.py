@@ -194,6 +194,50 @@ def test_clashing_options_are_refused_before_any_work(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["verify", "IN/game.json", "-o", "IN/game.json", "--format", "json"], "-o"),
+        (["annotate", "IN/game.json", "-o", "IN/game.json", "--format", "json"], "-o"),
+        (["annotate", "IN/games.jsonl", "-o", "IN/games.jsonl"], "-o"),
+        (["annotate", "IN/game.json", "--sheets", "IN/sheets.json", "-o", "IN/sheets.json"], "-o"),
+        (["show", "IN/game.txt", "-o", "IN/game.txt"], "-o"),
+        (["stats", "IN/game.json", "-o", "IN/game.json"], "-o"),
+        (["stats", "IN/game.json", "--plot", "IN/picture.svg", "IN/picture.svg"], "--plot"),
+        (["analyse", "IN/game.json", "-o", "IN/game.json", "--from", "2.9"], "-o"),
+        (["tournament", "check", "IN/game.json", "-o", "IN/game.json"], "-o"),
+        (
+            ["tournament", "check", "IN/game.json", "--manifest", "IN/m.json", "-o", "IN/m.json"],
+            "-o",
+        ),
+        (["export", "IN/games.jsonl", "--tricks", "IN/games.jsonl"], "--tricks"),
+        (["export", "IN/game.json", "--games", "IN/game.json", "--format", "jsonl"], "--games"),
+    ],
+)
+def test_an_output_that_is_an_input_is_refused_even_with_force(
+    args: list[str], option: str, tmp_path: Path
+) -> None:
+    """Written over with --force, the file read would be lost: every command refuses an
+    output that is one of its inputs (records, sheets, manifest) before any work."""
+    record = Path(WALKTHROUGH).read_text()
+    inputs = {
+        name: tmp_path / name
+        for name in ("game.json", "games.jsonl", "game.txt", "sheets.json", "m.json", "picture.svg")
+    }
+    for path in inputs.values():
+        path.write_text(record)
+    result = run(*(arg.replace("IN", str(tmp_path)) for arg in args), "--force")
+    assert result.exit_code == 2, result.output
+    target = args[args.index(option) + 1].replace("IN", str(tmp_path))
+    assert (
+        result.stderr
+        == f"phantom-log: error: {option} {target}: it is an input; write it elsewhere\n"
+    )
+    assert result.stdout == ""
+    assert all(path.read_text() == record for path in inputs.values())
+    assert sorted(tmp_path.iterdir()) == sorted(inputs.values())
+
+
 @pytest.mark.parametrize("name", ["verify", "annotate", "stats", "tournament check", "simulate"])
 def test_an_existing_output_needs_force(name: str, tmp_path: Path) -> None:
     args = COMMANDS[name][0]
@@ -242,3 +286,11 @@ def test_export_and_annotate_write_the_swaps_alike(tmp_path: Path) -> None:
     ]
     assert [row["swaps"] for row in annotated] == [row["swaps"] for row in exported_json]
     assert annotated == exported_json
+
+
+def test_refusals_name_the_format_as_the_command_writes_it(tmp_path: Path) -> None:
+    """The schema is one JSON document, not JSON Lines; simulate writes both."""
+    schema = run("schema", "-o", tmp_path / "schema.csv")
+    assert "but this output is JSON: give a file ending in .json" in schema.stderr
+    with pytest.raises(DestinationError, match="this output is JSON Lines or JSON:"):
+        extension_format("games.csv", ["jsonl", "json"])

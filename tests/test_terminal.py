@@ -69,9 +69,10 @@ def test_progress_bar_over_the_bytes_read(progress: tuple[Progress, Terminal]) -
     shown.add_bytes(500)
     shown.update(40)
     shown.close()
+    bar = "verifying [############------------]  50% 40 records (40/s)"
+    # The last line rubs out all of the bar's.
     assert stream.getvalue() == (
-        "\rverifying [############------------]  50% 40 records (40/s)"
-        f"\rverifying: 40 records{' ' * 24}\n"
+        f"\r{bar}\rverifying: 40 records{' ' * (len(bar) - len('verifying: 40 records'))}\n"
     )
 
 
@@ -80,6 +81,28 @@ def test_progress_count_when_the_size_is_unknown(progress: tuple[Progress, Termi
     shown.start(None)
     shown.update(7)
     assert stream.getvalue() == "\rverifying: 7 records (7/s)"
+
+
+def test_text_written_meanwhile_rubs_out_the_progress_line(
+    progress: tuple[Progress, Terminal], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report on standard output or a note on standard error, on the terminal the bar
+    is drawn on, starts on a clean line; the next update draws the bar again."""
+    from phantom_log.terminal import clear_progress
+
+    shown, stream = progress
+    shown.start(None)
+    shown.update(7)
+    monkeypatch.setattr("sys.stdout", io.StringIO())  # a pipe: the bar may stay
+    clear_progress(for_standard_output=True)
+    assert stream.getvalue() == "\rverifying: 7 records (7/s)"
+    clear_progress()  # a note on standard error
+    assert stream.getvalue() == "\rverifying: 7 records (7/s)\r" + " " * 26 + "\r"
+    clear_progress()  # nothing drawn: nothing to rub out
+    assert stream.getvalue().count("\r") == 3
+    shown.close()
+    clear_progress()
+    assert stream.getvalue().count("\r") == 4  # the closing line only
 
 
 def test_progress_is_silent_off_a_terminal_and_when_quiet(
@@ -275,3 +298,71 @@ def test_each_symbol_has_one_meaning() -> None:
     for symbol, _, meaning in SYMBOLS.values():
         assert f"{symbol} {meaning}" in legend
     assert "○ Ring" in legend and "· an open note" in legend
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", "examples/rulebook-walkthrough.json", "--at", "2.4"],
+        ["show", "examples/custom-sheet.json"],
+        ["annotate", "examples/rulebook-walkthrough.json"],
+        ["annotate", "examples/optional-rules.json", "--color", "never"],
+        ["stats", "examples/tournament", "--by", "player", "-q"],
+        ["stats", "examples/rulebook-walkthrough.json", "--curve"],
+        ["tournament", "check", "examples/tournament", "-q"],
+        ["analyse", "examples/rulebook-walkthrough.json", "--from", "2.8", "--jobs", "1"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+def test_every_line_fits_the_terminal(args: list[str], columns: int) -> None:
+    """On a terminal of 60 or 80 columns, the tables, the sheet, the titles, the
+    sentences and the legends all fit: no line is wider than the terminal. A problem's
+    report line (``SOURCE[#INDEX] (id): code: message``) is the one line it is everywhere,
+    as verify prints it, so that it reads the same on the terminal and in a grep."""
+    import re
+
+    repository = Path(__file__).resolve().parent.parent
+    code, shown = run_on_a_terminal(
+        [arg if not arg.startswith("examples") else str(repository / arg) for arg in args]
+        + ["--no-pager"],
+        {"COLUMNS": str(columns)},
+    )
+    assert code == (1 if args[0] == "tournament" else 0)  # the event has its errors
+    assert "\\x1b" not in shown  # colours are painted, not printed as escapes
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", shown).replace("\r\n", "\n").splitlines()
+    assert len(lines) > 5
+    report = re.compile(r"^\S+(#\d+)? \([^)]*\): [a-z-]+: ")
+    too_wide = [line for line in lines if len(line) > columns and not report.match(line)]
+    assert too_wide == []
+
+
+def test_a_wide_character_takes_two_columns() -> None:
+    """Hangul, kana and CJK take two columns of a terminal: a table of names in them
+    stays aligned, and fits its width by those columns."""
+    assert visible_width("김민준") == 6 and visible_width("Kim") == 3
+    assert visible_width("\x1b[1m서울\x1b[0m x") == 6
+    lines = table(["player", "wins"], [["김민준", "2"], ["Lee", "1"], ["さくら", "3"]])
+    # "wins" starts at the same column on every line.
+    starts = {visible_width(line[: line.rindex(" ") + 1]) for line in lines}
+    assert len(starts) == 1
+    fitted = table(["event"], [["서울 오픈 결승전 서울 오픈 결승전"]], 12)
+    assert all(visible_width(line) <= 12 for line in fitted)
+
+
+@pytest.mark.parametrize("width", [100, 120, 80])
+def test_a_sheets_progress_is_never_cut(width: int) -> None:
+    """A column narrowed to fit wraps its cells, but a sheet's progress stays whole: cut
+    at its bars it would read as two rows."""
+    import json
+    import re
+
+    from phantom_log.annotate import annotate, table_lines
+    from phantom_log.engine import replay
+
+    walkthrough = Path(__file__).resolve().parent.parent / "examples/rulebook-walkthrough.json"
+    replayed = replay(json.loads(walkthrough.read_text(encoding="utf-8")))
+    lines = table_lines(list(annotate(replayed)), replayed, Style(width=width))
+    assert all(visible_width(line) <= width for line in lines)
+    whole = re.compile(r"(?<![#.|])[#.]{3}\|[#.]{3}\|[#.]{3}\|[#.]{3}(?![#.|])")
+    assert sum(len(whole.findall(line)) for line in lines) == 20
