@@ -42,6 +42,14 @@ def with_process(number: int) -> tuple[int, int]:
     return number, os.getpid()
 
 
+def modules_at_hand(number: int) -> tuple[int, bool]:
+    """Whether the tables' modules were imported before this task (this test module
+    imports neither)."""
+    import sys
+
+    return number, {"phantom_log.batch", "phantom_log.tables"} <= sys.modules.keys()
+
+
 def fail_on_three(number: int) -> int:
     if number == 3:
         raise ValueError("three")
@@ -63,6 +71,20 @@ def test_ordered_map_on_two_jobs_uses_worker_processes() -> None:
 def test_ordered_map_on_one_job_stays_in_this_process() -> None:
     results = list(ordered_map(with_process, range(5), 1))
     assert {pid for _, pid in results} == {os.getpid()}
+
+
+def test_workers_started_by_the_fork_server_find_what_they_run_imported() -> None:
+    """Once polars is loaded, workers are started by a fork server (forking a process
+    whose polars threads may run can deadlock); the server imports what the workers run
+    before it forks them, so that no worker imports it again."""
+    import multiprocessing
+
+    import polars  # noqa: F401
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork server on this system")
+    results = list(ordered_map(modules_at_hand, range(8), 2))
+    assert results == [(number, True) for number in range(8)]
 
 
 @pytest.mark.parametrize("jobs", JOBS)
