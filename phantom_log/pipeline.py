@@ -185,16 +185,11 @@ class ProgressHook(Protocol):
 
 
 def _chunks(
-    paths: Iterable[str],
-    stdin: IO[bytes] | None,
-    progress: ProgressHook | None,
-    jobs: int,
-    lines_per_chunk: int = 512,
+    paths: Iterable[str], stdin: IO[bytes] | None, progress: ProgressHook | None, jobs: int
 ) -> Iterator[Chunk]:
-    """The chunks of every source of the paths (at most ``lines_per_chunk`` records each),
-    counted on ``progress`` as they are read. For worker processes (``jobs`` above 1), a
-    file of JSON Lines is given as spans, which the workers read (see
-    :class:`~phantom_log.sources.Span`).
+    """The chunks of every source of the paths, counted on ``progress`` as they are read.
+    For worker processes (``jobs`` above 1), a file of JSON Lines is given as spans, which
+    the workers read (see :class:`~phantom_log.sources.Span`).
 
     Raises :class:`~phantom_log.sources.SourceError` for a path that does not exist,
     before any chunk is read."""
@@ -205,7 +200,7 @@ def _chunks(
 
     def chunks() -> Iterator[Chunk]:
         for source in sources:
-            for chunk in read_chunks(source, stdin, lines_per_chunk, spans=jobs > 1):
+            for chunk in read_chunks(source, stdin, spans=jobs > 1):
                 if progress is not None:
                     progress.add_bytes(chunk.size)
                 yield chunk
@@ -256,12 +251,6 @@ def tables_chunk(
     return rows.chunk
 
 
-# The records of a chunk for the tables: each chunk's tables are a work file of their own,
-# and fewer, larger files cost less to write and to read back (export --jobs 2 on the
-# benchmark's 100,000 records: 6.8-7.2 s at 512, 6.5-6.7 s at 2,048, 6.6-6.8 s at 4,096).
-TABLES_CHUNK_LINES: Final = 2048
-
-
 def written_tables_chunk(
     numbered: tuple[int, Chunk],
     sheets: Mapping[str, Sheet] | None,
@@ -287,7 +276,7 @@ def source_tables(
     ``jobs`` processes. With a work ``folder`` and more than one job, each worker writes
     the tables it made there, and sends only their files' names and its counts: writing
     them would otherwise take a good part of the main process's time."""
-    chunks = _chunks(paths, stdin, progress, jobs, TABLES_CHUNK_LINES)
+    chunks = _chunks(paths, stdin, progress, jobs)
     if folder is not None and jobs > 1:
         written = partial(
             written_tables_chunk, sheets=sheets, include_invalid=include_invalid, folder=folder

@@ -47,13 +47,9 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def many_games(games: Path) -> Path:
-    """4,800 games: more than two chunks of records (of the tables' chunks too, 2,048
-    records), so that worker processes start."""
-    from phantom_log.pipeline import TABLES_CHUNK_LINES
-
+    """1,200 games: more than two chunks of records, so that worker processes start."""
     path = games.with_name("many.jsonl")
-    path.write_bytes(games.read_bytes() * 24)
-    assert 2 * TABLES_CHUNK_LINES < 200 * 24
+    path.write_bytes(games.read_bytes() * 6)
     return path
 
 
