@@ -920,36 +920,10 @@ def test_tables_in_small_batches(corpus: Corpus, tmp_path: Path) -> None:
 def test_tables_from_chunks_are_the_tables_of_the_records(
     corpus: Corpus, tmp_path: Path, include_invalid: bool
 ) -> None:
-    """Workers send a chunk's tables (keyed from 0); built from such chunks, alone or
-    between single records, the tables, their keys and the counts are those built a
-    record at a time."""
-    from phantom_log.tables import build_tables, chunk_tables, record_rows
-
-    reports = list(phantom_log.verify(corpus.folder))
-    rows = [record_rows(report, include_invalid) for report in reports]
-    chunks = [chunk_tables(rows[i : i + 5], include_invalid) for i in range(0, len(rows), 5)]
-    mixed = [chunks[0], *reports[5:10], *chunks[2:]]
-    built = []
-    for name, items in [("records", reports), ("chunks", chunks), ("mixed", mixed)]:
-        (tmp_path / name).mkdir()
-        files = build_tables(items, tmp_path / name, include_invalid, batch_size=7)
-        counts = (files.records, files.included, files.left_out, files.invalid, files.failed)
-        games = files.scan_games().collect()
-        tricks = files.scan_tricks().collect()
-        built.append((counts, games.to_dicts(), tricks.to_dicts()))
-    assert built[0][0][0] == len(reports) and built[0][1]
-    assert built[1] == built[0]
-    assert built[2] == built[0]
-
-
-@pytest.mark.parametrize("include_invalid", [False, True])
-def test_tables_written_by_workers_are_the_tables_of_the_records(
-    corpus: Corpus, tmp_path: Path, include_invalid: bool
-) -> None:
-    """With several jobs each worker writes the tables of its chunk itself, keyed by the
-    chunk's number: alone or between chunks and records gathered by the main process, the
-    tables (each trick joined to its own game), the counts and the figures are those built a
-    record at a time."""
+    """Workers send a chunk's tables (keyed from 0), or, with several jobs, write them
+    themselves (keyed by the chunk's number): built from such chunks, alone or between
+    single records and each other, the tables (each trick joined to its own game), the
+    counts and the figures are those built a record at a time."""
     from phantom_log.stats import progress_curve, summary
     from phantom_log.tables import build_tables, chunk_tables, record_rows
 
@@ -959,16 +933,20 @@ def test_tables_written_by_workers_are_the_tables_of_the_records(
     (tmp_path / "work").mkdir()
     written = [chunk.written(tmp_path / "work", n) for n, chunk in enumerate(chunks)]
     assert all(chunk.files is not None and chunk.games.is_empty() for chunk in written)
-    mixed = [chunks[0], written[1], *reports[10:15], *written[3:]]
     built = []
-    for name, items in [("records", reports), ("written", written), ("mixed", mixed)]:
+    for name, items in [
+        ("records", reports),
+        ("chunks", chunks),
+        ("mixed", [chunks[0], *reports[5:10], *chunks[2:]]),
+        ("written", written),
+        ("mixed-written", [chunks[0], written[1], *reports[10:15], *written[3:]]),
+    ]:
         (tmp_path / name).mkdir()
         files = build_tables(items, tmp_path / name, include_invalid, batch_size=7)
         counts = (files.records, files.included, files.left_out, files.invalid, files.failed)
         games = files.scan_games().collect()
         tricks = files.scan_tricks().collect()
         assert games["game_key"].is_unique().all()
-        # Each trick is joined to the game of its own record.
         joined = tricks.join(games.select("game_key", game="game_id"), on="game_key")
         assert joined.height == tricks.height
         assert (joined["game"] == joined["game_id"]).all()
@@ -979,8 +957,7 @@ def test_tables_written_by_workers_are_the_tables_of_the_records(
         games, tricks = games.drop("game_key"), tricks.drop("game_key")
         built.append((counts, games.to_dicts(), tricks.to_dicts(), figures))
     assert built[0][0][0] == len(reports) and built[0][1]
-    assert built[1] == built[0]
-    assert built[2] == built[0]
+    assert all(one == built[0] for one in built[1:])
 
 
 def test_player_on_both_sides_counts_once(tmp_path: Path) -> None:
