@@ -18,7 +18,7 @@ from .annotate import Annotation, annotate
 from .cards import Card, Role, mask_cards
 from .check import RecordReport, check_record, schema_problems, schema_valid, verify_record
 from .collector import collector_for_records
-from .engine import TRICKS_PER_ROUND, Replay, Result, RoundStart
+from .engine import Replay, Result, RoundStart
 from .positions import Hands
 from .problems import Problem, Severity
 from .record import GameRecord
@@ -95,7 +95,7 @@ class GameReplay:
         problems: list[Problem],
         engine: Replay | None = None,
         game_id: str | None = None,
-        players: tuple[str, str] | None = None,
+        players: Mapping[str, str] | None = None,
     ) -> None:
         self.result = result
         self.problems = problems
@@ -112,18 +112,19 @@ class GameReplay:
         draws the sheet at that moment (``(round, 0)``: the round's start). Raises
         ``ValueError`` for a record that could not be replayed at all, or a moment its
         replay did not reach."""
-        from .picture import MomentError, game_svg
-        from .reports import printable
+        from .picture import MomentError, check_moment, game_svg
+        from .reports import game_heading, printable
 
         if self.engine is None:
             raise ValueError("the record could not be replayed: it has no picture")
-        if at is not None and (at[0] not in (1, 2) or not 0 <= at[1] <= TRICKS_PER_ROUND):
-            raise ValueError(f"at={at!r}: the round is 1 or 2 and the trick 0 to 10")
-        title = self.game_id or "a game"
-        if self._players is not None:
-            phantom, christine = self._players
-            title += f": the Phantom {phantom} vs Christine {christine}"
-        title += f", sheet {self.engine.sheet.name}"
+        if at is not None:
+            check_moment(*at, f"at={at!r}")
+        name, sheet = self.game_id or "a game", self.engine.sheet.name
+        title = (
+            f"{name}, sheet {sheet}"
+            if self._players is None
+            else game_heading(name, self._players, sheet)
+        )
         try:
             return game_svg(self.engine, printable(title), self.problems, at)
         except MomentError as error:
@@ -269,10 +270,8 @@ def replay(
         problems, replayed = check_record(data, sheets)
     if replayed is None:
         return GameReplay(None, problems)
-    players = data["players"]  # the schema holds: a replayed record names both
-    return GameReplay(
-        replayed.result, problems, replayed, game_id, (players["phantom"], players["christine"])
-    )
+    # The schema holds: a replayed record names both players.
+    return GameReplay(replayed.result, problems, replayed, game_id, data["players"])
 
 
 def verify(

@@ -24,7 +24,7 @@ from .check import (
     schema_text,
 )
 from .problems import Severity
-from .reports import Tally, printable, record_name, report_lines, verdict_line
+from .reports import Tally, game_heading, printable, record_name, report_lines, verdict_line
 from .sheets import Sheet
 from .sources import DEFAULT_MAX_RECORD_SIZE, SourceError, read_limited, record_size_limit
 
@@ -1053,12 +1053,12 @@ def _annotate_to(
         for line in report_lines(report):
             problem_stream.write(line + "\n")
         if output_format == "table" and report.valid:
-            stdout.write("".join(line + "\n" for line in style.fit(verdict_line(report))))
+            stdout.write(style.fitted(verdict_line(report)))
     if fast_csv is not None:
         fast_csv.flush()
     if output_format == "table" and not first:
         legend = style.legend([*TABLE_SYMBOLS, *(ANALYSIS_SYMBOLS if analysed else ())])
-        stdout.write("\n" + "".join(line + "\n" for line in style.fit(legend)))
+        stdout.write("\n" + style.fitted(legend))
     return all_valid, failed
 
 
@@ -1067,11 +1067,7 @@ def _record_title(report: RecordReport) -> str:
     title = record_name(report)
     record = report.record
     if isinstance(record, dict) and report.replay is not None:
-        players = record["players"]
-        title += (
-            f": the Phantom {players['phantom']} vs Christine {players['christine']}, "
-            f"sheet {report.replay.sheet.name}"
-        )
+        title = game_heading(title, record["players"], report.replay.sheet.name)
         rules = [name for name in ("beginner", "balance") if getattr(report.replay.rules, name)]
         if rules:
             title += f", {' and '.join(rules)} rule{'s' if len(rules) > 1 else ''}"
@@ -1283,7 +1279,7 @@ def _show_to(
         for line in style.fit(_record_title(report)):
             stdout.write(style.paint(line, bold=True) + "\n")
         if missed:
-            stdout.write("".join(line + "\n" for line in style.fit(missed)))
+            stdout.write(style.fitted(missed))
         lines = (
             before_play_lines(report.replay, style)
             if shown is None
@@ -1304,7 +1300,7 @@ def _show_to(
             symbols = [*SHEET_SYMBOLS, *(ANALYSIS_SYMBOLS if analysed else ())]
             lines += ["", *style.fit(style.legend(symbols))]
         for line in lines:
-            stdout.write("".join(part + "\n" for part in style.fit(line)))
+            stdout.write(style.fitted(line))
     # The problems follow the picture; an SVG's go beside it (on standard error when the
     # SVG itself is written there).
     problems = stdout
@@ -2088,7 +2084,7 @@ def analyse(
                 progress.update(done)
             if output_format == "table" and done:
                 legend = style.legend(ANALYSIS_SYMBOLS)
-                emit("\n" + "".join(line + "\n" for line in style.fit(legend)))
+                emit("\n" + style.fitted(legend))
         except WorkerLost:
             raise _run_failed(f"a worker process died after {done} records") from None
         finally:

@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 from .cards import Role, hand_cards, hand_codes
 from .engine import ROUNDS_PER_GAME, TRICKS_PER_GAME, TRICKS_PER_ROUND, Replay
 from .sheets import NOTES_PER_SHEET, Sheet
-from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style
+from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style, visible_width
 
 if TYPE_CHECKING:
     from .problems import Problem
@@ -53,12 +53,16 @@ def parse_moment(text: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(part.isdigit() for part in parts):
         raise ValueError(f"{text!r} is not ROUND.TRICK, e.g. 2.4 (or 1.0 for round 1's start)")
     round_no, trick_no = int(parts[0]), int(parts[1])
-    if not 1 <= round_no <= ROUNDS_PER_GAME or not 0 <= trick_no <= TRICKS_PER_ROUND:
-        raise ValueError(
-            f"{text!r}: the round is from 1 to {ROUNDS_PER_GAME} "
-            f"and the trick from 0 to {TRICKS_PER_ROUND}"
-        )
+    check_moment(round_no, trick_no, repr(text))
     return round_no, trick_no
+
+
+def check_moment(round_no: int, trick_no: int, given: str) -> None:
+    """``ValueError`` (naming the moment as ``given``) for a round or a trick that no game
+    has; trick 0 is a round's start."""
+    if not 1 <= round_no <= ROUNDS_PER_GAME or not 0 <= trick_no <= TRICKS_PER_ROUND:
+        rounds = " or ".join(str(number) for number in range(1, ROUNDS_PER_GAME + 1))
+        raise ValueError(f"{given}: the round is {rounds} and the trick 0 to {TRICKS_PER_ROUND}")
 
 
 def moment(replayed: Replay, at: tuple[int, int] | None = None) -> Moment:
@@ -261,17 +265,11 @@ def game_svg(
     return svg_picture(replayed, title, drawn, verdict, stopped)
 
 
-def _columns(text: str) -> int:
-    """The columns a text takes in the picture: two for a wide character (East Asian wide
-    or full-width, about as wide as the font is high), one for any other."""
-    from unicodedata import east_asian_width
-
-    return sum(2 if east_asian_width(character) in ("W", "F") else 1 for character in text)
-
-
 def _fitted(text: str, columns: int) -> list[str]:
-    """``text`` in lines of at most ``columns`` (:func:`_columns`), broken at spaces and
-    after a hyphen inside a word; a word wider than a line is cut."""
+    """``text`` in lines of at most ``columns``, broken at spaces and after a hyphen inside
+    a word; a word wider than a line is cut. A wide character (East Asian wide or
+    full-width, about as wide as the font is high) takes two columns, as on a terminal
+    (:func:`~phantom_log.terminal.visible_width`)."""
     import re
 
     lines: list[str] = []
@@ -280,11 +278,11 @@ def _fitted(text: str, columns: int) -> list[str]:
         if chunk.isspace():
             line += " " if line else ""
             continue
-        if line and _columns(line) + _columns(chunk) > columns:
+        if line and visible_width(line) + visible_width(chunk) > columns:
             lines.append(line.rstrip())
             line = ""
         for character in chunk:
-            if line and _columns(line) + _columns(character) > columns:
+            if line and visible_width(line) + visible_width(character) > columns:
                 lines.append(line.rstrip())
                 line = ""
             line += character
@@ -345,7 +343,7 @@ def svg_picture(
 
 # A title line of the SVG, in characters of its 17-pixel font across 740 pixels; the
 # height of a line of text.
-_TITLE_CHARACTERS: Final = 72  # columns (see _columns) of the title's lines
+_TITLE_CHARACTERS: Final = 72  # columns (see _fitted) of the title's lines
 _TEXT_CHARACTERS: Final = 100
 _LINE: Final = 22
 _ROLE_FILLS: Final = {Role.PHANTOM: "#1f4e99", Role.CHRISTINE: "#2e8b57"}

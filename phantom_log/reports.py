@@ -216,6 +216,15 @@ def record_name(report: RecordReport) -> str:
     return name if report.game_id is None else f"{name} ({report.game_id})"
 
 
+def game_heading(name: str, players: Mapping[str, str], sheet_name: str) -> str:
+    """A replayed game's heading: ``NAME: the Phantom P vs Christine C, sheet S`` (not
+    yet made printable)."""
+    return (
+        f"{name}: the Phantom {players['phantom']} vs Christine {players['christine']}, "
+        f"sheet {sheet_name}"
+    )
+
+
 #: The problems of one record that a text report lists; one more line says how many
 #: others there are (``--format json`` lists them all).
 PROBLEMS_LISTED: Final = 20

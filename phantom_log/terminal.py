@@ -101,6 +101,10 @@ class Style:
             return [text]
         return _wrapped(text, self.width)
 
+    def fitted(self, text: str) -> str:
+        """:meth:`fit`'s lines as text, each ending with a line break."""
+        return "".join(line + "\n" for line in self.fit(text))
+
     def text_width(self, widest: int) -> int:
         """The width to wrap prose at: ``widest``, or the terminal's when it is narrower."""
         return widest if self.width is None else min(widest, self.width)
