@@ -246,7 +246,9 @@ _VALID_TRICK: Final = {"plays": [{"player": "phantom", "card": "Mi1"}]}
 def _without_valid_parts(data: Any) -> Any:
     """The record with each round and trick that ``jsonschema-rs`` finds no error in
     replaced by a small valid stand-in (the same count of each, so that the errors, their
-    paths and their order stay those of the whole record)."""
+    paths and their order stay those of the whole record). A round with an error of its
+    own (outside its tricks) keeps its own values, its tricks without an error stood in:
+    no keyword of a round reads what its tricks hold."""
     rounds = data.get("rounds") if isinstance(data, dict) else None
     if not isinstance(rounds, list):
         return data
@@ -257,6 +259,7 @@ def _without_valid_parts(data: Any) -> Any:
         return data
     if len(paths) > 10 * SCHEMA_ERROR_LIMIT:
         return data  # the check stops early anyway: no need to find the valid parts
+    # The tricks kept, by round: None keeps them all (an error of the array of tricks).
     failing: dict[int, set[int] | None] = {}
     for path in paths:
         if path[:1] != ["rounds"]:
@@ -266,12 +269,13 @@ def _without_valid_parts(data: Any) -> Any:
         round_index = path[1]
         if not isinstance(round_index, int):
             return data
-        if len(path) >= 4 and path[2] == "tricks" and isinstance(path[3], int):
-            tricks = failing.setdefault(round_index, set())
-            if tricks is not None:
-                tricks.add(path[3])
-        else:
-            failing[round_index] = None  # an error of the round itself: keep it whole
+        tricks = failing.setdefault(round_index, set())
+        if len(path) >= 3 and path[2] == "tricks":
+            if len(path) >= 4 and isinstance(path[3], int):
+                if tricks is not None:
+                    tricks.add(path[3])
+            else:
+                failing[round_index] = None
     kept: list[Any] = []
     for index, item in enumerate(rounds):
         if index not in failing:
@@ -312,7 +316,7 @@ def schema_problems(
     if schema_valid(data, name):
         return []
     problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
-    checked = _without_valid_parts(_bounded_for_schema(data)) if name == RECORD_SCHEMA else data
+    checked = _bounded_for_schema(_without_valid_parts(data)) if name == RECORD_SCHEMA else data
     stopped = False
     for error in schema_validator(name).iter_errors(checked):
         if len(problems) >= SCHEMA_ERROR_LIMIT:

@@ -845,6 +845,21 @@ def test_schema_errors_are_the_same_with_valid_parts_stood_in(document: object) 
     assert _errors(document, _without_valid_parts(document)) == _errors(document, document)
 
 
+def test_a_round_with_an_error_of_its_own_has_its_valid_tricks_stood_in() -> None:
+    """A round's own error (its special number here) keeps the round's values, not its
+    tricks: jsonschema reads only the tricks that have an error, the same errors found."""
+    record = copy.deepcopy(BASE)
+    record["rounds"][0]["special_number"] = "2"
+    record["rounds"][0]["tricks"][1]["winer"] = "phantom"
+    checked = _without_valid_parts(record)
+    tricks = checked["rounds"][0]["tricks"]
+    assert checked["rounds"][0]["special_number"] == "2"
+    assert tricks[1] is record["rounds"][0]["tricks"][1]
+    assert all(trick is _VALID_TRICK for index, trick in enumerate(tricks) if index != 1)
+    assert len(tricks) == len(record["rounds"][0]["tricks"])
+    assert _errors(record, checked) == _errors(record, record)
+
+
 def test_the_stand_ins_are_valid_in_a_record() -> None:
     record = copy.deepcopy(BASE)
     record["rounds"] = [_VALID_ROUND, {**BASE["rounds"][0], "tricks": [_VALID_TRICK] * 10}]
