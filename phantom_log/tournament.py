@@ -187,7 +187,9 @@ def _content_digest(body: Any) -> bytes:
         # write: the same text, written without recursion. The same content always takes
         # the same way, so the digests still compare.
         text = _canonical_json(body)
-    return hashlib.blake2b(text, digest_size=16).digest()
+    # SHA-256 cut to 16 bytes: as safe a digest as 16 bytes of BLAKE2b, and on a record's
+    # few kilobytes about twice as fast where the processor has SHA instructions.
+    return hashlib.sha256(text).digest()[:_DIGEST]
 
 
 _END: Final = object()
