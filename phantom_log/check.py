@@ -102,6 +102,20 @@ def schema_validator(name: str = RECORD_SCHEMA) -> Draft202012Validator:
     )
 
 
+@cache
+def definition_validator(definition: str) -> Draft202012Validator:
+    """A validator for one definition of the record schema (``round``, ``trick``), as
+    :func:`schema_validator` makes it: its errors are those the whole schema finds in such
+    a value, their paths counted from the value."""
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    schema = json.loads(schema_text(RECORD_SCHEMA))
+    definitions = schema["$defs"]
+    return Draft202012Validator(
+        _inline_refs(definitions[definition], definitions), format_checker=FormatChecker()
+    )
+
+
 def _inline_refs(node: Any, definitions: Mapping[str, Any]) -> Any:
     """A schema with each ``{"$ref": "#/$defs/NAME"}`` replaced by that definition."""
     if isinstance(node, dict):
@@ -294,6 +308,76 @@ def _without_valid_parts(data: Any) -> Any:
     return {**data, "rounds": kept}
 
 
+# What jsonschema is given to word a record's errors: the definition of the record schema
+# it is checked against (None: the whole schema), the value, and the value's path.
+_Part = tuple[str | None, Any, tuple[str | int, ...]]
+
+
+def _checked_parts(data: Any) -> list[_Part]:
+    """The parts of a record that ``jsonschema`` words the errors of: when every error
+    ``jsonschema-rs`` finds is in the rounds, each failing round (against the ``round``
+    definition, its valid tricks stood in) or, when a round's only errors are in its
+    tricks, each failing trick (against the ``trick`` definition), in document order;
+    otherwise the whole record, its valid rounds and tricks stood in. No keyword of a
+    record or a round reads into its rounds' or tricks' values, so the errors are the
+    same as the whole record's."""
+    rounds = data.get("rounds") if isinstance(data, dict) else None
+    if not isinstance(rounds, list):
+        return [(None, data, ())]
+    try:
+        errors = itertools.islice(schema_gate().iter_errors(data), 10 * SCHEMA_ERROR_LIMIT + 1)
+        paths = [list(error.instance_path) for error in errors]
+    except (ValueError, TypeError, OverflowError):
+        return [(None, data, ())]
+    tricks_failing: dict[int, set[int]] = {}
+    rounds_failing: set[int] = set()  # rounds with errors of their own
+    arrays_failing: set[int] = set()  # rounds with errors of their array of tricks
+    for path in paths:
+        if path[:1] != ["rounds"] or len(path) < 2 or not isinstance(path[1], int):
+            return [(None, _without_valid_parts(data), ())]
+        index = path[1]
+        if len(path) >= 4 and path[2] == "tricks" and isinstance(path[3], int):
+            tricks_failing.setdefault(index, set()).add(path[3])
+        else:
+            rounds_failing.add(index)
+            if path[2:] == ["tricks"]:
+                arrays_failing.add(index)
+    if len(paths) > 10 * SCHEMA_ERROR_LIMIT:
+        return [(None, data, ())]  # the check stops early anyway
+    parts: list[_Part] = []
+    for index in sorted({*tricks_failing, *rounds_failing}):
+        item = rounds[index]
+        tricks = item.get("tricks") if isinstance(item, dict) else None
+        failing = tricks_failing.get(index, set())
+        if index in rounds_failing:
+            if isinstance(tricks, list) and index not in arrays_failing:
+                stood_in = [
+                    trick if position in failing else _VALID_TRICK
+                    for position, trick in enumerate(tricks)
+                ]
+                item = {**item, "tricks": stood_in}
+            parts.append(("round", item, ("rounds", index)))
+        else:
+            assert isinstance(tricks, list)  # its tricks have errors: it holds tricks
+            parts.extend(
+                ("trick", tricks[position], ("rounds", index, "tricks", position))
+                for position in sorted(failing)
+            )
+    return parts
+
+
+def _schema_errors(data: Any, name: str) -> Iterator[tuple[ValidationError, list[str | int]]]:
+    """Each error ``jsonschema`` finds in a document, with its path in the document."""
+    if name != RECORD_SCHEMA:
+        for error in schema_validator(name).iter_errors(data):
+            yield error, list(error.absolute_path)
+        return
+    for definition, value, at in _checked_parts(data):
+        validator = schema_validator() if definition is None else definition_validator(definition)
+        for error in validator.iter_errors(_bounded_for_schema(value, len(at))):
+            yield error, [*at, *error.absolute_path]
+
+
 def _round_and_trick(path: list[str | int]) -> tuple[int | None, int | None]:
     round_no = trick_no = None
     if len(path) >= 2 and path[0] == "rounds" and isinstance(path[1], int):
@@ -316,16 +400,20 @@ def schema_problems(
     if schema_valid(data, name):
         return []
     problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
-    checked = _bounded_for_schema(_without_valid_parts(data)) if name == RECORD_SCHEMA else data
     stopped = False
-    for error in schema_validator(name).iter_errors(checked):
+    for error, at in _schema_errors(data, name):
         if len(problems) >= SCHEMA_ERROR_LIMIT:
             stopped = True
             break
-        path = [*base, *error.absolute_path]
+        path = [*base, *at]
         round_no, trick_no = _round_and_trick(path)
-        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            allowed = list(error.schema.get("properties", {}))
+        schema = error.schema
+        if (
+            error.validator == "additionalProperties"
+            and isinstance(error.instance, dict)
+            and isinstance(schema, Mapping)
+        ):
+            allowed = list(schema.get("properties", {}))
             for key in error.instance:
                 if key in allowed or key.startswith("x-"):
                     continue
@@ -352,7 +440,7 @@ def schema_problems(
                     )
                 )
             continue
-        instance = _value_at(data, error.absolute_path, error.instance)
+        instance = _value_at(data, at, error.instance)
         message, hint = _schema_message(error, instance)
         problems.append(
             (

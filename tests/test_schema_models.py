@@ -24,6 +24,9 @@ from phantom_log import cards
 from phantom_log.check import (
     _VALID_ROUND,
     _VALID_TRICK,
+    _checked_parts,
+    _schema_errors,
+    _sort_key,
     _without_valid_parts,
     schema_problems,
     schema_text,
@@ -858,6 +861,48 @@ def test_a_round_with_an_error_of_its_own_has_its_valid_tricks_stood_in() -> Non
     assert all(trick is _VALID_TRICK for index, trick in enumerate(tricks) if index != 1)
     assert len(tricks) == len(record["rounds"][0]["tricks"])
     assert _errors(record, checked) == _errors(record, record)
+
+
+def _in_order(errors: list[tuple[str, list[object]]]) -> list[tuple[str, list[object]]]:
+    return sorted(errors, key=lambda error: _sort_key(error[1]))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "document", [pytest.param(document, id=name) for name, document, _ in CASES]
+)
+def test_schema_errors_of_the_failing_parts_are_the_whole_records(document: object) -> None:
+    """jsonschema words the errors of each failing round or trick against its definition
+    (or of the whole record, valid parts stood in, when an error is outside the rounds):
+    the errors, with their paths in the record, are exactly those of the whole record."""
+    parts = [
+        (error.message, at) for error, at in _schema_errors(document, "game-record-1.schema.json")
+    ]
+    assert _in_order(parts) == _in_order(_errors(document, document))
+
+
+def test_an_error_in_a_trick_is_worded_from_that_trick_alone() -> None:
+    record = copy.deepcopy(BASE)
+    record["rounds"][0]["tricks"][1]["winer"] = "phantom"
+    record["rounds"][0]["tricks"][0]["plays"][0]["card"] = "Mi9"
+    parts = _checked_parts(record)
+    assert [(definition, at) for definition, _, at in parts] == [
+        ("trick", ("rounds", 0, "tricks", 0)),
+        ("trick", ("rounds", 0, "tricks", 1)),
+    ]
+    assert parts[1][1] is record["rounds"][0]["tricks"][1]
+    assert [problem.pointer for problem in schema_problems(record)] == [
+        "/rounds/0/tricks/0/plays/0/card",
+        "/rounds/0/tricks/1/winer",
+    ]
+
+
+def test_a_round_with_an_error_of_its_own_is_worded_from_that_round() -> None:
+    record = copy.deepcopy(BASE)
+    record["rounds"][0]["special_number"] = "2"
+    ((definition, value, at),) = _checked_parts(record)
+    assert (definition, at) == ("round", ("rounds", 0))
+    assert all(trick is _VALID_TRICK for trick in value["tricks"])
+    assert [problem.pointer for problem in schema_problems(record)] == ["/rounds/0/special_number"]
 
 
 def test_the_stand_ins_are_valid_in_a_record() -> None:
