@@ -329,6 +329,8 @@ def _checked_parts(data: Any) -> list[_Part]:
         paths = [list(error.instance_path) for error in errors]
     except (ValueError, TypeError, OverflowError):
         return [(None, data, ())]
+    if not paths:
+        return [(None, data, ())]  # nothing located: jsonschema reads the whole record
     tricks_failing: dict[int, set[int]] = {}
     rounds_failing: set[int] = set()  # rounds with errors of their own
     arrays_failing: set[int] = set()  # rounds with errors of their array of tricks
