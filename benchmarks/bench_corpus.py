@@ -649,9 +649,9 @@ def warm(corpus: Corpus) -> None:
                 pass
 
 
-def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
-    """The command-line options (see the module's docstring)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_corpus_options(parser: argparse.ArgumentParser) -> None:
+    """The options that name the corpus (and how to build it): its size, seed, work folder
+    (where it is cached) and array size, shared by the benchmarks that read it."""
     parser.add_argument("--records", type=int, default=100_000, help="Corpus size.")
     parser.add_argument("--seed", type=int, default=1, help="Corpus seed (default 1).")
     parser.add_argument(
@@ -660,6 +660,21 @@ def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
         default=Path(tempfile.gettempdir()) / "phantom-log-bench-corpus",
         help="Where the corpus is cached and the outputs written.",
     )
+    parser.add_argument(
+        "--array-records",
+        type=int,
+        default=DEFAULT_ARRAY_RECORDS,
+        help="Records per array file (0: one file). Default 10,000.",
+    )
+    parser.add_argument(
+        "--build-jobs", type=int, default=1, help="Processes building the corpus (default 1)."
+    )
+
+
+def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command-line options (see the module's docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_corpus_options(parser)
     parser.add_argument("--runs", type=int, default=1, help="Runs per command (best kept).")
     parser.add_argument(
         "--only",
@@ -677,15 +692,6 @@ def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
         "--pure",
         action="store_true",
         help="Set PHANTOM_LOG_PURE_PYTHON=1 for the commands (the pure-Python engine).",
-    )
-    parser.add_argument(
-        "--array-records",
-        type=int,
-        default=DEFAULT_ARRAY_RECORDS,
-        help="Records per array file (0: one file). Default 10,000.",
-    )
-    parser.add_argument(
-        "--build-jobs", type=int, default=1, help="Processes building the corpus (default 1)."
     )
     parser.add_argument(
         "--timeout", type=float, default=3600.0, help="Seconds before a command is killed."

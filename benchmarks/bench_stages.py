@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import orjson
-from bench_corpus import prepare_corpus
+from bench_corpus import add_corpus_options, prepare_corpus
 from corpus import CORPUS_VERSION
 
 from phantom_log.check import schema_problems, schema_valid
@@ -131,22 +131,12 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
 
 def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=100_000, help="Corpus size.")
-    parser.add_argument("--seed", type=int, default=1, help="Corpus seed (default 1).")
-    parser.add_argument(
-        "--workdir",
-        type=Path,
-        default=Path(tempfile.gettempdir()) / "phantom-log-bench-corpus",
-        help="Where the corpus is cached (shared with bench_corpus.py).",
-    )
+    add_corpus_options(parser)
     parser.add_argument("--runs", type=int, default=3, help="Passes per stage (the best).")
     parser.add_argument(
         "--limit", type=int, default=None, help="Time only the first N records of the corpus."
     )
-    options = parser.parse_args(argv)
-    options.array_records = 10_000
-    options.build_jobs = 2
-    return options
+    return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
