@@ -94,12 +94,8 @@ def schema_validator(name: str = RECORD_SCHEMA) -> Draft202012Validator:
     The schema's ``$ref``s to its own ``$defs`` are written in place first (none is
     recursive): the errors are the same, and found about three times faster than with
     each reference looked up as it is met."""
-    from jsonschema import Draft202012Validator, FormatChecker
-
     schema = json.loads(schema_text(name))
-    return Draft202012Validator(
-        _inline_refs(schema, schema.get("$defs", {})), format_checker=FormatChecker()
-    )
+    return _validator(schema, schema.get("$defs", {}))
 
 
 @cache
@@ -107,13 +103,14 @@ def definition_validator(definition: str) -> Draft202012Validator:
     """A validator for one definition of the record schema (``round``, ``trick``), as
     :func:`schema_validator` makes it: its errors are those the whole schema finds in such
     a value, their paths counted from the value."""
+    definitions = json.loads(schema_text(RECORD_SCHEMA))["$defs"]
+    return _validator(definitions[definition], definitions)
+
+
+def _validator(schema: Any, definitions: Mapping[str, Any]) -> Draft202012Validator:
     from jsonschema import Draft202012Validator, FormatChecker
 
-    schema = json.loads(schema_text(RECORD_SCHEMA))
-    definitions = schema["$defs"]
-    return Draft202012Validator(
-        _inline_refs(definitions[definition], definitions), format_checker=FormatChecker()
-    )
+    return Draft202012Validator(_inline_refs(schema, definitions), format_checker=FormatChecker())
 
 
 def _inline_refs(node: Any, definitions: Mapping[str, Any]) -> Any:
@@ -257,55 +254,81 @@ _VALID_ROUND: Final = {"deal": {"phantom": [], "christine": []}, "special_number
 _VALID_TRICK: Final = {"plays": [{"player": "phantom", "card": "Mi1"}]}
 
 
+@dataclass
+class _Failing:
+    """Where ``jsonschema-rs`` found a record's errors, round by round."""
+
+    #: The tricks with errors, by round.
+    tricks: dict[int, set[int]] = field(default_factory=dict)
+    #: The rounds with errors of their own (outside their tricks).
+    rounds: set[int] = field(default_factory=set)
+    #: The rounds whose array of tricks itself has an error.
+    arrays: set[int] = field(default_factory=set)
+    #: True when an error is outside the rounds.
+    outside: bool = False
+
+
+def _failing(data: Any) -> _Failing | None:
+    """Where the gate finds a record's errors; ``None`` when the record is to be checked
+    whole, as it is (no rounds to stand in, an error of the rounds array itself, errors
+    the gate cannot locate, or so many that the check stops early anyway)."""
+    if not isinstance(data, dict) or not isinstance(data.get("rounds"), list):
+        return None
+    try:
+        errors = itertools.islice(schema_gate().iter_errors(data), 10 * SCHEMA_ERROR_LIMIT + 1)
+        paths = [list(error.instance_path) for error in errors]
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if not paths or len(paths) > 10 * SCHEMA_ERROR_LIMIT:
+        return None
+    failing = _Failing()
+    for path in paths:
+        if path[:1] != ["rounds"]:
+            failing.outside = True
+            continue
+        if len(path) < 2 or not isinstance(path[1], int):
+            return None
+        index = path[1]
+        if len(path) >= 4 and path[2] == "tricks" and isinstance(path[3], int):
+            failing.tricks.setdefault(index, set()).add(path[3])
+        else:
+            failing.rounds.add(index)
+            if path[2:] == ["tricks"]:
+                failing.arrays.add(index)
+    return failing
+
+
+def _round_stood_in(item: Any, index: int, failing: _Failing) -> Any:
+    """A failing round with its tricks without an error stood in (all of them kept when
+    its array of tricks has an error)."""
+    tricks = item.get("tricks") if isinstance(item, dict) else None
+    if not isinstance(tricks, list) or index in failing.arrays:
+        return item
+    kept = failing.tricks.get(index, set())
+    stood_in = [
+        trick if position in kept else _VALID_TRICK for position, trick in enumerate(tricks)
+    ]
+    return {**item, "tricks": stood_in}
+
+
+def _record_stood_in(data: dict[str, Any], failing: _Failing) -> dict[str, Any]:
+    rounds = [
+        _round_stood_in(item, index, failing)
+        if index in failing.rounds or index in failing.tricks
+        else _VALID_ROUND
+        for index, item in enumerate(data["rounds"])
+    ]
+    return {**data, "rounds": rounds}
+
+
 def _without_valid_parts(data: Any) -> Any:
     """The record with each round and trick that ``jsonschema-rs`` finds no error in
     replaced by a small valid stand-in (the same count of each, so that the errors, their
     paths and their order stay those of the whole record). A round with an error of its
     own (outside its tricks) keeps its own values, its tricks without an error stood in:
     no keyword of a round reads what its tricks hold."""
-    rounds = data.get("rounds") if isinstance(data, dict) else None
-    if not isinstance(rounds, list):
-        return data
-    try:
-        errors = itertools.islice(schema_gate().iter_errors(data), 10 * SCHEMA_ERROR_LIMIT + 1)
-        paths = [list(error.instance_path) for error in errors]
-    except (ValueError, TypeError, OverflowError):
-        return data
-    if len(paths) > 10 * SCHEMA_ERROR_LIMIT:
-        return data  # the check stops early anyway: no need to find the valid parts
-    # The tricks kept, by round: None keeps them all (an error of the array of tricks).
-    failing: dict[int, set[int] | None] = {}
-    for path in paths:
-        if path[:1] != ["rounds"]:
-            continue
-        if len(path) < 2:
-            return data  # an error of the rounds array itself: check it all
-        round_index = path[1]
-        if not isinstance(round_index, int):
-            return data
-        tricks = failing.setdefault(round_index, set())
-        if len(path) >= 3 and path[2] == "tricks":
-            if len(path) >= 4 and isinstance(path[3], int):
-                if tricks is not None:
-                    tricks.add(path[3])
-            else:
-                failing[round_index] = None
-    kept: list[Any] = []
-    for index, item in enumerate(rounds):
-        if index not in failing:
-            kept.append(_VALID_ROUND)
-            continue
-        tricks_failing = failing[index]
-        tricks = item.get("tricks") if isinstance(item, dict) else None
-        if tricks_failing is None or not isinstance(tricks, list):
-            kept.append(item)
-            continue
-        stood_in = [
-            trick if position in tricks_failing else _VALID_TRICK
-            for position, trick in enumerate(tricks)
-        ]
-        kept.append({**item, "tricks": stood_in})
-    return {**data, "rounds": kept}
+    failing = _failing(data)
+    return data if failing is None else _record_stood_in(data, failing)
 
 
 # What jsonschema is given to word a record's errors: the definition of the record schema
@@ -321,49 +344,22 @@ def _checked_parts(data: Any) -> list[_Part]:
     otherwise the whole record, its valid rounds and tricks stood in. No keyword of a
     record or a round reads into its rounds' or tricks' values, so the errors are the
     same as the whole record's."""
-    rounds = data.get("rounds") if isinstance(data, dict) else None
-    if not isinstance(rounds, list):
+    failing = _failing(data)
+    if failing is None:
         return [(None, data, ())]
-    try:
-        errors = itertools.islice(schema_gate().iter_errors(data), 10 * SCHEMA_ERROR_LIMIT + 1)
-        paths = [list(error.instance_path) for error in errors]
-    except (ValueError, TypeError, OverflowError):
-        return [(None, data, ())]
-    if not paths:
-        return [(None, data, ())]  # nothing located: jsonschema reads the whole record
-    tricks_failing: dict[int, set[int]] = {}
-    rounds_failing: set[int] = set()  # rounds with errors of their own
-    arrays_failing: set[int] = set()  # rounds with errors of their array of tricks
-    for path in paths:
-        if path[:1] != ["rounds"] or len(path) < 2 or not isinstance(path[1], int):
-            return [(None, _without_valid_parts(data), ())]
-        index = path[1]
-        if len(path) >= 4 and path[2] == "tricks" and isinstance(path[3], int):
-            tricks_failing.setdefault(index, set()).add(path[3])
-        else:
-            rounds_failing.add(index)
-            if path[2:] == ["tricks"]:
-                arrays_failing.add(index)
-    if len(paths) > 10 * SCHEMA_ERROR_LIMIT:
-        return [(None, data, ())]  # the check stops early anyway
+    if failing.outside:
+        return [(None, _record_stood_in(data, failing), ())]
+    rounds = data["rounds"]
     parts: list[_Part] = []
-    for index in sorted({*tricks_failing, *rounds_failing}):
-        item = rounds[index]
-        tricks = item.get("tricks") if isinstance(item, dict) else None
-        failing = tricks_failing.get(index, set())
-        if index in rounds_failing:
-            if isinstance(tricks, list) and index not in arrays_failing:
-                stood_in = [
-                    trick if position in failing else _VALID_TRICK
-                    for position, trick in enumerate(tricks)
-                ]
-                item = {**item, "tricks": stood_in}
-            parts.append(("round", item, ("rounds", index)))
-        else:
-            assert isinstance(tricks, list)  # its tricks have errors: it holds tricks
+    for index in sorted({*failing.tricks, *failing.rounds}):
+        if index in failing.rounds:
+            parts.append(
+                ("round", _round_stood_in(rounds[index], index, failing), ("rounds", index))
+            )
+        else:  # its tricks have errors: it holds tricks
             parts.extend(
-                ("trick", tricks[position], ("rounds", index, "tricks", position))
-                for position in sorted(failing)
+                ("trick", rounds[index]["tricks"][position], ("rounds", index, "tricks", position))
+                for position in sorted(failing.tricks[index])
             )
     return parts
 
