@@ -14,7 +14,11 @@ import os
 
 from setuptools import setup
 
-COMPILED = ["phantom_log/engine.py", "phantom_log/strictjson.py", "phantom_log/solver.py"]
+COMPILED = [
+    "phantom_log/rules/engine.py",
+    "phantom_log/records/strictjson.py",
+    "phantom_log/analysis/solver.py",
+]
 
 
 def extensions() -> list[object]:

@@ -1,4 +1,4 @@
-"""Benchmark of post-game analysis (``phantom_log.analysis``, ``phantom-log analyse``).
+"""Benchmark of post-game analysis (``phantom_log.analysis.decisions``, ``phantom-log analyse``).
 
 Run from the repository's root, with the project's virtual environment::
 
@@ -40,11 +40,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_solver import games, percentile
 
-from phantom_log import analysis, engine_build
-from phantom_log.analysis import AnalysisOptions, Decision, analyse_replay, record_decisions
-from phantom_log.engine import GameState
-from phantom_log.picture import parse_moment
-from phantom_log.solver import Solver
+from phantom_log import engine_build
+from phantom_log.analysis import decisions as analysis
+from phantom_log.analysis.decisions import (
+    AnalysisOptions,
+    Decision,
+    analyse_replay,
+    record_decisions,
+)
+from phantom_log.analysis.solver import Solver
+from phantom_log.rules.engine import GameState
+from phantom_log.views.picture import parse_moment
 
 
 def timed(

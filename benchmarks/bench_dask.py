@@ -1,4 +1,4 @@
-"""The Dask front (``phantom_log.dask``) against the command line, on one machine.
+"""The Dask front (``phantom_log.running.cluster``) against the command line, on one machine.
 
 Run from the repository's root, with the project's virtual environment and the ``dask``
 extra (``pip install -e '.[dask]'``)::
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     import polars as pl
     from distributed import Client, LocalCluster
 
-    from phantom_log.dask import dataset_files, export_on_cluster, verify_on_cluster
+    from phantom_log.running.cluster import dataset_files, export_on_cluster, verify_on_cluster
 
     folder = args.workdir / f"corpus-{args.records}-seed{args.seed}"
     corpus = load_corpus(folder) or build_corpus(folder, args.records, args.seed, jobs=2)

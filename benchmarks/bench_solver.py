@@ -1,4 +1,4 @@
-"""Benchmark of the perfect-information solver (``phantom_log.solver``).
+"""Benchmark of the perfect-information solver (``phantom_log.analysis.solver``).
 
 Run from the repository's root, with the project's virtual environment::
 
@@ -9,11 +9,11 @@ Run from the repository's root, with the project's virtual environment::
 The positions come from simulated games, configured as the benchmark corpus configures
 them (``benchmarks/corpus.py``): the built-in sheet and the corpus's custom sheets, the
 four combinations of the optional rules, random and greedy players. Each game is walked
-action by action through a :class:`~phantom_log.engine.GameState`, and the positions are
+action by action through a :class:`~phantom_log.rules.engine.GameState`, and the positions are
 taken where a player decides.
 
 Two figures, each a cold solve (the table emptied first) of the decision's value and
-every best choice (:meth:`~phantom_log.solver.Solver.solve`), in CPU seconds of this one
+every best choice (:meth:`~phantom_log.analysis.solver.Solver.solve`), in CPU seconds of this one
 process (so that other work on the machine counts less):
 
 - **from trick 3 on**: the first lead of trick 3 of each round (the hardest of those
@@ -44,10 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import CUSTOM_SHEET_LAYOUTS, POLICY_NAMES, RULE_MIXES, Config, simulation_of
 
 from phantom_log import engine_build
-from phantom_log.cards import CARD_BY_CODE, Role, hand_mask
-from phantom_log.engine import GameState, Rules, record_sheet
-from phantom_log.simulate import simulate_game
-from phantom_log.solver import DEFAULT_ENTRIES, Solver, Unsolved
+from phantom_log.analysis.simulator import simulate_game
+from phantom_log.analysis.solver import DEFAULT_ENTRIES, Solver, Unsolved
+from phantom_log.rules.cards import CARD_BY_CODE, Role, hand_mask
+from phantom_log.rules.engine import GameState, Rules, record_sheet
 
 TARGET = 0.1
 

@@ -11,19 +11,19 @@ record (process time, the best of ``--runs``; the machine may be shared), each s
 own share (its pass less the one before) and both against the parse floor:
 
 1. ``floor``: ``orjson.loads`` of each line (the floor of ``bench_corpus.py``);
-2. ``strict``: the strict parse (:func:`phantom_log.sources.parse_json`: the floor, plus
+2. ``strict``: the strict parse (:func:`phantom_log.records.sources.parse_json`: the floor, plus
    the check for duplicate keys and numbers outside 64 bits);
 3. ``gate``: the schema gate (``jsonschema-rs``, compiled from the schema file);
 4. ``replay``: the rules engine's replay of each record the gate passed, without its trace
    (what ``verify`` needs);
 5. ``wording``: ``jsonschema`` wording the errors of each record the gate refused;
 6. ``verify``: ``verify --format json``'s whole work on the corpus's chunks
-   (:func:`phantom_log.pipeline.verify_chunk_in_one`: the stages above, the reports and
+   (:func:`phantom_log.running.pipeline.verify_chunk_in_one`: the stages above, the reports and
    their JSON Lines text), without the command's start-up and writing;
 7. ``tournament``: the same with each record's tournament facts
    (``tournament check``'s work on a chunk);
 8. ``tables``: ``export`` and ``stats``'s work on a chunk
-   (:func:`phantom_log.pipeline.tables_chunk`: the replay with its trace, the record model,
+   (:func:`phantom_log.running.pipeline.tables_chunk`: the replay with its trace, the record model,
    the rows and their data frames).
 
 Stages 1 to 5 are what every verdict needs with this design (the schema's gate and its
@@ -48,12 +48,12 @@ import orjson
 from bench_corpus import add_corpus_options, prepare_corpus
 from corpus import CORPUS_VERSION
 
-from phantom_log.check import schema_problems, schema_valid
-from phantom_log.collector import tune_collector_for_a_run
-from phantom_log.engine import SheetProblems, replay
-from phantom_log.pipeline import tables_chunk, verify_chunk_in_one
-from phantom_log.reports import Options
-from phantom_log.sources import JsonError, parse_json, read_chunks
+from phantom_log.checking.check import schema_problems, schema_valid
+from phantom_log.records.sources import JsonError, parse_json, read_chunks
+from phantom_log.rules.engine import SheetProblems, replay
+from phantom_log.running.collector import tune_collector_for_a_run
+from phantom_log.running.outcomes import Options
+from phantom_log.running.pipeline import tables_chunk, verify_chunk_in_one
 
 VERIFY_LIMIT: Final = 3.0
 

@@ -18,8 +18,8 @@ The same N, seed and K give byte-identical files, whatever --jobs. DIR receives:
 - ``composition.json``: the counts per category, written last: a directory that has it
   holds a complete corpus.
 
-Every record is built from the simulator (``phantom_log.simulate``) and the sheets
-(``phantom_log.sheets``), then dressed as a real record: metadata on every record (event,
+Every record is built from the simulator (``phantom_log.analysis.simulator``) and the sheets
+(``phantom_log.rules.sheets``), then dressed as a real record: metadata on every record (event,
 site, date, stage; players from a pool of about N / 5 names, never one player on both
 sides), colons, quotes, commas and non-ASCII text in strings, comments on some tricks and
 ``x-`` extension keys with nested values on some objects. The mix, record by record from
@@ -60,11 +60,11 @@ from typing import Any, Final
 
 import orjson
 
-from phantom_log.sheets import BUILTIN_SHEETS, sheet_from_json
-from phantom_log.simulate import Simulation, simulate_game
+from phantom_log.analysis.simulator import Simulation, simulate_game
+from phantom_log.rules.sheets import BUILTIN_SHEETS, sheet_from_json
 
 try:
-    from phantom_log.engine import Rules
+    from phantom_log.rules.engine import Rules
 except ImportError:  # the engine's internals are being moved
     from phantom_log.game import Rules  # type: ignore[no-redef,import-not-found,unused-ignore]
 

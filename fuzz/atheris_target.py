@@ -35,18 +35,19 @@ sys.path.insert(0, str(REPO / "tests"))
 import atheris  # noqa: E402  (after the path to the harness)
 
 with atheris.instrument_imports(include=["phantom_log"]):
+    import phantom_log.cli.main
+
     import phantom_log
-    import phantom_log.annotate
     import phantom_log.api
-    import phantom_log.check
-    import phantom_log.cli
-    import phantom_log.engine
-    import phantom_log.pipeline
-    import phantom_log.record
-    import phantom_log.reports
-    import phantom_log.sources
-    import phantom_log.strictjson
-    import phantom_log.tournament
+    import phantom_log.checking.check
+    import phantom_log.records.model
+    import phantom_log.records.sources
+    import phantom_log.records.strictjson
+    import phantom_log.rules.engine
+    import phantom_log.running.pipeline
+    import phantom_log.tournament.checks
+    import phantom_log.views.annotate
+    import phantom_log.views.reports
 
 
 def instrument_module(module: object) -> int:
@@ -67,7 +68,7 @@ def instrument_module(module: object) -> int:
     return count
 
 
-for _module in (phantom_log.engine, phantom_log.strictjson):
+for _module in (phantom_log.rules.engine, phantom_log.records.strictjson):
     if (_module.__file__ or "").endswith(".py"):
         instrument_module(_module)
 from fuzz_harness import MODES, Case, check_case, json_lines_count  # noqa: E402
@@ -109,9 +110,9 @@ def make_corpus(folder: Path) -> None:
 
     from fuzz_strategies import EXAMPLE_TEXTS, json_test_suite_files
 
-    from phantom_log.engine import Rules
-    from phantom_log.sheets import RULEBOOK_SHEET
-    from phantom_log.simulate import Simulation, simulate_game
+    from phantom_log.analysis.simulator import Simulation, simulate_game
+    from phantom_log.rules.engine import Rules
+    from phantom_log.rules.sheets import RULEBOOK_SHEET
 
     folder.mkdir(parents=True, exist_ok=True)
     texts = list(EXAMPLE_TEXTS) + [path.read_bytes() for path in json_test_suite_files()]

@@ -8,7 +8,7 @@ The Python API:
   ``.result``, ``.problems``;
 - :func:`verify` yields a :class:`RecordReport` per record of the paths, as
   ``phantom-log verify`` reports them;
-- :func:`position` (or ``record.state_at(round, trick)``) gives a :class:`Position`:
+- :func:`position` gives a :class:`Position` (``position(record, round, trick)``):
   hands, notes, super trump, whose turn, ``legal_cards()``, ``play(card)``;
 - :func:`tables` gives the games and tricks tables as polars DataFrames;
 - :class:`Card`, :class:`Role` and :class:`Suit` are enums that print as records write them;
@@ -29,18 +29,22 @@ from importlib.util import spec_from_file_location
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .analysis import Decision, analyse
-    from .annotate import Annotation
+    from .analysis.decisions import Decision, analyse
     from .api import GameReplay, InvalidRecord, RoundOpening, load, replay, tables, verify
-    from .cards import Card, Role, Suit
-    from .check import RecordReport
-    from .engine import Result
+    from .checking.check import RecordReport
     from .positions import Hands, IllegalMove, Position, PositionNotReached, position
-    from .problems import Code, Problem, Severity
-    from .record import GameRecord
+    from .records.model import GameRecord
+    from .rules.cards import Card, Role, Suit
+    from .rules.engine import Result
+    from .rules.problems import Code, Problem, Severity
+    from .views.annotate import Annotation
 
 #: The modules that may be compiled (see setup.py); each is also plain Python.
-COMPILED_MODULES = ("phantom_log.engine", "phantom_log.strictjson", "phantom_log.solver")
+COMPILED_MODULES = (
+    "phantom_log.rules.engine",
+    "phantom_log.records.strictjson",
+    "phantom_log.analysis.decisions.solver",
+)
 
 
 class _PythonSource(MetaPathFinder):
@@ -50,7 +54,7 @@ class _PythonSource(MetaPathFinder):
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
         if fullname not in COMPILED_MODULES:
             return None
-        source = os.path.join(os.path.dirname(__file__), fullname.rpartition(".")[2] + ".py")
+        source = os.path.join(os.path.dirname(__file__), *fullname.split(".")[1:]) + ".py"
         return spec_from_file_location(fullname, source, loader=SourceFileLoader(fullname, source))
 
 
@@ -60,35 +64,36 @@ if os.environ.get("PHANTOM_LOG_PURE_PYTHON") == "1":
 
 def engine_build() -> str:
     """Which build of the rules engine is in use: ``"compiled (Cython)"`` or ``"pure Python"``."""
-    from . import engine
+    from .rules import engine
 
     return "pure Python" if engine.__file__.endswith(".py") else "compiled (Cython)"
 
 
 _HOMES = {
-    "Decision": "analysis",
-    "analyse": "analysis",
-    "Annotation": "annotate",
+    "Decision": "analysis.decisions",
+    "analyse": "analysis.decisions",
+    "Annotation": "views.annotate",
     "GameReplay": "api",
+    "tables": "api",
     "InvalidRecord": "api",
     "RoundOpening": "api",
     "load": "api",
     "replay": "api",
     "verify": "api",
-    "Card": "cards",
-    "Role": "cards",
-    "Suit": "cards",
+    "Card": "rules.cards",
+    "Role": "rules.cards",
+    "Suit": "rules.cards",
     "Hands": "positions",
     "IllegalMove": "positions",
     "Position": "positions",
     "PositionNotReached": "positions",
     "position": "positions",
-    "Result": "engine",
-    "Code": "problems",
-    "Problem": "problems",
-    "Severity": "problems",
-    "GameRecord": "record",
-    "RecordReport": "check",
+    "Result": "rules.engine",
+    "Code": "rules.problems",
+    "Problem": "rules.problems",
+    "Severity": "rules.problems",
+    "GameRecord": "records.model",
+    "RecordReport": "checking.check",
 }
 
 __all__ = [
@@ -134,10 +139,6 @@ def __getattr__(name: str) -> Any:
             return version("phantom-log")
         except PackageNotFoundError:  # a source tree that is not installed
             return "0.0.0+unknown"
-    if name == "tables":
-        # The tables module is callable as api.tables: the package's attribute ``tables``
-        # is the module as soon as anything imports it, so it is the one answer here.
-        return import_module(".tables", __name__)
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'phantom_log' has no attribute {name!r}")

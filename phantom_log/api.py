@@ -14,16 +14,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
-from .annotate import Annotation, annotate
-from .cards import Card, Role, mask_cards
-from .check import RecordReport, check_record, schema_problems, schema_valid, verify_record
-from .collector import collector_for_records
-from .engine import Replay, Result, RoundStart
+from .checking.check import RecordReport, check_record, schema_problems, schema_valid, verify_record
 from .positions import Hands
-from .problems import Problem, Severity
-from .record import GameRecord
-from .sheets import Sheet
-from .sources import Chunk, SourceRecord, chunk_records, find_sources, read_chunks
+from .records.model import GameRecord
+from .records.sources import Chunk, SourceRecord, chunk_records, find_sources, read_chunks
+from .rules.cards import Card, Role, mask_cards
+from .rules.engine import Replay, Result, RoundStart
+from .rules.problems import Problem, Severity
+from .rules.sheets import Sheet
+from .running.collector import collector_for_records
+from .views.annotate import Annotation, annotate
 
 if TYPE_CHECKING:
     import polars as pl
@@ -77,7 +77,7 @@ class RoundOpening:
 class GameReplay:
     """A record replayed by the rules.
 
-    ``tricks`` holds an :class:`~phantom_log.annotate.Annotation` per completed trick (the
+    ``tricks`` holds an :class:`~phantom_log.views.annotate.Annotation` per completed trick (the
     fields of ``annotate --format json``, and the explanation), made when first read;
     ``result`` is the replayed result when the replay got to the end of the record, else
     ``None``; ``problems`` lists what is wrong (warnings included); ``rounds`` each
@@ -112,8 +112,8 @@ class GameReplay:
         draws the sheet at that moment (``(round, 0)``: the round's start). Raises
         ``ValueError`` for a record that could not be replayed at all, or a moment its
         replay did not reach."""
-        from .picture import MomentError, check_moment, game_svg
-        from .reports import game_heading, printable
+        from .views.picture import MomentError, check_moment, game_svg
+        from .views.reports import game_heading, printable
 
         if self.engine is None:
             raise ValueError("the record could not be replayed: it has no picture")
@@ -180,7 +180,7 @@ def _path_list(paths: Iterable[PathArgument | Iterable[PathArgument]]) -> list[s
 
 
 def _sources(paths: list[str]) -> list[str]:
-    from .sources import SourceError
+    from .records.sources import SourceError
 
     try:
         return find_sources(paths)
@@ -220,7 +220,7 @@ def load(
 
     A record that is not JSON, breaks the schema, or cannot be read (an ``unreadable``
     problem: no permission, a broken link, larger than ``max_record_size`` bytes, by
-    default :data:`~phantom_log.sources.DEFAULT_MAX_RECORD_SIZE`) is an
+    default :data:`~phantom_log.records.sources.DEFAULT_MAX_RECORD_SIZE`) is an
     :class:`InvalidRecord`: with ``errors="raise"`` (the default) it is raised and the
     stream ends; with ``"collect"`` it is yielded in its place and the stream goes on;
     with ``"skip"`` it is left out. ``FileNotFoundError`` for a path that does not exist,
@@ -290,7 +290,7 @@ def verify(
 
     Raises ``FileNotFoundError`` for a path that does not exist, before any record.
     """
-    from .pipeline import default_jobs, ordered_map
+    from .running.pipeline import default_jobs, ordered_map
 
     sources = _sources(_path_list(paths))
 
@@ -325,10 +325,10 @@ def tables(
 
     Raises ``FileNotFoundError`` for a path that does not exist.
     """
-    from .output import work_folder
-    from .pipeline import default_jobs, source_tables
-    from .sources import SourceError
-    from .tables import GAME_KEY, build_tables
+    from .files.outputs import work_folder
+    from .records.sources import SourceError
+    from .running.pipeline import default_jobs, source_tables
+    from .tabular.tables import GAME_KEY, build_tables
 
     found = _path_list(paths)
     with work_folder() as folder, collector_for_records():

@@ -1,6 +1,6 @@
 """A position of a game, for people and notebooks: python-chess's ``Board`` for phantom-log.
 
-:class:`Position` wraps the engine's :class:`~phantom_log.engine.GameState` (the one
+:class:`Position` wraps the engine's :class:`~phantom_log.rules.engine.GameState` (the one
 state machine) and shows it with cards, roles and suits as enums: the hands, the notes,
 the super trump, whose turn it is, :meth:`Position.legal_cards` and :meth:`Position.play`.
 Every answer is the engine's; nothing here applies a rule.
@@ -12,13 +12,13 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from .cards import Card, Role, Suit, mask_cards
-from .engine import GameState, Phase, PlayCard, SwapCards, TrickOutcome, replay
-from .problems import Illegal
-from .sheets import NOTES_PER_SHEET, Sheet
+from .rules.cards import Card, Role, Suit, mask_cards
+from .rules.engine import GameState, Phase, PlayCard, SwapCards, TrickOutcome, replay
+from .rules.problems import Illegal
+from .rules.sheets import NOTES_PER_SHEET, Sheet
 
 if TYPE_CHECKING:
-    from .record import GameRecord
+    from .records.model import GameRecord
 
 #: What a position waits for, as a word.
 PhaseName = Literal["deal", "exchange", "special-number", "play", "swap", "over"]
@@ -44,7 +44,7 @@ class IllegalMove(ValueError):
     (its ``code`` and facts); the message is the one ``verify`` would print."""
 
     def __init__(self, illegal: Illegal) -> None:
-        from .wording import word
+        from .checking.wording import word
 
         self.illegal = illegal
         self.code = illegal.code
@@ -209,7 +209,7 @@ class Position:
         )
 
     def _repr_svg_(self) -> str:
-        from .picture import svg_position
+        from .views.picture import svg_position
 
         first, *rest = self.describe()
         return svg_position(self.sheet, self.notes, self._state.hands, first, rest[2:])
@@ -242,7 +242,7 @@ def position(
     the schema. Raises :class:`PositionNotReached` when the record, or its replay (which
     stops at the first illegal step), does not get there.
     """
-    from .record import GameRecord
+    from .records.model import GameRecord
 
     data = record.to_json() if isinstance(record, GameRecord) else record
     replayed = replay(data, sheets, trace=True, decisions=True)

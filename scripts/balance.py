@@ -3,7 +3,7 @@
     python scripts/balance.py [--games 10000] [--seed 2026]
 
 Prints a Markdown table (the one in README.md), with the 95% Wilson interval of each rate.
-Every game is simulated by ``phantom_log.simulate`` with the given seed, so the figures
+Every game is simulated by ``phantom_log.analysis.simulator`` with the given seed, so the figures
 are reproducible; they describe the simulator's policies, not real players.
 """
 
@@ -13,9 +13,9 @@ import argparse
 import math
 import time
 
-from phantom_log.engine import Rules
-from phantom_log.sheets import RULEBOOK_SHEET
-from phantom_log.simulate import Simulation, simulate_game
+from phantom_log.analysis.simulator import Simulation, simulate_game
+from phantom_log.rules.engine import Rules
+from phantom_log.rules.sheets import RULEBOOK_SHEET
 
 PAIRINGS = (("random", "random"), ("greedy", "greedy"), ("greedy", "random"), ("random", "greedy"))
 RULES = (

@@ -13,12 +13,12 @@ out-of-order special trick under the balance rule, a Phantom win before round 2 
 writes the same files.
 
 The rules are not written again here: every game is played on a
-:class:`phantom_log.engine.GameState`, which says whose turn it is, which cards are legal,
+:class:`phantom_log.rules.engine.GameState`, which says whose turn it is, which cards are legal,
 which special numbers may be picked, when a swap is due and of what size, who won each
 trick, how the notes moved and when the round and the game end; the search only chooses
 among the moves it allows. Every record written is checked with
-:func:`phantom_log.check.check_record` (the valid ones) or
-:func:`phantom_log.check.verify_paths` (the invalid ones). Each record of
+:func:`phantom_log.checking.check.check_record` (the valid ones) or
+:func:`phantom_log.checking.check.verify_paths` (the invalid ones). Each record of
 ``examples/invalid/`` is a legal game with one thing broken, said in its ``x-broken``
 key; its file is named for the problem code it must produce first (``<code>.json``, or
 ``<code>--<variant>.json`` for another way to get it), and the script checks that it
@@ -41,7 +41,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from phantom_log.cards import (
+from phantom_log.checking.check import check_record, verify_paths
+from phantom_log.rules.cards import (
     DECK_SIZE,
     FULL_DECK,
     NUMBERS_PER_SUIT,
@@ -55,8 +56,7 @@ from phantom_log.cards import (
     hand_size,
     parse_card,
 )
-from phantom_log.check import check_record, verify_paths
-from phantom_log.engine import (
+from phantom_log.rules.engine import (
     CARDS_PER_HAND,
     ROUNDS_PER_GAME,
     TRICKS_PER_ROUND,
@@ -69,8 +69,8 @@ from phantom_log.engine import (
     TrickOutcome,
     notes_after_trick,
 )
-from phantom_log.problems import Illegal, Severity
-from phantom_log.sheets import NOTES_PER_SHEET, RULEBOOK_SHEET, Sheet, sheet_from_json
+from phantom_log.rules.problems import Illegal, Severity
+from phantom_log.rules.sheets import NOTES_PER_SHEET, RULEBOOK_SHEET, Sheet, sheet_from_json
 
 SEED: Final = 20261129
 ROOT: Final = Path(__file__).resolve().parents[1]

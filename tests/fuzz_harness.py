@@ -46,9 +46,9 @@ import orjson
 from click.testing import CliRunner, Result
 
 import phantom_log
-from phantom_log.cli import main
-from phantom_log.reports import printable
-from phantom_log.sources import read_source
+from phantom_log.cli.commands import main
+from phantom_log.records.sources import read_source
+from phantom_log.views.reports import printable
 
 #: The most one record's report may take, in any command (the issue: "tens of KB at most").
 REPORT_LIMIT = 64 * 1024
@@ -607,7 +607,7 @@ class Checker:
 
     def api_options(self) -> dict[str, Any]:
         if "--max-record-size" in self.options:
-            from phantom_log.cli import ByteSize
+            from phantom_log.cli.commands import ByteSize
 
             size = self.options[self.options.index("--max-record-size") + 1]
             return {"max_record_size": ByteSize().convert(size, None, None)}
@@ -676,8 +676,8 @@ class Checker:
     def api_replay(self, path: str) -> None:
         """``replay`` of every parsed record that is an object never raises, and finds the
         problems ``verify`` found."""
-        from phantom_log.check import verify_record
-        from phantom_log.sources import find_sources
+        from phantom_log.checking.check import verify_record
+        from phantom_log.records.sources import find_sources
 
         stdin = io.BytesIO(self.case.stdin or b"")
         options = self.api_options()
@@ -708,8 +708,8 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
 
 
 def display(path: str) -> str:
-    """A path as the reports name it (see ``phantom_log.sources.display_name``)."""
-    from phantom_log.sources import display_name
+    """A path as the reports name it (see ``phantom_log.records.sources.display_name``)."""
+    from phantom_log.records.sources import display_name
 
     return display_name(path)
 

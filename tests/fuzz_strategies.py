@@ -24,11 +24,11 @@ from fuzz_harness import Case, json_lines_count
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from phantom_log.cards import Suit
-from phantom_log.engine import Rules
-from phantom_log.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
-from phantom_log.simulate import POLICIES, Simulation, simulate_game
-from phantom_log.sources import DEFAULT_MAX_RECORD_SIZE
+from phantom_log.analysis.simulator import POLICIES, Simulation, simulate_game
+from phantom_log.records.sources import DEFAULT_MAX_RECORD_SIZE
+from phantom_log.rules.cards import Suit
+from phantom_log.rules.engine import Rules
+from phantom_log.rules.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"

@@ -22,9 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from phantom_log.check import check_record
-from phantom_log.engine import Replay
-from phantom_log.problems import Problem, Severity
+from phantom_log.checking.check import check_record
+from phantom_log.rules.engine import Replay
+from phantom_log.rules.problems import Problem, Severity
 
 T = TypeVar("T")
 Choose = Callable[[Sequence[Any]], Any]

@@ -1,5 +1,6 @@
-"""Post-game analysis (``phantom_log.analysis``, ``phantom-log analyse``): the walkthrough's
-decisions checked by hand, the layouts of ``--hidden``, time limits, ``--jobs``, the CLI."""
+"""Post-game analysis (``phantom_log.analysis.decisions``, ``phantom-log analyse``): the
+walkthrough's decisions checked by hand, the layouts of ``--hidden``, time limits, ``--jobs``, the
+CLI."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 import phantom_log
-from phantom_log import analysis, engine_build
-from phantom_log.analysis import (
+from phantom_log import engine_build
+from phantom_log.analysis import decisions as analysis
+from phantom_log.analysis.coach import decision_line
+from phantom_log.analysis.decisions import (
     AnalysisOptions,
     Decision,
     DecisionKind,
@@ -25,12 +28,11 @@ from phantom_log.analysis import (
     record_decisions,
     summarise,
 )
-from phantom_log.cards import CARD_BY_CODE, FULL_DECK, Role, hand_mask
-from phantom_log.cli import main
-from phantom_log.coach import decision_line
-from phantom_log.engine import ExchangeCards, GameState, PlayCard, SwapCards
-from phantom_log.solver import Solver
-from phantom_log.terminal import Style
+from phantom_log.analysis.solver import Solver
+from phantom_log.cli.commands import main
+from phantom_log.rules.cards import CARD_BY_CODE, FULL_DECK, Role, hand_mask
+from phantom_log.rules.engine import ExchangeCards, GameState, PlayCard, SwapCards
+from phantom_log.views.terminal import Style
 
 REPO = Path(__file__).resolve().parent.parent
 WALKTHROUGH = REPO / "examples" / "rulebook-walkthrough.json"
@@ -274,7 +276,7 @@ def test_only_the_values_needed_give_what_every_option_solved_gives(
     name: str, options: AnalysisOptions, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The analysis solves the choice made and the best exactly, and only bounds the
-    others (:meth:`~phantom_log.solver.Solver.assess`); its rows are those of solving
+    others (:meth:`~phantom_log.analysis.solver.Solver.assess`); its rows are those of solving
     every option of every decision (and every layout) exactly."""
     replayed = record_decisions(record(REPO / "examples" / name), None)
     if PURE:

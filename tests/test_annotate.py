@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import phantom_log
-from phantom_log.annotate import ANNOTATION_FIELDS, Annotation, swaps_text
-from phantom_log.cli import main
+from phantom_log.cli.commands import main
+from phantom_log.views.annotate import ANNOTATION_FIELDS, Annotation, swaps_text
 
 REPO = Path(__file__).resolve().parent.parent
 WALKTHROUGH = REPO / "examples" / "rulebook-walkthrough.json"
@@ -395,7 +395,7 @@ def test_api_names_are_exported() -> None:
 def test_svg_title_of_wide_characters_fits_the_picture(tmp_path: Path) -> None:
     """A wide character (Hangul, kana, CJK) takes two columns: a title of them is wrapped
     at half as many characters, so it stays inside the picture."""
-    from phantom_log.terminal import visible_width as _columns
+    from phantom_log.views.terminal import visible_width as _columns
 
     record = json.loads(WALKTHROUGH.read_text(encoding="utf-8"))
     record["event"] = "서울 오픈"
@@ -413,8 +413,8 @@ def test_svg_title_of_wide_characters_fits_the_picture(tmp_path: Path) -> None:
 
 @given(st.text(max_size=300), st.integers(min_value=1, max_value=100))
 def test_fitted_text_keeps_every_character_within_its_columns(text: str, columns: int) -> None:
-    from phantom_log.picture import _fitted
-    from phantom_log.terminal import visible_width as _columns
+    from phantom_log.views.picture import _fitted
+    from phantom_log.views.terminal import visible_width as _columns
 
     lines = _fitted(text, columns)
     assert all(_columns(line) <= columns or len(line) == 1 for line in lines)

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 import phantom_log
 from phantom_log import Card, IllegalMove, InvalidRecord, Position, PositionNotReached, Role, Suit
-from phantom_log.cli import main
-from phantom_log.engine import PlayCard
-from phantom_log.problems import Code
+from phantom_log.cli.commands import main
+from phantom_log.rules.engine import PlayCard
+from phantom_log.rules.problems import Code
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -135,7 +135,7 @@ def test_replay_rounds_show_hands_as_cards() -> None:
 
 def walkthrough_position(round_no: int, trick: int) -> Position:
     (record,) = phantom_log.load(WALKTHROUGH)
-    return record.state_at(round_no, trick)
+    return phantom_log.position(record, round_no, trick)
 
 
 def test_a_position_holds_the_hands_notes_super_trump_and_turn() -> None:
@@ -164,9 +164,9 @@ def test_play_is_the_engine_step() -> None:
     position = walkthrough_position(2, 4)
     after = position.play(Card.Ri4).play(Card.Ri1)
     engine = position.state.apply(PlayCard(Role.PHANTOM, Card.Ri4))
-    assert not isinstance(engine, phantom_log.problems.Illegal)
+    assert not isinstance(engine, phantom_log.rules.problems.Illegal)
     engine = engine.apply(PlayCard(Role.CHRISTINE, Card.Ri1))
-    assert not isinstance(engine, phantom_log.problems.Illegal)
+    assert not isinstance(engine, phantom_log.rules.problems.Illegal)
     assert after.state.hands == engine.hands and after.notes == engine.notes
     assert after.last_trick is not None and after.last_trick.winner is Role.PHANTOM
     assert after.trick == 5 and after.turn is Role.PHANTOM
@@ -174,11 +174,11 @@ def test_play_is_the_engine_step() -> None:
 
 def test_the_position_of_the_next_trick_follows_the_records_plays() -> None:
     (record,) = phantom_log.load(WALKTHROUGH)
-    position = record.state_at(1, 1)
+    position = phantom_log.position(record, 1, 1)
     trick = record.rounds[0].tricks[0]
     for play in trick.plays:
         position = position.play(play.card)
-    assert position.state.hands == record.state_at(1, 2).state.hands
+    assert position.state.hands == phantom_log.position(record, 1, 2).state.hands
 
 
 def test_a_card_not_held_is_an_illegal_move() -> None:
@@ -198,9 +198,9 @@ def test_a_card_of_the_special_number_makes_a_swap_due() -> None:
 
 def test_a_position_the_record_does_not_reach() -> None:
     (record,) = phantom_log.load(REVOKE, errors="skip")
-    record.state_at(2, 3)
+    phantom_log.position(record, 2, 3)
     with pytest.raises(PositionNotReached):
-        record.state_at(2, 5)  # the replay stops at the revoke of round 2, trick 4
+        phantom_log.position(record, 2, 5)  # the replay stops at the revoke of round 2, trick 4
 
 
 def test_position_pictures_for_notebooks() -> None:
@@ -247,11 +247,11 @@ def test_dir_shows_the_api() -> None:
         assert getattr(phantom_log, name) is not None
 
 
-def test_tables_is_callable_after_the_tables_module_is_imported() -> None:
-    from phantom_log import tables as module
-    from phantom_log.tables import build_tables
+def test_tables_is_the_api_function_after_the_tables_module_is_imported() -> None:
+    import phantom_log.tabular.tables
+    from phantom_log import tables
 
-    assert module is phantom_log.tables and callable(build_tables)
+    assert tables is phantom_log.api.tables and not isinstance(tables, type(phantom_log))
     games, _ = phantom_log.tables(WALKTHROUGH)
     assert games["game_id"].to_list() == ["rulebook-walkthrough"]
 
@@ -264,15 +264,17 @@ def test_every_name_of_the_api_is_itself_once_every_module_is_imported() -> None
     import inspect
     import pkgutil
 
-    for module in pkgutil.iter_modules(phantom_log.__path__):
-        if module.name not in ("__main__", "dask"):
-            importlib.import_module(f"phantom_log.{module.name}")
+    for module in pkgutil.walk_packages(phantom_log.__path__, "phantom_log."):
+        if module.name not in ("phantom_log.__main__",):
+            importlib.import_module(module.name)
     record = next(phantom_log.load(WALKTHROUGH))
-    position, state = phantom_log.position(record, 2, 4), record.state_at(2, 4)
+    position = phantom_log.position(record, 2, 4)
+    with pytest.deprecated_call():
+        state = record.state_at(2, 4)
     assert (position.hands, position.notes) == (state.hands, state.notes)
     for name in phantom_log.__all__:
         value = getattr(phantom_log, name)
-        assert not inspect.ismodule(value) or name == "tables", name
+        assert not inspect.ismodule(value), name
 
 
 # -- the collector ---------------------------------------------------------------------------
@@ -296,7 +298,7 @@ def test_the_collector_is_set_for_the_librarys_work_only(
 ) -> None:
     import gc
 
-    from phantom_log.collector import RUN_COLLECTOR_THRESHOLD, collector_for_records
+    from phantom_log.running.collector import RUN_COLLECTOR_THRESHOLD, collector_for_records
 
     with collector_for_records():
         assert gc.get_threshold() == (RUN_COLLECTOR_THRESHOLD, 10, 10)
@@ -342,7 +344,7 @@ def test_the_librarys_work_runs_with_the_collector_set_for_records(
     import gc
 
     from phantom_log import api
-    from phantom_log.collector import RUN_COLLECTOR_THRESHOLD
+    from phantom_log.running.collector import RUN_COLLECTOR_THRESHOLD
 
     seen: list[int] = []
 
@@ -367,8 +369,8 @@ def test_an_annotations_codes_are_typed_with_the_engines_values() -> None:
     exactly the values the engine gives; every annotation of the examples holds them."""
     import typing
 
-    from phantom_log.annotate import RoleKey, SuitCode, SwapAfter, TrickReason
-    from phantom_log.engine import Reason
+    from phantom_log.rules.engine import Reason
+    from phantom_log.views.annotate import RoleKey, SuitCode, SwapAfter, TrickReason
 
     assert set(typing.get_args(RoleKey)) == {role.key for role in Role}
     assert set(typing.get_args(SuitCode)) == {suit.code for suit in Suit}

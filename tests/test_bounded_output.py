@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log.check import (
+from phantom_log.checking.check import (
     ARRAY_ITEMS_CHECKED,
     SCHEMA_ERROR_LIMIT,
     check_record,
     schema_text,
 )
-from phantom_log.cli import main
-from phantom_log.reports import PROBLEMS_LISTED
-from phantom_log.wording import EXCERPT, excerpt, quoted, shortened
+from phantom_log.checking.wording import EXCERPT, excerpt, quoted, shortened
+from phantom_log.cli.commands import main
+from phantom_log.views.reports import PROBLEMS_LISTED
 
 ROOT = Path(__file__).resolve().parents[1]
 WALKTHROUGH = ROOT / "examples" / "rulebook-walkthrough.json"

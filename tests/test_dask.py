@@ -1,5 +1,5 @@
-"""The cluster front (``phantom_log.dask``) gives the command line's tables, statistics and
-problems, row for row, from a local Dask cluster of two workers.
+"""The cluster front (``phantom_log.running.cluster``) gives the command line's tables,
+statistics and problems, row for row, from a local Dask cluster of two workers.
 
 The corpus is the benchmark corpus's (``benchmarks/corpus.py``): custom sheets, optional
 rules, unfinished records and an invalid record of every code, in several files (JSON
@@ -23,11 +23,11 @@ from click.testing import CliRunner, Result
 
 distributed = pytest.importorskip("distributed")
 
-import phantom_log.dask as cluster  # noqa: E402
-from phantom_log.batch import PROBLEM_SCHEMA, batch_tables  # noqa: E402
-from phantom_log.cli import main  # noqa: E402
-from phantom_log.output import OutputExists, OutputRefused  # noqa: E402
-from phantom_log.tables import GAME_SCHEMA, TRICK_SCHEMA  # noqa: E402
+import phantom_log.running.cluster as cluster  # noqa: E402
+from phantom_log.cli.commands import main  # noqa: E402
+from phantom_log.files.outputs import OutputExists, OutputRefused  # noqa: E402
+from phantom_log.tabular.batch import PROBLEM_SCHEMA, batch_tables  # noqa: E402
+from phantom_log.tabular.tables import GAME_SCHEMA, TRICK_SCHEMA  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 BLOCKSIZE = 64 * 1024
@@ -186,17 +186,17 @@ def test_export_runs_the_unit_of_work(
 ) -> None:
     """Every record export reads goes through the unit of work's one step from records
     to rows (``batch_rows``): the two are one code, not two that agree today."""
-    import phantom_log.batch
+    import phantom_log.tabular.batch
 
-    batch_rows = phantom_log.batch.batch_rows
+    batch_rows = phantom_log.tabular.batch.batch_rows
     seen: list[int] = []
 
-    def counted(*args: Any, **options: Any) -> phantom_log.batch.BatchRows:
+    def counted(*args: Any, **options: Any) -> phantom_log.tabular.batch.BatchRows:
         rows = batch_rows(*args, **options)
         seen.append(rows.chunk.records)
         return rows
 
-    monkeypatch.setattr(phantom_log.batch, "batch_rows", counted)
+    monkeypatch.setattr(phantom_log.tabular.batch, "batch_rows", counted)
     games = tmp_path / "games.parquet"
     result = run_cli("export", corpus, "--games", games, "--jobs", "1", "-q")
     assert result.exit_code == 1, result.output
@@ -295,17 +295,17 @@ def test_a_record_that_crashes_its_task_is_an_internal_error_row(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import phantom_log.tables
+    import phantom_log.tabular.tables
 
     victim = single_machine[0].filter(pl.col("valid")).row(50, named=True)
-    game_row = phantom_log.tables.game_row
+    game_row = phantom_log.tabular.tables.game_row
 
     def crashing(report: Any) -> tuple[Any, ...]:
         if report.index == victim["index"] and report.source == victim["source"]:
             raise ZeroDivisionError("a bug")
         return game_row(report)
 
-    monkeypatch.setattr(phantom_log.tables, "game_row", crashing)
+    monkeypatch.setattr(phantom_log.tabular.tables, "game_row", crashing)
     run, games, tricks = export(corpus, tmp_path, client)
     assert run.failed == 1
     [problem] = run.problems.to_dicts()
@@ -391,7 +391,7 @@ def test_datasets_are_never_overwritten_without_force(
 def test_missing_sources_and_missing_dask_are_said(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from phantom_log.sources import SourceError
+    from phantom_log.records.sources import SourceError
 
     with pytest.raises(SourceError, match="no such file"):
         cluster.find_stored_sources([str(tmp_path / "absent.jsonl")])
@@ -406,7 +406,7 @@ def test_the_command_line_does_not_import_dask() -> None:
     import subprocess
 
     code = (
-        "import sys, phantom_log.cli, phantom_log.dask; "
+        "import sys, phantom_log.cli.commands, phantom_log.running.cluster; "
         "assert not {'dask', 'distributed', 'fsspec'} & set(sys.modules), sys.modules.keys()"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -586,11 +586,11 @@ def test_progress_is_reported_as_the_cluster_finishes_tasks(
 ) -> None:
     """The bar's total is the input's size; each task, as it finishes, adds its bytes
     and its records; ``quiet`` turns it off."""
-    import phantom_log.terminal
+    import phantom_log.views.terminal
 
     shown: list[tuple[str, Any]] = []
 
-    class Recorded(phantom_log.terminal.Progress):
+    class Recorded(phantom_log.views.terminal.Progress):
         def __init__(self, label: str, enabled: bool) -> None:
             super().__init__(label, enabled)
             shown.append(("enabled", enabled))
@@ -607,7 +607,7 @@ def test_progress_is_reported_as_the_cluster_finishes_tasks(
         def close(self) -> None:
             shown.append(("close", None))
 
-    monkeypatch.setattr(phantom_log.terminal, "Progress", Recorded)
+    monkeypatch.setattr(phantom_log.views.terminal, "Progress", Recorded)
     run = cluster.verify_on_cluster([str(corpus)], client, blocksize=BLOCKSIZE)
     size = sum(path.stat().st_size for path in corpus.rglob("*") if path.is_file())
     assert shown[:2] == [("enabled", True), ("start", size)]

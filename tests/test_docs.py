@@ -17,9 +17,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from phantom_log.check import check_record, read_sheets
-from phantom_log.problems import WARNING_CODES, Code
-from phantom_log.tournament import TournamentCode
+from phantom_log.checking.check import check_record, read_sheets
+from phantom_log.rules.problems import WARNING_CODES, Code
+from phantom_log.tournament.checks import TournamentCode
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = sorted((REPO / "docs").glob("*.md"))

@@ -22,10 +22,10 @@ from gamebuild import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phantom_log.cards import CARD_CODES, Role, Suit, hand_cards, hand_codes, hand_mask
-from phantom_log.check import check_record
-from phantom_log.engine import Reason, Replay, Rules, judge_trick, notes_after_trick, replay
-from phantom_log.problems import Code
+from phantom_log.checking.check import check_record
+from phantom_log.rules.cards import CARD_CODES, Role, Suit, hand_cards, hand_codes, hand_mask
+from phantom_log.rules.engine import Reason, Replay, Rules, judge_trick, notes_after_trick, replay
+from phantom_log.rules.problems import Code
 
 SUPER_TRUMPS = st.sampled_from([None, *Suit])
 CARDS = st.integers(min_value=0, max_value=23)

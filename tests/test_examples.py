@@ -31,9 +31,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from phantom_log.check import verify_paths
-from phantom_log.cli import main
-from phantom_log.problems import FAILURE_CODES, Code, Problem, Severity
+from phantom_log.checking.check import verify_paths
+from phantom_log.cli.commands import main
+from phantom_log.rules.problems import FAILURE_CODES, Code, Problem, Severity
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

@@ -346,7 +346,7 @@ def test_the_json_reader_gives_the_same_verdict_however_deep_it_is_called() -> N
     of the interpreter's stack; nested 900 deep, the record is a duplicate-key problem
     when parsed near the top of the stack and "nested too deeply" when parsed 100 calls
     lower (as in a worker process, or under another caller)."""
-    from phantom_log.strictjson import JsonError, parse_json
+    from phantom_log.records.strictjson import JsonError, parse_json
 
     text = b'{"game_id": "twice", ' + with_value(("x-deep",), Nested(900, "object", 1))[1:]
 

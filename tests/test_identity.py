@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log.cli import main
-from phantom_log.engine import Rules
-from phantom_log.identity import INVISIBLE, game_key, person_key
-from phantom_log.sheets import RULEBOOK_SHEET
-from phantom_log.simulate import Simulation, simulate_game
+from phantom_log.analysis.simulator import Simulation, simulate_game
+from phantom_log.cli.commands import main
+from phantom_log.records.identity import INVISIBLE, game_key, person_key
+from phantom_log.rules.engine import Rules
+from phantom_log.rules.sheets import RULEBOOK_SHEET
 
 SIMULATION = Simulation(RULEBOOK_SHEET, Rules(), seed=1)
 NFC_CAFE = "caf\u00e9-1"

@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 from test_sources import RECORD
 
-from phantom_log import check
-from phantom_log.cli import main
-from phantom_log.pipeline import WorkerLost, ordered_map
+from phantom_log.checking import check
+from phantom_log.cli.commands import main
+from phantom_log.running.pipeline import WorkerLost, ordered_map
 
 TESTS: Final = Path(__file__).parent
 
@@ -66,7 +66,7 @@ def test_a_failure_to_make_a_records_table_rows_is_that_records_problem_only(
 ) -> None:
     """export and stats: a bug in a record's rows leaves that record out (exit 3, said),
     never the batch: the other records are in the tables."""
-    from phantom_log import tables
+    from phantom_log.tabular import tables
 
     original = tables.game_row
 
@@ -134,7 +134,7 @@ def test_a_closed_output_pipe_ends_the_run_quietly_with_141(tmp_path: Path) -> N
 def test_a_failure_of_phantom_log_itself_is_one_line_and_exit_3(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from phantom_log import cli
+    from phantom_log.cli import commands as cli
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise ZeroDivisionError("bug")
@@ -194,7 +194,7 @@ import signal, sys
 from functools import partial
 sys.path.insert(0, {tests!r})
 from test_isolation import _half_a_result_then
-from phantom_log.pipeline import ordered_map
+from phantom_log.running.pipeline import ordered_map
 
 def interrupt(*_):
     raise KeyboardInterrupt

@@ -14,8 +14,8 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log.cli import main
-from phantom_log.destination import (
+from phantom_log.cli.commands import main
+from phantom_log.cli.destination import (
     Destination,
     DestinationError,
     extension_format,

@@ -1,4 +1,4 @@
-"""Verifying on several processes (phantom_log.pipeline): ``ordered_map`` keeps the input
+"""Verifying on several processes (phantom_log.running.pipeline): ``ordered_map`` keeps the input
 order on one process or several, and ``verify_sources`` gives exactly the reports of
 ``verify_record``, record by record."""
 
@@ -16,14 +16,15 @@ from typing import Any
 import orjson
 import pytest
 
-from phantom_log.check import verify_record
-from phantom_log.engine import Rules
-from phantom_log.pipeline import ordered_map, verify_sources, verify_sources_in_batches
-from phantom_log.reports import Options, Outcome, Tally, problem_lines, verdict_line
-from phantom_log.sheets import RULEBOOK_SHEET
-from phantom_log.simulate import Simulation, simulate_game
-from phantom_log.sources import SourceError, find_sources, read_source
-from phantom_log.tournament import record_facts
+from phantom_log.analysis.simulator import Simulation, simulate_game
+from phantom_log.checking.check import verify_record
+from phantom_log.records.sources import SourceError, find_sources, read_source
+from phantom_log.rules.engine import Rules
+from phantom_log.rules.sheets import RULEBOOK_SHEET
+from phantom_log.running.outcomes import Options, Outcome, Tally
+from phantom_log.running.pipeline import ordered_map, verify_sources, verify_sources_in_batches
+from phantom_log.tournament.checks import record_facts
+from phantom_log.views.reports import problem_lines, verdict_line
 
 JOBS = [1, 2]
 
@@ -47,7 +48,7 @@ def modules_at_hand(number: int) -> tuple[int, bool]:
     imports neither)."""
     import sys
 
-    return number, {"phantom_log.batch", "phantom_log.tables"} <= sys.modules.keys()
+    return number, {"phantom_log.tabular.batch", "phantom_log.tabular.tables"} <= sys.modules.keys()
 
 
 def fail_on_three(number: int) -> int:

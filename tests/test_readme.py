@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from phantom_log.check import check_record
-from phantom_log.cli import main
-from phantom_log.problems import Code
+from phantom_log.checking.check import check_record
+from phantom_log.cli.commands import main
+from phantom_log.rules.problems import Code
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -105,7 +105,7 @@ def test_readme_record_example_verifies() -> None:
 
 
 def test_readme_sheets_example_is_a_valid_sheets_file() -> None:
-    from phantom_log.check import read_sheets
+    from phantom_log.checking.check import read_sheets
 
     (body,) = [b for kind, b in BLOCK.findall(README) if kind == "json" and "sheets/1" in b]
     sheets = read_sheets(body.encode())

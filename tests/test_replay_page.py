@@ -21,11 +21,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log.cards import CARD_BY_CODE, ROLE_BY_KEY, hand_codes, hand_mask
-from phantom_log.check import RecordReport, verify_record
-from phantom_log.cli import main
-from phantom_log.engine import GameState, Phase, Rules, replay
-from phantom_log.replay_page import (
+from phantom_log.analysis.simulator import Simulation, simulate_game
+from phantom_log.checking.check import RecordReport, verify_record
+from phantom_log.cli.commands import main
+from phantom_log.records.sources import SourceRecord
+from phantom_log.rules.cards import CARD_BY_CODE, ROLE_BY_KEY, hand_codes, hand_mask
+from phantom_log.rules.engine import GameState, Phase, Rules, replay
+from phantom_log.rules.sheets import BUILTIN_SHEETS, RULEBOOK_SHEET, Sheet, sheet_from_json
+from phantom_log.views.replay_page import (
     AnalysisRowError,
     DecisionReview,
     embed_json,
@@ -36,9 +39,6 @@ from phantom_log.replay_page import (
     replay_page,
     reviews_from_rows,
 )
-from phantom_log.sheets import BUILTIN_SHEETS, RULEBOOK_SHEET, Sheet, sheet_from_json
-from phantom_log.simulate import Simulation, simulate_game
-from phantom_log.sources import SourceRecord
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -649,7 +649,7 @@ def test_screenshots_of_a_few_positions(browser: Any, tmp_path: Path) -> None:
 def test_a_page_that_fails_to_build_is_that_records_internal_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from phantom_log import replay_page as module
+    from phantom_log.views import replay_page as module
 
     real = module.page_data
 

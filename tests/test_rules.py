@@ -29,8 +29,8 @@ from gamebuild import (
     where,
 )
 
-from phantom_log.cards import Role, Suit, hand_mask, make_card, parse_card
-from phantom_log.engine import (
+from phantom_log.rules.cards import Role, Suit, hand_mask, make_card, parse_card
+from phantom_log.rules.engine import (
     Reason,
     Rules,
     judge_trick,
@@ -38,8 +38,8 @@ from phantom_log.engine import (
     replay,
     swap_size,
 )
-from phantom_log.problems import Code, Severity
-from phantom_log.sheets import RULEBOOK_SHEET, sheet_from_json
+from phantom_log.rules.problems import Code, Severity
+from phantom_log.rules.sheets import RULEBOOK_SHEET, sheet_from_json
 
 PLAIN = Rules()
 BALANCE = Rules(balance=True)

@@ -25,8 +25,8 @@ from typing import IO, Final
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log import output
-from phantom_log.cli import main
+from phantom_log.cli.commands import main
+from phantom_log.files import outputs as output
 
 REPO = Path(__file__).resolve().parent.parent
 WALKTHROUGH = REPO / "examples" / "rulebook-walkthrough.json"
@@ -495,7 +495,8 @@ HELD = textwrap.dedent(
     import multiprocessing, os, sys, time
     from pathlib import Path
 
-    from phantom_log import output, tables
+    from phantom_log.files import outputs as output
+    from phantom_log.tabular import tables
 
     moment, ready = sys.argv.pop(1), Path(sys.argv.pop(1))
 
@@ -529,7 +530,7 @@ HELD = textwrap.dedent(
 
         tables.build_tables = held_while_reading
 
-    from phantom_log.cli import entry
+    from phantom_log.cli.commands import entry
 
     sys.argv[0] = "phantom-log"
     entry()
@@ -766,7 +767,7 @@ def test_sigterm_to_the_process_group_ends_forked_workers_without_a_traceback(
 
 FULL_PIPE_AFTER_A_SIGNAL: Final = """
 import os, sys, time
-from phantom_log import cli
+from phantom_log.cli import commands as cli
 read_end, write_end = os.pipe()
 os.set_blocking(write_end, False)
 try:

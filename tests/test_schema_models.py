@@ -20,8 +20,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from phantom_log import cards
-from phantom_log.check import (
+from phantom_log.checking.check import (
     _VALID_ROUND,
     _VALID_TRICK,
     _checked_parts,
@@ -32,15 +31,16 @@ from phantom_log.check import (
     schema_text,
     schema_validator,
 )
-from phantom_log.engine import replay
-from phantom_log.record import (
+from phantom_log.records.model import (
     CARD_CODES,
     ROLE_NAMES,
     SUIT_CODES,
     GameRecord,
     RecordModel,
 )
-from phantom_log.sources import read_source
+from phantom_log.records.sources import read_source
+from phantom_log.rules import cards
+from phantom_log.rules.engine import replay
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -240,7 +240,8 @@ def test_the_bases_are_valid_records(name: str) -> None:
     assert schema_problems(document) == []
     record = GameRecord.from_json(document)
     assert record.to_json() == document
-    assert record.replay().sheet is not None
+    with pytest.deprecated_call():
+        assert record.replay().sheet is not None
 
 
 def test_the_model_replays_as_its_json() -> None:
@@ -966,7 +967,7 @@ def test_the_gate_s_patterns_match_the_strings_the_schema_s_match(pattern: str) 
     characters at the end included."""
     import jsonschema_rs
 
-    from phantom_log.check import gate_pattern
+    from phantom_log.checking.check import gate_pattern
 
     schema = jsonschema_rs.validator_for({"pattern": pattern})
     gate = jsonschema_rs.validator_for({"pattern": gate_pattern(pattern)})
@@ -998,7 +999,7 @@ def test_the_gate_s_patterns_match_the_strings_the_schema_s_match(pattern: str) 
 def test_the_schema_gate_gives_the_verdict_of_the_schema_as_written(document: object) -> None:
     import jsonschema_rs
 
-    from phantom_log.check import schema_gate
+    from phantom_log.checking.check import schema_gate
 
     as_written = jsonschema_rs.validator_for(json.loads(schema_text()), validate_formats=True)
     try:

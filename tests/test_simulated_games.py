@@ -1,4 +1,4 @@
-"""Laws checked on games drawn from the simulator (``phantom_log.simulate``).
+"""Laws checked on games drawn from the simulator (``phantom_log.analysis.simulator``).
 
 Every simulated game is complete and legal, so the checker must accept it as it is; a
 single, targeted mutation of one must be reported with exactly its code, at the place it
@@ -23,15 +23,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from phantom_log.cards import CARD_CODES, Role, Suit, card_suit, hand_mask
-from phantom_log.check import check_record, schema_problems, verify_record
-from phantom_log.cli import main
-from phantom_log.engine import Replay, Rules, TrickOutcome, replay
-from phantom_log.problems import Code, Problem, Severity
-from phantom_log.record import GameRecord
-from phantom_log.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
-from phantom_log.simulate import POLICIES, Simulation, simulate_game
-from phantom_log.sources import read_source
+from phantom_log.analysis.simulator import POLICIES, Simulation, simulate_game
+from phantom_log.checking.check import check_record, schema_problems, verify_record
+from phantom_log.cli.commands import main
+from phantom_log.records.model import GameRecord
+from phantom_log.records.sources import read_source
+from phantom_log.rules.cards import CARD_CODES, Role, Suit, card_suit, hand_mask
+from phantom_log.rules.engine import Replay, Rules, TrickOutcome, replay
+from phantom_log.rules.problems import Code, Problem, Severity
+from phantom_log.rules.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
 
 JsonDict = dict[str, Any]
 JsonPath = tuple[str | int, ...]

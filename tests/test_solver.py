@@ -29,9 +29,18 @@ from pathlib import Path
 import pytest
 
 from phantom_log import engine_build
-from phantom_log import solver as solver_module
-from phantom_log.cards import CARD_BY_CODE, Role, hand_cards, hand_mask
-from phantom_log.engine import (
+from phantom_log.analysis import solver as solver_module
+from phantom_log.analysis.solver import (
+    ENTRY_BYTES,
+    Choice,
+    Solver,
+    Unsolved,
+    option_values,
+    solve,
+    value,
+)
+from phantom_log.rules.cards import CARD_BY_CODE, Role, hand_cards, hand_mask
+from phantom_log.rules.engine import (
     TRICKS_PER_ROUND,
     Deal,
     ExchangeCards,
@@ -44,16 +53,7 @@ from phantom_log.engine import (
     judge,
     popcount,
 )
-from phantom_log.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
-from phantom_log.solver import (
-    ENTRY_BYTES,
-    Choice,
-    Solver,
-    Unsolved,
-    option_values,
-    solve,
-    value,
-)
+from phantom_log.rules.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
 
 PURE = engine_build() == "pure Python"
 SIDES = (Role.PHANTOM, Role.CHRISTINE)
@@ -364,11 +364,6 @@ def test_the_module_functions_solve_with_a_fresh_table(short_positions: list[Pos
         assert solve(state).value == expected
         best = max if mover == Role.PHANTOM else min
         assert best(option_values(state).values()) == expected
-
-
-def test_the_game_state_solves_itself(short_positions: list[Position]) -> None:
-    state = next(p.state for p in short_positions if p.state.phase == Phase.PLAY)
-    assert state.solve() == Solver().solve(state)
 
 
 def test_cut_offs_from_the_table_agree_with_plain_minimax(

@@ -11,15 +11,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from phantom_log.problems import Code
-from phantom_log.sources import (
+from phantom_log.records.sources import (
     JsonError,
     SourceError,
     find_sources,
     parse_json,
     read_source,
 )
-from phantom_log.strictjson import _slow_parse, split_array
+from phantom_log.records.strictjson import _slow_parse, split_array
+from phantom_log.rules.problems import Code
 
 JSON_TEST_SUITE = Path(__file__).resolve().parent / "data" / "json-test-suite"
 
@@ -335,7 +335,7 @@ def test_json_test_suite_rejected_texts_are_json_problems(path: Path) -> None:
 
 @pytest.mark.parametrize("path", suite_files("y") + suite_files("i"), ids=lambda path: path.name)
 def test_json_test_suite_no_text_is_a_record(path: Path) -> None:
-    from phantom_log.check import verify_record
+    from phantom_log.checking.check import verify_record
 
     reports = [verify_record(item) for item in read_source(str(path))]
     assert reports
@@ -363,7 +363,7 @@ def test_an_array_is_read_element_by_element(tmp_path: Path) -> None:
     [b"[]", b'[{"a": 1},]', b'[{"a": 1} {"b": 2}]', b'[1, {"a": 1}]', b'[{"a": 1}] x', b"[{"],
 )
 def test_an_array_that_is_not_a_list_of_objects_is_read_whole(text: bytes) -> None:
-    from phantom_log.strictjson import split_array
+    from phantom_log.records.strictjson import split_array
 
     assert not split_array(text)
 
@@ -380,7 +380,7 @@ def test_an_array_that_is_not_a_list_of_objects_is_read_whole(text: bytes) -> No
     ],
 )
 def test_the_nesting_count_skips_strings_even_cut_short(text: bytes, depth: int) -> None:
-    from phantom_log.strictjson import _nesting
+    from phantom_log.records.strictjson import _nesting
 
     assert _nesting(text) == depth
 
@@ -461,7 +461,7 @@ def _spans_byte_by_byte(data: bytes) -> list[tuple[int, int]] | None:
 def test_both_builds_cut_an_array_into_the_same_elements(parts: list[bytes]) -> None:
     """The pure-Python build's cutting of a .json array (a pattern, token by token) and the
     compiled byte loop give the same spans, or both refuse the text."""
-    from phantom_log.strictjson import _split_with_pattern, split_array
+    from phantom_log.records.strictjson import _split_with_pattern, split_array
 
     text = b"[" + b"".join(parts)
     assert _split_with_pattern(text, 0) == _spans_byte_by_byte(text)
@@ -474,7 +474,7 @@ def test_an_array_ending_in_a_string_cut_short_is_refused_at_once() -> None:
     bracket from every byte of the string."""
     import time
 
-    from phantom_log.strictjson import _split_with_pattern
+    from phantom_log.records.strictjson import _split_with_pattern
 
     text = b'[{"a": 1},"' + "é\u202e".encode() * 50_000
     started = time.monotonic()
@@ -506,7 +506,7 @@ def _nesting_byte_by_byte(data: bytes) -> int:
 def test_both_builds_count_the_nesting_alike(parts: list[bytes]) -> None:
     """The depth limit reads the same depth in both builds, a backslash before a line
     break inside a string included (the pure-Python pattern missed it)."""
-    from phantom_log.strictjson import _nesting
+    from phantom_log.records.strictjson import _nesting
 
     text = b"".join(parts)
     assert _nesting(text) == _nesting_byte_by_byte(text)
@@ -529,7 +529,7 @@ SPAN_LINES = [
 
 
 def _records(path: Path, **options: Any) -> list[tuple[Any, ...]]:
-    from phantom_log.sources import chunk_records, read_chunks
+    from phantom_log.records.sources import chunk_records, read_chunks
 
     return [
         (r.source, r.index, r.line, r.data, r.problem, r.text)
@@ -561,7 +561,7 @@ def test_a_file_read_as_spans_gives_the_records_read_as_lines(
     the workers read: the records, their indexes, lines, texts and problems (blank lines,
     lines over the size limit, a last line without its break) are those of the lines read
     by the main process, whatever the size of its reads."""
-    from phantom_log import sources
+    from phantom_log.records import sources
 
     path = tmp_path_factory.mktemp("spans") / "games.jsonl"
     text = breaks.join(lines) + (breaks if last_break and lines else "")
@@ -574,7 +574,7 @@ def test_a_file_read_as_spans_gives_the_records_read_as_lines(
 
 
 def test_a_span_of_a_file_cut_short_since_is_unreadable(tmp_path: Path) -> None:
-    from phantom_log.sources import chunk_records, read_chunks
+    from phantom_log.records.sources import chunk_records, read_chunks
 
     path = tmp_path / "games.jsonl"
     path.write_text("".join(json.dumps({**RECORD, "game_id": f"g{i}"}) + "\n" for i in range(6)))
@@ -591,7 +591,7 @@ def test_a_span_of_a_file_cut_short_since_is_unreadable(tmp_path: Path) -> None:
 
 
 def test_a_file_that_starts_with_a_byte_order_mark_is_read_as_lines(tmp_path: Path) -> None:
-    from phantom_log.sources import read_chunks
+    from phantom_log.records.sources import read_chunks
 
     path = tmp_path / "games.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(RECORD).encode() + b"\n")
@@ -614,7 +614,7 @@ def test_the_elements_of_an_array_start_at_their_line_and_column(
     """Each element's line and column (in characters) are counted from the element before
     it, not from the start of its line (an array on one line would take time in the square
     of its length): the same as counted from the start."""
-    from phantom_log.sources import read_chunks
+    from phantom_log.records.sources import read_chunks
 
     pieces = [element + gap for element, gap in zip(elements, gaps[1:], strict=False)]
     text = "[" + gaps[0] + ", ".join(pieces) + "]"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from gamebuild import cards, record, round_, trick
 
-from phantom_log import wording
-from phantom_log.cards import CARD_BY_CODE, Role, Suit, hand_mask
-from phantom_log.engine import (
+from phantom_log.checking import wording
+from phantom_log.rules.cards import CARD_BY_CODE, Role, Suit, hand_mask
+from phantom_log.rules.engine import (
     BALANCE_PENALTY,
     SPECIAL_PENALTY,
     Deal,
@@ -30,10 +30,10 @@ from phantom_log.engine import (
     TrickOutcome,
     replay,
 )
-from phantom_log.problems import Code, Illegal
-from phantom_log.sheets import RULEBOOK_SHEET
+from phantom_log.rules.problems import Code, Illegal
+from phantom_log.rules.sheets import RULEBOOK_SHEET
 
-ENGINE = Path(__file__).resolve().parent.parent / "phantom_log" / "engine.py"
+ENGINE = Path(__file__).resolve().parent.parent / "phantom_log" / "rules" / "engine.py"
 PHANTOM = cards("Mi1-5 Ch1-5")
 CHRISTINE = cards("Ri1-5 Ma1-5")
 
@@ -264,8 +264,8 @@ def test_the_engine_holds_no_english() -> None:
 def test_card_codes_are_read_from_their_characters_exactly() -> None:
     """The replay reads each card code from its three characters; every code of the deck
     gives its card, anything else is refused as the table would refuse it."""
-    from phantom_log.cards import CARD_BY_CODE
-    from phantom_log.engine import _card_of
+    from phantom_log.rules.cards import CARD_BY_CODE
+    from phantom_log.rules.engine import _card_of
 
     for code, card in CARD_BY_CODE.items():
         assert _card_of(code) == card

@@ -4,7 +4,7 @@ The corpus mixes simulated games (plain, balance with a greedy Phantom who often
 early, beginner), copies of the examples (one of them unfinished, valid with a warning)
 and invalid records. The expected figures come from ``phantom_log.verify`` and
 ``phantom_log.replay`` record by record and plain Python arithmetic; neither polars nor
-``phantom_log.tables`` is used to compute them.
+``phantom_log.tabular.tables`` is used to compute them.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 import phantom_log
-from phantom_log.annotate import swaps_text
-from phantom_log.cli import main
-from phantom_log.tables import GAME_SCHEMA, SWAPS_TYPE, TRICK_SCHEMA, swaps_as_text
+from phantom_log.cli.commands import main
+from phantom_log.tabular.tables import GAME_SCHEMA, SWAPS_TYPE, TRICK_SCHEMA, swaps_as_text
+from phantom_log.views.annotate import swaps_text
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -191,7 +191,7 @@ def facts_of(report: Any) -> Facts:
     annotations = [a.to_json() for a in game.tricks] if game is not None else []
     tricks = [dict(a) for a in annotations]
     if game is not None:
-        # The compact string of CSV is the one phantom_log.annotate.swaps_text writes.
+        # The compact string of CSV is the one phantom_log.views.annotate.swaps_text writes.
         compact = [compact_swaps(t["swaps"]) for t in tricks]
         assert compact == [swaps_text(a.outcome.swaps) for a in game.tricks]
     result = game.result if game is not None else None
@@ -541,7 +541,7 @@ def test_stats_table_for_people(corpus: Corpus) -> None:
 def test_wilson_bounds_hand_computed() -> None:
     """8 Phantom wins of 10: p = 0.8, z = 1.96: the 95% Wilson interval is
     [0.490162, 0.943318] (worked by hand from the formula; also in published tables)."""
-    from phantom_log.stats import wilson_bounds
+    from phantom_log.tabular.stats import wilson_bounds
 
     low, high = wilson_bounds(pl.lit(8), pl.lit(10))
     values = pl.select(low=low, high=high).row(0)
@@ -901,8 +901,8 @@ def test_include_invalid_stats_unchanged(corpus: Corpus, tmp_path: Path) -> None
 def test_tables_in_small_batches(corpus: Corpus, tmp_path: Path) -> None:
     """Many batch files give the same tables and figures as one (the corpus through
     ``build_tables`` in batches of 7 records)."""
-    from phantom_log.stats import progress_curve, summary
-    from phantom_log.tables import build_tables
+    from phantom_log.tabular.stats import progress_curve, summary
+    from phantom_log.tabular.tables import build_tables
 
     files = build_tables(phantom_log.verify(corpus.folder), tmp_path, batch_size=7)
     assert len(files.games) == math.ceil(len(corpus.valid) / 7)
@@ -924,8 +924,8 @@ def test_tables_from_chunks_are_the_tables_of_the_records(
     themselves (keyed by the chunk's number): built from such chunks, alone or between
     single records and each other, the tables (each trick joined to its own game), the
     counts and the figures are those built a record at a time."""
-    from phantom_log.stats import progress_curve, summary
-    from phantom_log.tables import build_tables, chunk_tables, record_rows
+    from phantom_log.tabular.stats import progress_curve, summary
+    from phantom_log.tabular.tables import build_tables, chunk_tables, record_rows
 
     reports = list(phantom_log.verify(corpus.folder))
     rows = [record_rows(report, include_invalid) for report in reports]
@@ -982,7 +982,7 @@ def test_a_code_is_taken_by_its_index_in_a_stream() -> None:
     """The tricks' codes come from their list by index, lazily and in polars' streaming
     engine (replace_strict kept the whole table in memory): an index out of range is an
     error, a code that is None gives null."""
-    from phantom_log.tables import _codes
+    from phantom_log.tabular.tables import _codes
 
     frame = pl.LazyFrame({"code": [2, 0, 1, 0]})
     decoded = frame.select(code=_codes(pl.col("code"), [None, "Mi", "Ch"]))

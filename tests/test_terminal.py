@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from phantom_log.cards import Suit, parse_card
-from phantom_log.cli import main
-from phantom_log.sheets import RULEBOOK_SHEET
-from phantom_log.terminal import (
+from phantom_log.cli.commands import main
+from phantom_log.rules.cards import Suit, parse_card
+from phantom_log.rules.sheets import RULEBOOK_SHEET
+from phantom_log.views.terminal import (
     ColourChoice,
     Progress,
     Style,
@@ -88,7 +88,7 @@ def test_text_written_meanwhile_rubs_out_the_progress_line(
 ) -> None:
     """A report on standard output or a note on standard error, on the terminal the bar
     is drawn on, starts on a clean line; the next update draws the bar again."""
-    from phantom_log.terminal import clear_progress
+    from phantom_log.views.terminal import clear_progress
 
     shown, stream = progress
     shown.start(None)
@@ -220,8 +220,8 @@ def test_annotate_fits_the_terminal() -> None:
     wide at most; without a terminal, lines are whole."""
     import json
 
-    from phantom_log.annotate import annotate, table_lines
-    from phantom_log.engine import replay
+    from phantom_log.rules.engine import replay
+    from phantom_log.views.annotate import annotate, table_lines
 
     walkthrough = Path(__file__).resolve().parent.parent / "examples/rulebook-walkthrough.json"
     replayed = replay(json.loads(walkthrough.read_text(encoding="utf-8")))
@@ -288,7 +288,7 @@ def test_long_text_on_a_terminal_goes_through_the_pager(tmp_path: Path) -> None:
 
 
 def test_each_symbol_has_one_meaning() -> None:
-    from phantom_log.terminal import SUIT_SYMBOLS, SYMBOLS
+    from phantom_log.views.terminal import SUIT_SYMBOLS, SYMBOLS
 
     fancy = [symbol for symbol, _, _ in SYMBOLS.values()] + list(SUIT_SYMBOLS.values())
     plain = [text for _, text, _ in SYMBOLS.values()]
@@ -357,8 +357,8 @@ def test_a_sheets_progress_is_never_cut(width: int) -> None:
     import json
     import re
 
-    from phantom_log.annotate import annotate, table_lines
-    from phantom_log.engine import replay
+    from phantom_log.rules.engine import replay
+    from phantom_log.views.annotate import annotate, table_lines
 
     walkthrough = Path(__file__).resolve().parent.parent / "examples/rulebook-walkthrough.json"
     replayed = replay(json.loads(walkthrough.read_text(encoding="utf-8")))

@@ -22,9 +22,9 @@ from click.testing import CliRunner, Result
 from test_sources import RECORD
 
 import phantom_log
-from phantom_log import pipeline
-from phantom_log.cli import ByteSize, main
-from phantom_log.sources import find_sources, read_source
+from phantom_log.cli.commands import ByteSize, main
+from phantom_log.records.sources import find_sources, read_source
+from phantom_log.running import pipeline
 
 REPO = Path(__file__).resolve().parent.parent
 TIMEOUT = 60  # seconds: a test that would block fails instead of hanging the suite

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from phantom_log.cards import Role, Suit, card_code, card_number, parse_card
-from phantom_log.check import check_record
-from phantom_log.engine import Replay, TrickOutcome
+from phantom_log.checking.check import check_record
+from phantom_log.rules.cards import Role, Suit, card_code, card_number, parse_card
+from phantom_log.rules.engine import Replay, TrickOutcome
 
 ROOT = Path(__file__).resolve().parents[1]
 WALKTHROUGH = ROOT / "examples" / "rulebook-walkthrough.json"

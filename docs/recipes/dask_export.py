@@ -1,4 +1,5 @@
-"""phantom-log's tables, statistics and problems on a Dask cluster (``phantom_log.dask``).
+"""phantom-log's tables, statistics and problems on a Dask cluster
+(``phantom_log.running.cluster``).
 
     python docs/recipes/dask_export.py SCHEDULER OUT_FOLDER URL...
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from phantom_log.dask import cluster_client, export_on_cluster, exported_statistics
+from phantom_log.running.cluster import cluster_client, export_on_cluster, exported_statistics
 
 
 def main(scheduler: str, out: str, urls: list[str]) -> None:

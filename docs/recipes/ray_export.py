@@ -4,12 +4,12 @@
 
 Each object is one row of ``ray.data.read_binary_files`` (its bytes and its path); each
 batch of objects goes through phantom-log's unit of work
-(:func:`phantom_log.batch.batch_tables`) as pyarrow tables, and Ray writes them as Parquet.
+(:func:`phantom_log.tabular.batch.batch_tables`) as pyarrow tables, and Ray writes them as Parquet.
 The records of an object go to one task: cut objects larger than a few hundred MiB before
 (or use the Dask front, which cuts them at line boundaries). Each table is its own pass.
 
 At the end the script checks that the tables are phantom-log's own
-(:func:`phantom_log.tables`), row for row. Needs ``pip install 'ray[data]'``.
+(:func:`phantom_log.tabular.tables`), row for row. Needs ``pip install 'ray[data]'``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from phantom_log.batch import batch_tables
+from phantom_log.tabular.batch import batch_tables
 
 
 def records_to(table: str) -> Callable[[pa.Table], pa.Table]:

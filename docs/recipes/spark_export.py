@@ -3,13 +3,13 @@
     python docs/recipes/spark_export.py OUT_FOLDER RECORDS.jsonl...
 
 Each object is one row of Spark's ``binaryFile`` source (its path and its bytes); each
-Python worker runs phantom-log's unit of work (:func:`phantom_log.batch.batch_tables`) on
+Python worker runs phantom-log's unit of work (:func:`phantom_log.tabular.batch.batch_tables`) on
 it and gives back Arrow record batches, which Spark writes as Parquet. The records of an
 object go to one task: cut objects larger than a few hundred MiB before (or use the Dask
 front, which cuts them at line boundaries). Each table is its own pass over the records.
 
 At the end the script checks that the tables are phantom-log's own
-(:func:`phantom_log.tables`), row for row. Needs ``pip install pyspark pyarrow`` and Java.
+(:func:`phantom_log.tabular.tables`), row for row. Needs ``pip install pyspark pyarrow`` and Java.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from phantom_log.batch import batch_tables, empty_tables
+from phantom_log.tabular.batch import batch_tables, empty_tables
 
 
 def spark_schema(table: str) -> pa.Schema:

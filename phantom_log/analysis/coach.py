@@ -1,0 +1,192 @@
+"""The analysis in words: a coach's line per decision and a summary per player.
+
+:mod:`phantom_log.analysis.decisions` computes; this module only words what it found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from ..rules.cards import Role
+from ..views.replay_page import BEST_SHOWN, DecisionReview, ReviewKey
+from ..views.terminal import Style
+from .decisions import Decision, DecisionKind, PlayerSummary, choice_text
+from .solver import Choice
+
+#: Best choices named in a line; the others are counted.
+BEST_NAMED: Final = 4
+
+_WHERE: Final = {
+    DecisionKind.EXCHANGE: "exchange",
+    DecisionKind.SPECIAL_NUMBER: "special number",
+    DecisionKind.SWAP: "swap",
+}
+
+
+def notes_text(amount: float) -> str:
+    """``1 note``, ``3 notes``, ``2.5 notes``."""
+    shown = f"{amount:g}" if amount == int(amount) else f"{amount:.1f}"
+    return f"{shown} note{'' if amount == 1 else 's'}"
+
+
+def _choice(row: Decision, choice: Choice, style: Style) -> str:
+    if isinstance(choice, tuple):
+        return " and ".join(style.card(card) for card in choice)
+    if row.kind is DecisionKind.SPECIAL_NUMBER:
+        return choice_text(row.kind, choice)
+    return style.card(choice)
+
+
+def _choices(row: Decision, choices: Sequence[Choice], style: Style) -> str:
+    named = [_choice(row, choice, style) for choice in choices[:BEST_NAMED]]
+    more = len(choices) - BEST_NAMED
+    if more > 0:
+        return ", ".join(named) + f" or {more} other{'s' if more > 1 else ''}"
+    return " or ".join(named) if len(named) < 3 else ", ".join(named[:-1]) + " or " + named[-1]
+
+
+def _act(row: Decision, style: Style) -> str:
+    who = row.player.in_text
+    played = _choice(row, row.played, style)
+    if row.kind is DecisionKind.LEAD:
+        return f"{who} led {played}"
+    if row.kind is DecisionKind.FOLLOW:
+        return f"{who} followed with {played}"
+    if row.kind is DecisionKind.SPECIAL_NUMBER:
+        return f"{who} picked {played}"
+    return f"{who} gave {played}"
+
+
+def decision_line(row: Decision, style: Style) -> str:
+    """One decision as a coach says it: ``round 2, trick 4: the Phantom led Ch3 ?? - cost
+    3 notes; best was Ma6``."""
+    where = f"round {row.round}"
+    if row.trick is not None:
+        where += f", trick {row.trick}"
+    if row.kind in _WHERE:
+        where += f", {_WHERE[row.kind]}"
+    text = f"{where}: {_act(row, style)}"
+    if row.label is not None:
+        text += " " + style.paint(row.label.value, "red", bold=True)
+    if row.cost is None:
+        text += " - not solved within the time limit"
+    else:
+        layouts = ""
+        if row.worlds is not None:
+            layouts = f" over {row.worlds} layout{'' if row.worlds == 1 else 's'}"
+        if row.cost <= 0:
+            text += f" - best{' on average' if row.worlds is not None else ''}{layouts}"
+        else:
+            expected = "expected " if row.worlds is not None else ""
+            text += f" - {expected}cost {notes_text(row.cost)}"
+            if row.won_game_lost:
+                text += " and the game"
+            text += layouts
+            on_average = " on average" if row.worlds is not None else ""
+            text += f"; best{on_average} was {_choices(row, row.best, style)}"
+    if row.answer is not None and row.worlds is None:
+        text += f" (against {row.player.other.in_text}'s {_choice(row, row.answer, style)})"
+    if row.bounds is not None:
+        low, high = row.bounds
+        worth = notes_text(low) if low == high else f"{low} to {notes_text(high)}"
+        text += f"; the {_WHERE[row.kind]} is worth {worth} as either side commits first"
+    return text
+
+
+def summary_lines(
+    summaries: Sequence[PlayerSummary], players: Mapping[Role, str] | None = None
+) -> list[str]:
+    """A line per player: the notes lost over the decisions analysed, the count of each
+    label, the decisions not solved in time."""
+    lines = []
+    for summary in summaries:
+        who = summary.player.in_text
+        if players is not None and players.get(summary.player):
+            who += f" ({players[summary.player]})"
+        counts = ", ".join(f"{count} {label.value}" for label, count in summary.labels.items())
+        decisions = f"{summary.decisions} decision{'' if summary.decisions == 1 else 's'}"
+        line = f"{who}: {notes_text(summary.notes_lost)} lost over {decisions} ({counts})"
+        if summary.unsolved:
+            line += f"; {summary.unsolved} not solved within the time limit"
+        lines.append(line)
+    return lines
+
+
+def stopped_line() -> str:
+    """Said of an illegal record, before its problems."""
+    return "analysed up to the record's first problem:"
+
+
+def trick_reviews(reviews: Mapping[ReviewKey, DecisionReview]) -> dict[tuple[int, int], list[Any]]:
+    """The reviewed decisions of each trick (round, trick), in play order, as JSON objects:
+    ``player``, ``kind``, ``played``, ``cost``, ``label`` (the round's exchange and special
+    number, trick 0, are not a trick's)."""
+    tricks: dict[tuple[int, int], list[Any]] = {}
+    for (round_no, trick, kind, player, played), review in reviews.items():
+        if trick:
+            entry = {
+                "player": player,
+                "kind": kind,
+                "played": played,
+                "cost": int(review.cost) if review.cost == int(review.cost) else review.cost,
+                "label": review.label or None,
+            }
+            tricks.setdefault((round_no, trick), []).append(entry)
+    return tricks
+
+
+def trick_mistakes(entries: Sequence[Mapping[str, Any]]) -> str:
+    """A trick's costly decisions in a few words: ``C lead Ma1 ? -2; P swap Ri4+Ma6 ?? -4``
+    (``-`` for none)."""
+    parts = [
+        f"{entry['player'][0].upper()} {entry['kind']} {entry['played']} "
+        f"{entry['label'] or ''} -{entry['cost']:g}".replace("  ", " ")
+        for entry in entries
+        if entry["cost"] > 0
+    ]
+    return "; ".join(parts) or "-"
+
+
+def mistake_lines(
+    marks: Mapping[tuple[int, int], Sequence[Mapping[str, Any]]], until: tuple[int, int] | None
+) -> list[str]:
+    """``show``'s mistakes under the sheet: a line per trick up to ``until`` (round, trick;
+    ``None`` for none) with a costly decision, worded as :func:`trick_mistakes` words it."""
+    tricks = [
+        (moment, entries)
+        for moment, entries in sorted(marks.items())
+        if until is not None and moment <= until and any(entry["cost"] > 0 for entry in entries)
+    ]
+    if until is None:
+        return ["Mistakes: none before play"]
+    shown = f"round {until[0]}" if until[1] == 0 else f"round {until[0]}, trick {until[1]}"
+    if not tricks:
+        return [f"Mistakes up to {shown}: none"]
+    lines = [f"Mistakes up to {shown} (P the Phantom, C Christine; cost in notes):"]
+    for (round_no, trick), entries in tricks:
+        lines.append(f"  round {round_no}, trick {trick}: {trick_mistakes(entries)}")
+    return lines
+
+
+def reviews_of(decisions: Iterable[Decision]) -> dict[ReviewKey, DecisionReview]:
+    """The reviews of a game's analysed decisions (:func:`phantom_log.analysis.decisions.analyse`);
+    a decision not solved in time has none."""
+    reviews = {}
+    for decision in decisions:
+        if decision.cost is None:
+            continue
+        kind = decision.kind
+        key = (
+            decision.round,
+            decision.trick or 0,
+            kind.value,
+            decision.player.key,
+            choice_text(kind, decision.played),
+        )
+        reviews[key] = DecisionReview(
+            decision.cost,
+            "" if decision.label is None else decision.label.value,
+            tuple(choice_text(kind, choice) for choice in decision.best[:BEST_SHOWN]),
+        )
+    return reviews

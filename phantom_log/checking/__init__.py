@@ -1,0 +1,1 @@
+"""Checking a record: the words of its problems, and the verdict."""

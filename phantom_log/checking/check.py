@@ -1,0 +1,640 @@
+"""Checking records: the schema (authoritative), then the replay by the rules engine.
+
+(The module is `check`, so that `phantom_log.verify` stays the API function.)"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import IO, TYPE_CHECKING, Any, Final
+
+from ..records.sources import JsonError, SourceRecord, find_sources, parse_json, read_source
+from ..rules.engine import Replay, Result, SheetProblems, replay
+from ..rules.problems import FAILURE_CODES, Code, Problem, Severity, pointer
+from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
+from .wording import EXCERPT, counted, excerpt, shortened, word_all
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator, ValidationError
+    from jsonschema_rs import Validator
+
+    from ..records.model import GameRecord
+
+RECORD_SCHEMA: Final = "game-record-1.schema.json"
+# Problems that come before a record is known to have the schema's shape.
+_BEFORE_MODEL: Final = frozenset({Code.JSON, Code.SCHEMA})
+SHEETS_SCHEMA: Final = "sheet-1.schema.json"
+MANIFEST_SCHEMA: Final = "manifest-1.schema.json"
+#: The schema errors of one document that are worded: past them the check stops and says
+#: so, so that a record of any size gives a report of a bounded size, in bounded time.
+SCHEMA_ERROR_LIMIT: Final = 100
+#: The items of an array of a record that the schema check reads: more than any array of
+#: a record may hold, so that a longer one still breaks its ``maxItems``.
+ARRAY_ITEMS_CHECKED: Final = 64
+# The depth of the deepest array of the record schema (a swap's list of cards).
+_SCHEMA_DEPTH: Final = 8
+# Values this many levels below the schema's depth are emptied before the schema check.
+_DEPTH_MARGIN: Final = 8
+
+
+def schema_text(name: str = RECORD_SCHEMA) -> str:
+    """The text of one of the schemas shipped with the package."""
+    return (resources.files("phantom_log.schemas") / name).read_text(encoding="utf-8")
+
+
+@cache
+def schema_gate(name: str = RECORD_SCHEMA) -> Validator:
+    """The fast yes/no check of one of the shipped schemas: ``jsonschema-rs`` compiles the
+    very file that ``jsonschema`` words errors from, with format checks (``date``) on, its
+    patterns' end-of-text lookaheads written for its faster engine (:func:`gate_pattern`)."""
+    import jsonschema_rs
+
+    schema = json.loads(schema_text(name), object_hook=_gate_patterns)
+    return jsonschema_rs.validator_for(schema, validate_formats=True)
+
+
+# The end of the text, as a schema's patterns say it (ECMA-262 regular expressions have no
+# other way), and as the regular expressions of jsonschema-rs say it.
+_END_LOOKAHEAD: Final = r"(?![\s\S])"
+_END_OF_TEXT: Final = r"\z"
+
+
+def gate_pattern(pattern: str) -> str:
+    """A schema's pattern as the schema gate runs it: the same strings match. A lookahead
+    for the end of the text sends a pattern to the backtracking engine of jsonschema-rs;
+    ``\\z`` says the same to its linear-time engine (1.5 µs a record less)."""
+    return pattern.replace(_END_LOOKAHEAD, _END_OF_TEXT)
+
+
+def _gate_patterns(value: dict[str, Any]) -> dict[str, Any]:
+    pattern = value.get("pattern")
+    if isinstance(pattern, str):
+        return {**value, "pattern": gate_pattern(pattern)}
+    return value
+
+
+def schema_valid(data: Any, name: str = RECORD_SCHEMA) -> bool:
+    """True when a parsed document passes the schema (the fast check; a value it cannot
+    take, such as a string with a lone surrogate, counts as not passing)."""
+    try:
+        return schema_gate(name).is_valid(data)
+    except (ValueError, TypeError, OverflowError):
+        return False
+
+
+@cache
+def schema_validator(name: str = RECORD_SCHEMA) -> Draft202012Validator:
+    """A validator for one of the shipped schemas, with format checks (``date``) on.
+
+    The schema's ``$ref``s to its own ``$defs`` are written in place first (none is
+    recursive): the errors are the same, and found about three times faster than with
+    each reference looked up as it is met."""
+    schema = json.loads(schema_text(name))
+    return _validator(schema, schema.get("$defs", {}))
+
+
+@cache
+def definition_validator(definition: str) -> Draft202012Validator:
+    """A validator for one definition of the record schema (``round``, ``trick``), as
+    :func:`schema_validator` makes it: its errors are those the whole schema finds in such
+    a value, their paths counted from the value."""
+    definitions = json.loads(schema_text(RECORD_SCHEMA))["$defs"]
+    return _validator(definitions[definition], definitions)
+
+
+def _validator(schema: Any, definitions: Mapping[str, Any]) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    return Draft202012Validator(_inline_refs(schema, definitions), format_checker=FormatChecker())
+
+
+def _inline_refs(node: Any, definitions: Mapping[str, Any]) -> Any:
+    """A schema with each ``{"$ref": "#/$defs/NAME"}`` replaced by that definition."""
+    if isinstance(node, dict):
+        reference = node.get("$ref")
+        if isinstance(reference, str) and reference.startswith("#/$defs/") and len(node) == 1:
+            return _inline_refs(definitions[reference.removeprefix("#/$defs/")], definitions)
+        return {
+            key: _inline_refs(value, definitions) for key, value in node.items() if key != "$defs"
+        }
+    if isinstance(node, list):
+        return [_inline_refs(item, definitions) for item in node]
+    return node
+
+
+_JSON_TYPES: Final = (
+    (bool, "a boolean"),
+    (int, "an integer"),
+    (float, "a number"),
+    (str, "a string"),
+    (list, "an array"),
+    (dict, "an object"),
+)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    for kind, name in _JSON_TYPES:
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
+_ENUM_WORDS: Final = {
+    "Mi1": ("a card", "a card is a suit code (Mi, Ch, Ri, Ma) and a number 1-6, as in Ma5"),
+    "phantom": ("a role", "a role is phantom or christine"),
+    "Mi": ("a suit code", "a suit code is Mi, Ch, Ri or Ma"),
+}
+
+
+def _schema_message(error: ValidationError, instance: Any) -> tuple[str, str | None]:
+    """A message that names the keyword, and a hint where one helps. ``instance`` is the
+    value of the record the error is about; the message quotes only an excerpt of it."""
+    keyword = str(error.validator)
+    value: Any = error.validator_value
+    if keyword == "type":
+        return f"type: expected {value}, got {_json_type(instance)} {excerpt(instance)}", None
+    if keyword == "enum" and isinstance(value, list) and value:
+        words = _ENUM_WORDS.get(value[0])
+        if words is None:
+            return f"enum: {excerpt(instance)} is not one of {excerpt(value)}", None
+        what, rule = words
+        return f"enum: {excerpt(instance)} is not {what}", rule[:1].upper() + rule[1:] + "."
+    if keyword == "required":
+        required: list[str] = list(value) if isinstance(value, list) else []
+        missing = [key for key in required if isinstance(instance, dict) and key not in instance]
+        # jsonschema gives one error per missing key, its message opening with the key's
+        # repr: each error names its own key.
+        key = next((key for key in missing if error.message.startswith(repr(key))), None)
+        if key is None:
+            return f"required: {error.message}", None
+        return f"required: the key {key!r} is missing", None
+    if keyword == "const":
+        return f"const: {excerpt(instance)} must be {excerpt(value)}", None
+    if keyword in ("maxLength", "maxItems") and isinstance(instance, str | list):
+        unit = "character" if isinstance(instance, str) else "item"
+        cut = isinstance(instance, list) and len(instance) > ARRAY_ITEMS_CHECKED
+        return (
+            f"{keyword}: {excerpt(instance)} has more than {counted(value, unit)}"
+            + (f"; only its first {ARRAY_ITEMS_CHECKED} are checked" if cut else ""),
+            None,
+        )
+    if keyword in ("minLength", "minItems") and isinstance(instance, str | list):
+        unit = "character" if isinstance(instance, str) else "item"
+        if not instance:
+            what = "string" if isinstance(instance, str) else "array"
+            return f"{keyword}: the {what} is empty; it needs at least {counted(value, unit)}", None
+        return f"{keyword}: {excerpt(instance)} has fewer than {counted(value, unit)}", None
+    if keyword in ("minimum", "maximum"):
+        than = "less" if keyword == "minimum" else "greater"
+        return f"{keyword}: {excerpt(instance)} is {than} than {value}", None
+    if keyword == "format":
+        return f"format: {excerpt(instance)} is not a {value}", None
+    if keyword == "pattern" and isinstance(instance, str) and "\\u0000" in str(value):
+        control = next(
+            (char for char in instance if ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0), ""
+        )
+        return (
+            f"pattern: the string holds the control character U+{ord(control):04X}",
+            "Strings hold no control characters (a comment may hold tabs and line breaks).",
+        )
+    if keyword == "pattern":
+        return f"pattern: {excerpt(instance)} does not match {excerpt(value)}", None
+    # jsonschema's own words, which may quote the whole value: cut to a bounded length.
+    message = error.message
+    if len(message) > 4 * EXCERPT:
+        message = message[: 4 * EXCERPT] + f"… ({counted(len(message), 'character')})"
+    return f"{keyword}: {message}", None
+
+
+def _bounded_for_schema(value: Any, depth: int = 0) -> Any:
+    """A document the schema check takes a bounded time and stack on, with the same
+    errors: every array cut to its first :data:`ARRAY_ITEMS_CHECKED` items, and every
+    array or object well below the deepest value the schema reads emptied (jsonschema
+    words an error with the ``repr`` of the value, which recurses as deep as the value
+    goes). What is not changed is shared, not copied."""
+    if depth > _SCHEMA_DEPTH + _DEPTH_MARGIN:
+        return type(value)() if isinstance(value, (list, dict)) and value else value
+    if isinstance(value, list):
+        kept = [_bounded_for_schema(item, depth + 1) for item in value[:ARRAY_ITEMS_CHECKED]]
+        same = len(kept) == len(value) and all(
+            new is old for new, old in zip(kept, value, strict=False)
+        )
+        return value if same else kept
+    if isinstance(value, dict):
+        changed = {
+            key: new
+            for key, item in value.items()
+            if (new := _bounded_for_schema(item, depth + 1)) is not item
+        }
+        return {**value, **changed} if changed else value
+    return value
+
+
+def _value_at(data: Any, path: Iterable[str | int], default: Any) -> Any:
+    """The value at a path of a document, or ``default`` if the path is not in it."""
+    value = data
+    for part in path:
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            return default
+    return value
+
+
+# Stand-ins, valid under the schema, for the rounds and tricks that have no schema error:
+# jsonschema then finds the very same errors, without walking the rest of the record.
+_VALID_ROUND: Final = {"deal": {"phantom": [], "christine": []}, "special_number": 1, "tricks": []}
+_VALID_TRICK: Final = {"plays": [{"player": "phantom", "card": "Mi1"}]}
+
+
+@dataclass
+class _Failing:
+    """Where ``jsonschema-rs`` found a record's errors, round by round."""
+
+    #: The tricks with errors, by round.
+    tricks: dict[int, set[int]] = field(default_factory=dict)
+    #: The rounds with errors of their own (outside their tricks).
+    rounds: set[int] = field(default_factory=set)
+    #: The rounds whose array of tricks itself has an error.
+    arrays: set[int] = field(default_factory=set)
+    #: True when an error is outside the rounds.
+    outside: bool = False
+
+
+def _failing(data: Any) -> _Failing | None:
+    """Where the gate finds a record's errors; ``None`` when the record is to be checked
+    whole, as it is (no rounds to stand in, an error of the rounds array itself, errors
+    the gate cannot locate, or so many that the check stops early anyway)."""
+    if not isinstance(data, dict) or not isinstance(data.get("rounds"), list):
+        return None
+    try:
+        errors = itertools.islice(schema_gate().iter_errors(data), 10 * SCHEMA_ERROR_LIMIT + 1)
+        paths = [list(error.instance_path) for error in errors]
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if not paths or len(paths) > 10 * SCHEMA_ERROR_LIMIT:
+        return None
+    failing = _Failing()
+    for path in paths:
+        if path[:1] != ["rounds"]:
+            failing.outside = True
+            continue
+        if len(path) < 2 or not isinstance(path[1], int):
+            return None
+        index = path[1]
+        if len(path) >= 4 and path[2] == "tricks" and isinstance(path[3], int):
+            failing.tricks.setdefault(index, set()).add(path[3])
+        else:
+            failing.rounds.add(index)
+            if path[2:] == ["tricks"]:
+                failing.arrays.add(index)
+    return failing
+
+
+def _round_stood_in(item: Any, index: int, failing: _Failing) -> Any:
+    """A failing round with its tricks without an error stood in (all of them kept when
+    its array of tricks has an error)."""
+    tricks = item.get("tricks") if isinstance(item, dict) else None
+    if not isinstance(tricks, list) or index in failing.arrays:
+        return item
+    kept = failing.tricks.get(index, set())
+    stood_in = [
+        trick if position in kept else _VALID_TRICK for position, trick in enumerate(tricks)
+    ]
+    return {**item, "tricks": stood_in}
+
+
+def _record_stood_in(data: dict[str, Any], failing: _Failing) -> dict[str, Any]:
+    rounds = [
+        _round_stood_in(item, index, failing)
+        if index in failing.rounds or index in failing.tricks
+        else _VALID_ROUND
+        for index, item in enumerate(data["rounds"])
+    ]
+    return {**data, "rounds": rounds}
+
+
+def _without_valid_parts(data: Any) -> Any:
+    """The record with each round and trick that ``jsonschema-rs`` finds no error in
+    replaced by a small valid stand-in (the same count of each, so that the errors, their
+    paths and their order stay those of the whole record). A round with an error of its
+    own (outside its tricks) keeps its own values, its tricks without an error stood in:
+    no keyword of a round reads what its tricks hold."""
+    failing = _failing(data)
+    return data if failing is None else _record_stood_in(data, failing)
+
+
+# What jsonschema is given to word a record's errors: the definition of the record schema
+# it is checked against (None: the whole schema), the value, and the value's path.
+_Part = tuple[str | None, Any, tuple[str | int, ...]]
+
+
+def _checked_parts(data: Any) -> list[_Part]:
+    """The parts of a record that ``jsonschema`` words the errors of: when every error
+    ``jsonschema-rs`` finds is in the rounds, each failing round (against the ``round``
+    definition, its valid tricks stood in) or, when a round's only errors are in its
+    tricks, each failing trick (against the ``trick`` definition), in document order;
+    otherwise the whole record, its valid rounds and tricks stood in. No keyword of a
+    record or a round reads into its rounds' or tricks' values, so the errors are the
+    same as the whole record's."""
+    failing = _failing(data)
+    if failing is None:
+        return [(None, data, ())]
+    if failing.outside:
+        return [(None, _record_stood_in(data, failing), ())]
+    rounds = data["rounds"]
+    parts: list[_Part] = []
+    for index in sorted({*failing.tricks, *failing.rounds}):
+        if index in failing.rounds:
+            parts.append(
+                ("round", _round_stood_in(rounds[index], index, failing), ("rounds", index))
+            )
+        else:  # its tricks have errors: it holds tricks
+            parts.extend(
+                ("trick", rounds[index]["tricks"][position], ("rounds", index, "tricks", position))
+                for position in sorted(failing.tricks[index])
+            )
+    return parts
+
+
+def _schema_errors(data: Any, name: str) -> Iterator[tuple[ValidationError, list[str | int]]]:
+    """Each error ``jsonschema`` finds in a document, with its path in the document."""
+    if name != RECORD_SCHEMA:
+        for error in schema_validator(name).iter_errors(data):
+            yield error, list(error.absolute_path)
+        return
+    for definition, value, at in _checked_parts(data):
+        validator = schema_validator() if definition is None else definition_validator(definition)
+        for error in validator.iter_errors(_bounded_for_schema(value, len(at))):
+            yield error, [*at, *error.absolute_path]
+
+
+def _round_and_trick(path: list[str | int]) -> tuple[int | None, int | None]:
+    round_no = trick_no = None
+    if len(path) >= 2 and path[0] == "rounds" and isinstance(path[1], int):
+        round_no = path[1] + 1
+        if len(path) >= 4 and path[2] == "tricks" and isinstance(path[3], int):
+            trick_no = path[3] + 1
+    return round_no, trick_no
+
+
+def schema_problems(
+    data: Any, name: str = RECORD_SCHEMA, base: tuple[str | int, ...] = ()
+) -> list[Problem]:
+    """Every schema error of a document, in document order, as ``schema`` problems.
+
+    A document the fast check accepts has none; any other is worded by ``jsonschema``.
+    Past :data:`SCHEMA_ERROR_LIMIT` errors the check stops, and a last problem says so;
+    the items of an array past :data:`ARRAY_ITEMS_CHECKED` are not read (the array
+    breaks its ``maxItems``, which says so).
+    """
+    if schema_valid(data, name):
+        return []
+    problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
+    stopped = False
+    for error, at in _schema_errors(data, name):
+        if len(problems) >= SCHEMA_ERROR_LIMIT:
+            stopped = True
+            break
+        path = [*base, *at]
+        round_no, trick_no = _round_and_trick(path)
+        schema = error.schema
+        if (
+            error.validator == "additionalProperties"
+            and isinstance(error.instance, dict)
+            and isinstance(schema, Mapping)
+        ):
+            allowed = list(schema.get("properties", {}))
+            for key in error.instance:
+                if key in allowed or key.startswith("x-"):
+                    continue
+                if len(problems) >= SCHEMA_ERROR_LIMIT:
+                    stopped = True
+                    break
+                close = difflib.get_close_matches(key[: 2 * EXCERPT], allowed, n=1)
+                hint = f"Did you mean {close[0]!r}?" if close else None
+                # A key too long to quote whole is not put in the pointer: it points at
+                # the object that holds the key.
+                where = [*path, key] if len(key) <= EXCERPT else path
+                problems.append(
+                    (
+                        _sort_key([*path, key]),
+                        Problem.of(
+                            Code.SCHEMA,
+                            f"additionalProperties: unknown key {excerpt(key)} (allowed: "
+                            f"{', '.join(allowed)}, and keys starting with x-)",
+                            pointer(*where),
+                            round_no,
+                            trick_no,
+                            hint,
+                        ),
+                    )
+                )
+            continue
+        instance = _value_at(data, at, error.instance)
+        message, hint = _schema_message(error, instance)
+        problems.append(
+            (
+                _sort_key(path),
+                Problem.of(Code.SCHEMA, message, pointer(*path), round_no, trick_no, hint),
+            )
+        )
+    problems.sort(key=lambda item: item[0])
+    found = [problem for _, problem in problems]
+    if stopped:
+        found.append(
+            Problem.of(
+                Code.SCHEMA,
+                f"too many errors: the schema check stopped after {SCHEMA_ERROR_LIMIT}",
+                hint="Put these right and check the record again.",
+            )
+        )
+    return found
+
+
+def _sort_key(path: list[str | int]) -> tuple[tuple[int, str | int], ...]:
+    return tuple((0, part) if isinstance(part, int) else (1, part) for part in path)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordReport:
+    """The verdict on one record: its problems, and the replayed result if the replay got
+    to the end of the record (``None`` otherwise). ``replay`` is the engine's replay (if the
+    record got that far) and ``record`` the parsed JSON value."""
+
+    source: str
+    index: int
+    game_id: str | None
+    problems: tuple[Problem, ...]
+    result: Result | None = None
+    replay: Replay | None = field(default=None, compare=False, repr=False)
+    record: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def valid(self) -> bool:
+        """True when no problem has severity ``error``."""
+        return all(problem.severity is not Severity.ERROR for problem in self.problems)
+
+    @property
+    def model(self) -> GameRecord | None:
+        """The record as the record model (built from the validated JSON, without a second
+        validation), or ``None`` when the record did not pass the schema."""
+        if not isinstance(self.record, dict) or any(
+            problem.code in _BEFORE_MODEL for problem in self.problems
+        ):
+            return None
+        from ..records.model import GameRecord
+
+        return GameRecord.from_validated(self.record)
+
+    @property
+    def failed(self) -> bool:
+        """True when the run could not check this record (``internal-error``,
+        ``unreadable``): exit code 3 rather than 1."""
+        return any(problem.code in FAILURE_CODES for problem in self.problems)
+
+    @property
+    def warnings(self) -> int:
+        """How many problems are warnings."""
+        return sum(problem.severity is Severity.WARNING for problem in self.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as docs/format.md's ``verify --format json`` writes it."""
+        return {
+            "source": self.source,
+            "index": self.index,
+            "game_id": self.game_id,
+            "valid": self.valid,
+            "problems": [problem.to_json() for problem in self.problems],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+
+def _game_id(data: Any) -> str | None:
+    if isinstance(data, dict):
+        game_id = data.get("game_id")
+        if isinstance(game_id, str) and game_id:
+            # An id longer than the schema allows (200) is named by an excerpt: every line
+            # of the report names the record.
+            return game_id if len(game_id) <= 200 else shortened(game_id)
+    return None
+
+
+def check_record(
+    data: Any, sheets: Mapping[str, Sheet] | None = None, trace: bool = True
+) -> tuple[list[Problem], Replay | None]:
+    """The problems of one parsed record and its replay (``None`` when the record did not
+    get past the schema or the sheet checks). Without ``trace`` the replay keeps only the
+    problems and the result (see :func:`~phantom_log.rules.engine.replay`)."""
+    if not isinstance(data, dict):
+        return [
+            Problem.of(
+                Code.SCHEMA,
+                f"type: a record is a JSON object, not {_json_type(data)}",
+                hint="A .json file holds one record (an object) or an array of records; "
+                "a JSON Lines file holds one record per line.",
+            )
+        ], None
+    problems = schema_problems(data)
+    if problems:
+        return problems, None
+    try:
+        outcome = replay(data, sheets, trace)
+    except SheetProblems as error:
+        return word_all(error.problems), None
+    return word_all(outcome.problems), outcome
+
+
+def internal_error(error: BaseException) -> Problem:
+    """The ``internal-error`` problem of a failure of the checker itself."""
+    return Problem.of(
+        Code.INTERNAL_ERROR,
+        f"the checker failed on this record ({type(error).__name__}); the other records "
+        "are still checked",
+        hint="This is a bug in phantom-log: please report it with the record.",
+    )
+
+
+def verify_record(
+    record: SourceRecord,
+    sheets: Mapping[str, Sheet] | None = None,
+    strict: bool = False,
+    trace: bool = True,
+) -> RecordReport:
+    """The report on one record read from a source."""
+    if record.problem is not None:
+        return RecordReport(record.source, record.index, None, (record.problem,))
+    try:
+        problems, outcome = check_record(record.data, sheets, trace)
+    except Exception as error:  # a bug of the checker: this record's problem, not the run's
+        return RecordReport(
+            record.source,
+            record.index,
+            _game_id(record.data),
+            (internal_error(error),),
+            record=record.data,
+        )
+    if strict:
+        problems = [problem.as_error() for problem in problems]
+    return RecordReport(
+        record.source,
+        record.index,
+        _game_id(record.data),
+        tuple(problems),
+        None if outcome is None else outcome.result,
+        outcome,
+        record.data,
+    )
+
+
+def verify_paths(
+    paths: Iterable[str],
+    sheets: Mapping[str, Sheet] | None = None,
+    strict: bool = False,
+    stdin: IO[bytes] | None = None,
+) -> Iterator[RecordReport]:
+    """Reports on every record of every path, in input order.
+
+    Raises :class:`~phantom_log.records.sources.SourceError` for a path that does not exist,
+    before any record is read.
+    """
+    for source in find_sources(paths):
+        for record in read_source(source, stdin):
+            yield verify_record(record, sheets, strict)
+
+
+def read_sheets(data: bytes) -> dict[str, Sheet] | list[Problem]:
+    """The named sheets of a sheets file (``schemas/sheet-1.schema.json``), added to the
+    built-in ones, or the file's problems."""
+    try:
+        document = parse_json(data)
+    except JsonError as error:
+        return [error.problem()]
+    problems = schema_problems(document, SHEETS_SCHEMA)
+    if problems:
+        return problems
+    known: dict[str, Sheet] = dict(BUILTIN_SHEETS)
+    for index, entry in enumerate(document["sheets"]):
+        at = f"/sheets/{index}"
+        sheet = sheet_from_json(entry, at)
+        if isinstance(sheet, list):
+            problems.extend(word_all(sheet))
+        elif sheet.name in known:
+            problems.append(
+                Problem.of(
+                    Code.BAD_SHEET,
+                    f"the sheet name {sheet.name!r} is taken"
+                    + (" by a built-in sheet" if sheet.name in BUILTIN_SHEETS else " twice"),
+                    at + "/name",
+                )
+            )
+        else:
+            known[sheet.name] = sheet
+    return problems or known

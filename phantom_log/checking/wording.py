@@ -1,0 +1,432 @@
+"""The English of the engine's problems: one sentence (and a hint) per code and its facts.
+
+The engine and the sheet checks report :class:`~phantom_log.rules.problems.Illegal` values, a
+code with the facts it is about; :func:`word` turns one into the
+:class:`~phantom_log.rules.problems.Problem` that reports print. This is the only place that
+words them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from ..rules.cards import CARD_CODES, Role, Suit, hand_codes
+from ..rules.engine import CARDS_PER_HAND, TRICKS_PER_ROUND, Exchange, Reason, card_number_of
+from ..rules.problems import Code, Illegal, Problem
+from ..rules.sheets import BARS_PER_SHEET, NOTES_PER_SHEET
+
+Words = tuple[str, str | None]
+_PART_TITLES: Final = {
+    "phantom": "the Phantom",
+    "christine": "Christine",
+    "aside": "the cards aside",
+}
+
+
+# -- values from a record, quoted ---------------------------------------------------------
+
+#: How many characters of a value from a record a message quotes: a record of any size
+#: gives messages of a bounded size.
+EXCERPT: Final = 60
+
+
+def counted(number: int, word: str) -> str:
+    """``1 item``, ``1,000,000 items``."""
+    return f"{number:,} {word}{'' if number == 1 else 's'}"
+
+
+def _size(value: Any) -> str:
+    if isinstance(value, str):
+        return counted(len(value), "character")
+    if isinstance(value, list):
+        return counted(len(value), "item")
+    if isinstance(value, dict):
+        return counted(len(value), "key")
+    return counted(len(str(value)), "character")
+
+
+def _json_prefix(value: Any, budget: int) -> tuple[str, bool]:
+    """The JSON text of a value and ``True``; or, when that text would be longer than
+    ``budget`` characters, a prefix of it longer than ``budget`` and ``False``. No more of
+    the value is read than that needs: its size and its depth do not matter."""
+    if isinstance(value, str):
+        if len(value) <= budget:
+            return json.dumps(value, ensure_ascii=False), True
+        return json.dumps(value[: budget + 1], ensure_ascii=False), False
+    if isinstance(value, list | dict):
+        text = "[" if isinstance(value, list) else "{"
+        pairs = value.items() if isinstance(value, dict) else enumerate(value)
+        for position, (key, item) in enumerate(pairs):
+            if len(text) > budget:
+                return text, False
+            if position:
+                text += ", "
+            if isinstance(value, dict):
+                text += json.dumps(str(key)[:budget], ensure_ascii=False) + ": "
+            part, whole = _json_prefix(item, budget - len(text))
+            text += part
+            if not whole:
+                return text, False
+        text += "]" if isinstance(value, list) else "}"
+        return text, len(text) <= budget
+    plain = value is None or isinstance(value, bool | int | float)
+    text = json.dumps(value) if plain else str(value)
+    return text[: budget + 1], len(text) <= budget
+
+
+def _visible(text: str) -> str:
+    # A lone surrogate (possible in a value given through the Python API) as an escape,
+    # so that a message is always UTF-8 text.
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def excerpt(value: Any, limit: int = EXCERPT) -> str:
+    """A value from a record as a message quotes it, in JSON: whole when short; otherwise
+    its first ``limit`` characters, an ellipsis and its size, as in ``"xxx…" (5,000,000
+    characters)`` or ``["Ma5", "Ma5", …] (1,000,000 items)``. Only a bounded prefix of
+    the value is read, however large it is."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return _visible(json.dumps(value, ensure_ascii=False))
+        cut = json.dumps(value[:limit], ensure_ascii=False)[:-1]
+        return _visible(f'{cut}…" ({_size(value)})')
+    text, whole = _json_prefix(value, limit)
+    if whole:
+        return _visible(text)
+    return _visible(f"{text[:limit]}… ({_size(value)})")
+
+
+def shortened(text: str, limit: int = EXCERPT) -> str:
+    """A text from a record as prose quotes it: whole when at most ``limit`` characters,
+    otherwise its first ``limit``, an ellipsis and its length."""
+    if len(text) <= limit:
+        return _visible(text)
+    return _visible(f"{text[:limit]}… ({_size(text)})")
+
+
+def quoted(text: str, limit: int = EXCERPT) -> str:
+    """A name from a record in quotes (Python's, with anything unprintable escaped), cut
+    as :func:`shortened` cuts it."""
+    if len(text) <= limit:
+        return _visible(repr(text))
+    return _visible(f"{repr(text[:limit])[:-1]}…{repr(text[:1])[-1]} ({_size(text)})")
+
+
+def _list(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _pronoun(role: Role) -> str:
+    return "he" if role is Role.PHANTOM else "she"
+
+
+def _possessive(role: Role) -> str:
+    return "his" if role is Role.PHANTOM else "her"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _hand(hand: int) -> str:
+    return ", ".join(hand_codes(hand))
+
+
+def _plural(count: int, word: str) -> str:
+    return word if count == 1 else word + "s"
+
+
+def _unknown_sheet(facts: Mapping[str, Any]) -> Words:
+    names = ", ".join(facts["known"])
+    return (
+        f"sheet {facts['name']!r} is not a known sheet (known: {names})",
+        "Name a built-in sheet, give the sheet's bars in the record, "
+        "or add a file of named sheets with --sheets FILE.",
+    )
+
+
+def _bad_sheet(facts: Mapping[str, Any]) -> Words:
+    name = facts["name"]
+    if "bars" in facts:
+        return (
+            f"sheet {name!r} has {facts['bars']} bars; a sheet has {BARS_PER_SHEET}",
+            "Give four bars, one per suit: Mi, Ch, Ri and Ma.",
+        )
+    if "suit" in facts:
+        return (
+            f"sheet {name!r}: bar {facts['bar']} repeats the suit {facts['suit']} "
+            f"of bar {facts['first']}; each suit has exactly one bar",
+            None,
+        )
+    if "empty" in facts:
+        return f"sheet {name!r}: bar {facts['bar']} has no note; each bar holds at least one", None
+    return (
+        f"sheet {name!r} has {facts['notes']} notes; a sheet has {NOTES_PER_SHEET}",
+        "Count the letters P and C of all four bars together: they must be 12.",
+    )
+
+
+def _bad_deal(facts: Mapping[str, Any]) -> Words:
+    round_no = facts.get("round")
+    if "first" in facts:
+        card = CARD_CODES[facts["card"]]
+        first, part = _PART_TITLES[facts["first"]], _PART_TITLES[facts["part"]]
+        return (
+            f"the deal of round {round_no} holds {card} twice ({first} and {part}); "
+            "the deck has one of each card",
+            None,
+        )
+    if "count" in facts:
+        return (
+            f"the deal of round {round_no} gives {_PART_TITLES[facts['part']]} "
+            f"{facts['count']} cards, not {facts['expected']}",
+            None,
+        )
+    if "overlap" in facts:
+        return f"the deal gives {_list(hand_codes(facts['overlap']))} to both players", None
+    return f"no deal is due now: each player is dealt {CARDS_PER_HAND} cards per round", None
+
+
+def _bad_exchange(facts: Mapping[str, Any]) -> Words:
+    round_no = facts["round"]
+    if facts.get("beginner"):
+        return (
+            f"round {round_no} records an exchange, but under the beginner rule there is none",
+            "Remove the exchange, or set rules.beginner to false.",
+        )
+    if facts.get("missing"):
+        return (
+            f"round {round_no} has no exchange; without the beginner rule each player gives "
+            "one card at the start of a round",
+            'Add "exchange": {"phantom": CARD, "christine": CARD}, or set rules.beginner to true.',
+        )
+    role: Role = facts["player"]
+    return (
+        f"{role.in_text} gives {CARD_CODES[facts['card']]} in the exchange of round "
+        f"{round_no}, but {_pronoun(role)} was not dealt it",
+        f"{_capital(_possessive(role))} hand: {_hand(facts['hand'])}.",
+    )
+
+
+def _bad_special_number(facts: Mapping[str, Any]) -> Words:
+    number, round_no = facts["number"], facts["round"]
+    exchange: Exchange | None = facts.get("exchange")
+    if exchange is None:
+        return f"special number {number} of round {round_no} is not a die roll (1-6)", None
+    allowed = sorted({card_number_of(exchange.phantom), card_number_of(exchange.christine)})
+    shown = " or ".join(str(value) for value in allowed)
+    leader: Role = facts["leader"]
+    return (
+        f"special number {number} of round {round_no} is not allowed: the exchanged cards "
+        f"{CARD_CODES[exchange.phantom]} and {CARD_CODES[exchange.christine]} allow only "
+        f"{shown}",
+        f"{_capital(leader.in_text)}, who leads round {round_no}, picks the number of one of "
+        "the two exchanged cards.",
+    )
+
+
+def _wrong_player(facts: Mapping[str, Any]) -> Words:
+    player: Role = facts["player"]
+    expected: Role = facts["expected"]
+    leading = facts["leading"]
+    return (
+        f"{player.in_text} played {CARD_CODES[facts['card']]}, but it is "
+        f"{expected.in_text}'s turn to {'lead' if leading else 'follow'}",
+        "The winner of a trick leads the next one; the Phantom leads round 1 and Christine round 2."
+        if leading
+        else None,
+    )
+
+
+def _card_not_held(facts: Mapping[str, Any]) -> Words:
+    role: Role = facts["player"]
+    card = CARD_CODES[facts["card"]]
+    if facts.get("swap"):
+        twice = facts["twice"]
+        return (
+            f"{role.in_text} gives {card} "
+            + ("twice in the swap" if twice else "in the swap")
+            + f" after {CARD_CODES[facts['after']]}, but {_pronoun(role)} "
+            + ("holds only one" if twice else "does not hold it"),
+            f"{_capital(_possessive(role))} hand before the swap: {_hand(facts['hand'])}.",
+        )
+    return (
+        f"{role.in_text} played {card}, but {_pronoun(role)} does not hold it",
+        f"{_capital(_possessive(role))} hand: {_hand(facts['hand']) or 'empty'}.",
+    )
+
+
+def _revoke(facts: Mapping[str, Any]) -> Words:
+    role: Role = facts["player"]
+    lead_suit: Suit = facts["lead_suit"]
+    return (
+        f"{role.in_text} played {CARD_CODES[facts['card']]} but holds "
+        f"{_list(hand_codes(facts['held']))}; {_pronoun(role)} must follow {lead_suit.title}",
+        "A player who holds a card of the lead suit (after any swap) must play one.",
+    )
+
+
+def _missing_swap(facts: Mapping[str, Any]) -> Words:
+    size = facts["size"]
+    cards = _plural(size, "card")
+    code = CARD_CODES[facts["card"]]
+    if "player" in facts:
+        role: Role = facts["player"]
+        return (
+            f"the swap after {code} is {size} {cards} each, but {role.in_text} gives "
+            f"{facts['count']}",
+            None,
+        )
+    return (
+        f"{code} shows the special number {facts['special_number']}: a swap of {size} {cards} "
+        "each must follow, and none is recorded",
+        'Add "swap": {"phantom": [...], "christine": [...]} to this play.',
+    )
+
+
+def _unexpected_swap(facts: Mapping[str, Any]) -> Words:
+    code = CARD_CODES[facts["card"]]
+    if "player" in facts:
+        role: Role = facts["player"]
+        size = facts["size"]
+        return (
+            f"the swap after {code} is {size} {_plural(size, 'card')} each, but "
+            f"{role.in_text} gives {facts['count']}",
+            "Each player gives 2 cards, or 1 when either player holds only one card.",
+        )
+    if facts.get("no_swap_possible"):
+        empty: Role = facts["empty"]
+        return (
+            f"{code} shows the special number, but no swap is possible: {empty.in_text} has "
+            "no card left",
+            'Record no swap here, or "swap": {}.',
+        )
+    return (
+        f"a swap is recorded after {code}, but only a card of the special number "
+        f"{facts['special_number']} calls for one",
+        None,
+    )
+
+
+def _after_game_end(facts: Mapping[str, Any]) -> Words:
+    what = facts.get("what")
+    if what == "round":
+        thing = f"round {facts['round']}"
+    elif what == "trick":
+        thing = f"trick {facts['trick']} of round {facts['round']}"
+    else:
+        thing = "a move"
+    return (
+        f"{thing} is recorded after the Phantom completed the sheet in round "
+        f"{facts['end_round']}, trick {facts['end_trick']}; the game was over",
+        "Remove everything after the trick that completed the 12th note.",
+    )
+
+
+def _incomplete_trick(facts: Mapping[str, Any]) -> Words:
+    if "round" not in facts:
+        return "the trick in play has one card; the follower must play before anything else", None
+    return (
+        f"trick {facts['trick']} of round {facts['round']} has one play, but the record goes "
+        "on; only the last trick of a record may be incomplete",
+        None,
+    )
+
+
+def _incomplete_round(facts: Mapping[str, Any]) -> Words:
+    next_round = facts.get("next", facts["round"] + 1)
+    return (
+        f"round {facts['round']} has {facts['played']} tricks, but round {next_round} follows; "
+        f"a round lasts {TRICKS_PER_ROUND} tricks",
+        None,
+    )
+
+
+def _unfinished(facts: Mapping[str, Any]) -> Words:
+    rounds, tricks = facts["rounds"], facts["tricks"]
+    where = f"round {rounds}, trick {tricks}" if tricks else f"the start of round {rounds}"
+    return (
+        f"the record stops at {where} with {facts['notes']} notes completed; the game is not "
+        "over, so it has no winner",
+        "A finished game ends when the Phantom completes the 12th note or when round 2's 10th "
+        "trick is played.",
+    )
+
+
+def _winner_mismatch(facts: Mapping[str, Any]) -> Words:
+    claimed: Role | None = facts["claimed"]
+    if facts.get("result"):
+        winner: Role | None = facts["winner"]
+        said = "no winner yet" if claimed is None else f"{claimed.in_text} won"
+        actual = "the game is unfinished" if winner is None else f"{winner.in_text} won"
+        return f"the result claims {said}, but {actual} in the replay", None
+    assert claimed is not None
+    round_no, trick_no = facts["round"], facts["trick"]
+    if facts.get("one_card"):
+        return (
+            f"the record claims {claimed.in_text} won round {round_no}, trick {trick_no}, but "
+            "only one card of it was played",
+            None,
+        )
+    reason: Reason = facts["reason"]
+    return (
+        f"the record claims {claimed.in_text} won round {round_no}, trick {trick_no}, but "
+        f"{facts['winner'].in_text} did: {CARD_CODES[facts['lead']]} against "
+        f"{CARD_CODES[facts['follow']]}, {reason.value.replace('-', ' ')}",
+        None,
+    )
+
+
+def _notes_mismatch(facts: Mapping[str, Any]) -> Words:
+    return (
+        f"the result claims {facts['claimed']} notes completed, but the replay ends with "
+        f"{facts['notes']}",
+        None,
+    )
+
+
+def _schema(facts: Mapping[str, Any]) -> Words:
+    if "rounds" in facts:
+        return f"{facts['rounds']} rounds are recorded; a game has at most 2 rounds", None
+    return f"{facts['tricks']} tricks are recorded; a round has at most 10", None
+
+
+_WORDS: Final[dict[Code, Callable[[Mapping[str, Any]], Words]]] = {
+    Code.SCHEMA: _schema,
+    Code.UNKNOWN_SHEET: _unknown_sheet,
+    Code.BAD_SHEET: _bad_sheet,
+    Code.BAD_DEAL: _bad_deal,
+    Code.BAD_EXCHANGE: _bad_exchange,
+    Code.BAD_SPECIAL_NUMBER: _bad_special_number,
+    Code.WRONG_PLAYER: _wrong_player,
+    Code.CARD_NOT_HELD: _card_not_held,
+    Code.REVOKE: _revoke,
+    Code.MISSING_SWAP: _missing_swap,
+    Code.UNEXPECTED_SWAP: _unexpected_swap,
+    Code.AFTER_GAME_END: _after_game_end,
+    Code.INCOMPLETE_TRICK: _incomplete_trick,
+    Code.INCOMPLETE_ROUND: _incomplete_round,
+    Code.UNFINISHED: _unfinished,
+    Code.WINNER_MISMATCH: _winner_mismatch,
+    Code.NOTES_MISMATCH: _notes_mismatch,
+}
+
+
+def words(illegal: Illegal) -> Words:
+    """The message and the hint (or ``None``) of a problem given as data."""
+    return _WORDS[illegal.code](illegal.facts)
+
+
+def word(illegal: Illegal) -> Problem:
+    """The problem, worded, as reports print it."""
+    message, hint = words(illegal)
+    return Problem.of(illegal.code, message, illegal.pointer, illegal.round, illegal.trick, hint)
+
+
+def word_all(problems: Sequence[Illegal]) -> list[Problem]:
+    """Every problem of a list, worded, in order."""
+    return [word(problem) for problem in problems]

@@ -1,0 +1,1 @@
+"""Records read: sources, strict JSON, the schema, the record model, selection."""

@@ -1,0 +1,420 @@
+"""Strict JSON, as docs/format.md reads it: the one place where texts become values.
+
+RFC 8259 and then some: bytes that are not UTF-8, duplicate keys, ``NaN``/``Infinity``,
+integers outside the signed 64-bit range, numbers too large for a 64-bit float, lone
+surrogates, NUL and other raw control characters, and nesting deeper than 1,024 levels are
+all :class:`JsonError` with a line and column where known. A leading UTF-8 byte-order
+mark is accepted.
+
+orjson parses; what it lets through (duplicate keys, large integers) is found by one pass
+over the bytes: it counts the keys of the text (every quote followed by a colon), to
+compare with the keys of the parsed value, and flags any run of 19 digits (a number that
+may be outside the 64-bit range). Any doubt sends the text to the standard library's
+parser with every check hooked in. This module is compiled with Cython where a compiler is
+available (``strictjson.pxd``); the same source runs as plain Python elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any, Final
+
+import orjson
+
+from ..rules.problems import Code, Problem
+
+_BOM: Final = b"\xef\xbb\xbf"
+_INT64_MIN: Final = -(2**63)
+_INT64_MAX: Final = 2**63 - 1
+# Floats this large may have been written as integers outside the 64-bit range (orjson
+# reads those as floats): such texts take the exact check.
+_DOUBTFUL_FLOAT = 9.0e18
+# A key is a string followed by a colon (spaces allowed between); in a string value a
+# quote is escaped, so this pattern counts every key of a text at least once.
+_KEY_PATTERN: Final = re.compile(rb'"\s*:')
+# 19 digits in a row may be an integer outside the signed 64-bit range (orjson reads some
+# of those as floats, silently): such texts take the exact check.
+_LONG_DIGITS: Final = re.compile(rb"[0-9]{19}")
+_DOUBTFUL_DIGITS = 19
+#: The deepest nesting of arrays and objects read (orjson's limit): a deeper text is a
+#: ``json`` problem, whichever parser reads it and however deep the caller's stack is.
+MAX_DEPTH: Final = 1024
+#: True in the compiled build (the loop of _text_keys is then C); the pure-Python build
+#: counts with the regular expression instead.
+COMPILED: Final = not __file__.endswith(".py")
+
+
+class JsonError(Exception):
+    """A text that is not JSON as docs/format.md accepts it."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def problem(self, line_offset: int = 0, column_offset: int = 0) -> Problem:
+        """The ``json`` problem, its line (and, on the text's first line, its column)
+        counted in the whole source."""
+        line = None if self.line is None else self.line + line_offset
+        if self.line == 1 and self.column is not None:
+            self.column += column_offset
+        where = ""
+        if line is not None:
+            where = f"line {line}" + ("" if self.column is None else f", column {self.column}")
+            where += ": "
+        return Problem(
+            Code.JSON,
+            f"{where}{self.message}",
+            hint=_JSON_HINT,
+            line=line,
+            column=self.column,
+        )
+
+
+_JSON_HINT: Final = (
+    "The record must be strict JSON in UTF-8: no comments, no trailing commas, "
+    "no NaN or Infinity, each key once per object."
+)
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    """Line and column (both from 1, column in characters) of a byte offset."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line = data.count(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
+    return line, column
+
+
+def _reject_constant(name: str) -> Any:
+    raise JsonError(f"{name} is not a JSON number")
+
+
+def _checked_int(text: str) -> int:
+    # A signed 64-bit integer has at most 19 digits: longer texts are refused unread
+    # (int() itself refuses texts of more than 4,300 digits).
+    if len(text.lstrip("-")) > 19:
+        raise JsonError(f"the number {text[:30]}... is outside the 64-bit integer range")
+    value = int(text)
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise JsonError(f"the number {text[:30]} is outside the 64-bit integer range")
+    return value
+
+
+def _checked_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise JsonError(f"the number {text[:30]} is too large for a 64-bit float")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise JsonError(f"duplicate key {key!r} in one object")
+        result[key] = value
+    return result
+
+
+def _slow_parse(data: bytes) -> Any:
+    """The standard library's parser, with every check of docs/format.md hooked in."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line, column = _position(data, error.start)
+        raise JsonError(
+            f"the bytes are not UTF-8 (byte 0x{data[error.start]:02x})", line, column
+        ) from None
+    if _nesting(data) > MAX_DEPTH:
+        raise JsonError(f"the JSON is nested more than {MAX_DEPTH} levels deep")
+    # The standard library's parser recurses once a level, within the interpreter's
+    # recursion limit: room for MAX_DEPTH levels is made above the caller's frames, so
+    # that the verdict does not depend on how deep the caller is.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + MAX_DEPTH + 100)
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_reject_constant,
+            parse_int=_checked_int,
+            parse_float=_checked_float,
+        )
+    except json.JSONDecodeError as error:
+        raise JsonError(error.msg, error.lineno, error.colno) from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _nesting(data: bytes) -> int:
+    """How deep the arrays and objects of a text nest (brackets in strings not counted;
+    the text need not be valid JSON)."""
+    deepest = 0
+    depth = 0
+    if not COMPILED:
+        for match in _STRING_OR_BRACKET.finditer(data):
+            byte = data[match.start()]
+            if byte == 91 or byte == 123:  # '[' or '{'
+                depth += 1
+                deepest = max(deepest, depth)
+            elif byte != 34:  # a closing bracket; a string ('"') counts nothing
+                depth -= 1
+        return deepest
+    text = data  # a C pointer to the bytes in the compiled build
+    length = len(data)
+    index = 0
+    while index < length:
+        byte = text[index]
+        index += 1
+        if byte == 34:  # '"': skip the string, escapes included
+            while index < length and text[index] != 34:
+                if text[index] == 92:  # a backslash escapes the next byte
+                    index += 1
+                index += 1
+            index += 1
+        elif byte == 91 or byte == 123:  # '[' or '{'
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif byte == 93 or byte == 125:  # ']' or '}'
+            depth -= 1
+    return deepest
+
+
+def scan(value: Any) -> int:
+    """How many keys the objects of a parsed value hold, all levels together; -1 when a
+    number in it needs the exact check (an integer outside the 64-bit range, or a float
+    that may have been written as one)."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            mapping = item
+            count += len(mapping)
+            for child in mapping.values():
+                if _doubtful(child, stack):
+                    return -1
+        elif type(item) is list:
+            sequence = item
+            for child in sequence:
+                if _doubtful(child, stack):
+                    return -1
+    return count
+
+
+def _doubtful(child: Any, stack: list[Any]) -> bool:
+    """Puts a container on the stack; True for a number that needs the exact check."""
+    kind = type(child)
+    if kind is dict or kind is list:
+        stack.append(child)
+    elif kind is int:
+        return bool(child < _INT64_MIN or child > _INT64_MAX)
+    elif kind is float:
+        return not -_DOUBTFUL_FLOAT < child < _DOUBTFUL_FLOAT
+    return False
+
+
+def _text_keys(data: bytes) -> int:
+    """The keys of a text, counted from its bytes: every quote followed by a colon, spaces
+    allowed between (at least the true count; more when a string holds an escaped quote
+    followed by a colon); -1 when the text holds 19 digits in a row."""
+    if not COMPILED:
+        if _LONG_DIGITS.search(data):
+            return -1
+        return len(_KEY_PATTERN.findall(data))
+    text = data  # a C pointer to the bytes in the compiled build
+    count = 0
+    digits = 0
+    length = len(data)
+    index = 0
+    while index < length:
+        byte = text[index]
+        index += 1
+        if byte > 57:  # letters, colons, brackets: the most common bytes, nothing to count
+            digits = 0
+        elif byte >= 48:  # a digit
+            digits += 1
+            if digits >= _DOUBTFUL_DIGITS:
+                return -1
+        else:
+            digits = 0
+            if byte == 34:  # '"'
+                after = index
+                while after < length and text[after] in (32, 9, 10, 13):  # JSON whitespace
+                    after += 1
+                if after < length and text[after] == 58:  # ':'
+                    count += 1
+    return count
+
+
+def _parsed_keys(value: Any) -> int:
+    """:func:`_count_keys`, or :func:`scan` for a value nested deeper than the Python build
+    can recurse (orjson reads up to 1,024 levels)."""
+    try:
+        return _count_keys(value)
+    except RecursionError:
+        return scan(value)
+
+
+def _count_keys(value: Any) -> int:
+    """How many keys the objects of a parsed value hold, all levels together."""
+    count = 0
+    if type(value) is dict:
+        mapping = value
+        count = len(mapping)
+        for child in mapping.values():
+            kind = type(child)
+            if kind is dict or kind is list:
+                count += _count_keys(child)
+    elif type(value) is list:
+        sequence = value
+        for child in sequence:
+            kind = type(child)
+            if kind is dict or kind is list:
+                count += _count_keys(child)
+    return count
+
+
+def parse_json(data: bytes) -> Any:
+    """Parse one JSON text; raises :class:`JsonError` for anything docs/format.md rejects."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        # orjson is right to refuse; the standard library words most errors better.
+        _slow_parse(data)
+        line, column = _position(data, error.pos)
+        message = str(error.args[0]) if error.args else "invalid JSON"
+        message = message.split(": line ")[0]
+        raise JsonError(message, line, column) from None
+    kind = type(value)
+    if kind is dict or kind is list:
+        # The text's count is at least the true number of keys in the text, which is at
+        # least the parsed value's (a repeated key is kept once): equal counts leave no
+        # room for a duplicate. 19 digits in a row (-1) may be a number past 64 bits.
+        keys = _text_keys(data)
+        if keys < 0 or keys != _parsed_keys(value):
+            return _slow_parse(data)
+    elif (kind is int or kind is float) and scan([value]) < 0:
+        return _slow_parse(data)
+    return value
+
+
+# A string (to its closing quote, or to the end of a text cut short; a backslash escapes
+# any byte, a line break too) or a bracket: one match each, found in one pass (the text
+# between is skipped by the search).
+_STRING_OR_BRACKET: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]', re.DOTALL)
+# What split_array reads: a string, whole (its closing quote captured: none for a string
+# cut short; a backslash escapes any byte), or a bracket. One match each, in one pass.
+_SPLIT_TOKENS: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+(")?|[\[\]{}]', re.DOTALL)
+_JSON_SPACES: Final = b" \t\r\n"
+
+
+def split_array(data: bytes) -> list[tuple[int, int]] | None:
+    """The byte spans ``(start, end)`` of the elements of a top-level JSON array, so that
+    each can be parsed (and checked) on its own; ``None`` when the text is not an array of
+    objects whose brackets, braces and strings are balanced (such a text is parsed whole).
+
+    Only the structure is read here: each element is still parsed strictly afterwards.
+    """
+    length = len(data)
+    start = 0
+    while start < length and data[start] in b" \t\r\n":
+        start += 1
+    if start >= length or data[start] != 91:  # '['
+        return None
+    if not COMPILED:
+        return _split_with_pattern(data, start)
+    text = data  # a C byte buffer in the compiled build
+    spans: list[tuple[int, int]] = []
+    depth = 0
+    # element: the start of the element being read; -1 while one is expected (after "["
+    # or ","), -2 once one is read (a "," or the closing "]" must follow).
+    element = -1
+    index = start + 1
+    while index < length:
+        byte = text[index]
+        if byte == 34:  # '"': skip the string, escapes included
+            if depth == 0:
+                return None
+            index += 1
+            while index < length and text[index] != 34:
+                if text[index] == 92:  # a backslash escapes the next byte
+                    index += 1
+                index += 1
+            if index >= length:
+                return None
+        elif byte == 123 or byte == 91:  # '{' or '['
+            if depth == 0:
+                if element != -1 or byte != 123:
+                    return None
+                element = index
+            depth += 1
+        elif byte == 125 or byte == 93:  # '}' or ']'
+            if depth == 0:
+                if byte == 93 and (element == -2 or (element == -1 and not spans)):
+                    return spans if _only_spaces(text, index + 1, length) else None
+                return None
+            depth -= 1
+            if depth == 0:
+                spans.append((element, index + 1))
+                element = -2
+        elif depth == 0:
+            if byte == 44 and element == -2:  # ',' between elements
+                element = -1
+            elif byte not in (32, 9, 10, 13):
+                return None
+        index += 1
+    return None
+
+
+def _only_spaces(text: Any, index: int, length: int) -> bool:
+    while index < length:
+        if text[index] not in (32, 9, 10, 13):
+            return False
+        index += 1
+    return True
+
+
+def _split_with_pattern(data: bytes, start: int) -> list[tuple[int, int]] | None:
+    """:func:`split_array` for the pure-Python build: the same spans, found token by token
+    (strings and brackets) with a pattern, in one pass over the text."""
+    spans: list[tuple[int, int]] = []
+    depth = 0
+    element = -1  # as in split_array
+    last = start + 1  # where the text not yet looked at begins
+    for match in _SPLIT_TOKENS.finditer(data, start + 1):
+        at = match.start()
+        if depth == 0:
+            gap = data[last:at].strip(_JSON_SPACES)
+            if gap and not (gap == b"," and element == -2):
+                return None
+            if gap:
+                element = -1
+        token = data[at]
+        if token == 34:  # '"': a string, skipped whole inside an element
+            if depth == 0 or match.group(1) is None:
+                return None
+            continue
+        last = at + 1
+        if token == 123 or token == 91:  # '{' or '['
+            if depth == 0:
+                if element != -1 or token != 123:
+                    return None
+                element = at
+            depth += 1
+        elif depth == 0:  # '}' or ']' with nothing open
+            if token == 93 and (element == -2 or (element == -1 and not spans)):
+                return spans if not data[last:].strip(_JSON_SPACES) else None
+            return None
+        else:
+            depth -= 1
+            if depth == 0:
+                spans.append((element, at + 1))
+                element = -2
+    return None

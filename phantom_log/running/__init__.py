@@ -1,0 +1,1 @@
+"""Running work over many records: processes, the garbage collector, the cluster."""

@@ -1,0 +1,695 @@
+"""The games and tricks tables, built once from the verify reports, in batches.
+
+Each batch of records becomes two Arrow IPC files in a work folder: the games rows, and
+the tricks as the engine packs them (an integer per trick, and its swaps as text). Export
+and statistics then scan those files lazily and decode the tricks a whole column at a
+time, only the columns a query reads, so memory stays bounded however many records there
+are. Every value comes from the replay (nothing here applies a rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import IO, Any, Final, Protocol, TypeVar
+
+import polars as pl
+
+from ..checking.check import RecordReport
+from ..files.outputs import writing_work_files
+from ..rules.cards import CARD_CODES, SUIT_CODES, Role
+from ..rules.engine import PACKED_LAYOUT, Reason, notes_after
+from ..rules.problems import Severity
+from ..views.annotate import ANNOTATION_FIELDS, swaps_text
+
+GAME_SCHEMA: Final = {
+    "source": pl.String,
+    "index": pl.Int64,
+    "game_id": pl.String,
+    "event": pl.String,
+    "site": pl.String,
+    "date": pl.Date,
+    "stage": pl.String,
+    "phantom": pl.String,
+    "christine": pl.String,
+    "sheet": pl.String,
+    "beginner": pl.Boolean,
+    "balance": pl.Boolean,
+    "valid": pl.Boolean,
+    "first_problem": pl.String,
+    "winner": pl.String,
+    "notes": pl.Int64,
+    "rounds_played": pl.Int64,
+    "tricks_played": pl.Int64,
+    "notes_after_round_1": pl.Int64,
+    "special_number_1": pl.Int64,
+    "special_number_2": pl.Int64,
+    "special_tricks": pl.Int64,
+    "notes_added_by_special": pl.Int64,
+    "notes_removed_by_special": pl.Int64,
+}
+# A trick's swaps, as annotate's JSON writes them: a list (empty without a swap) of
+# {after, phantom, christine}, the cards each side gave.
+SWAPS_TYPE: Final = pl.List(
+    pl.Struct({"after": pl.String, "phantom": pl.List(pl.String), "christine": pl.List(pl.String)})
+)
+TRICK_SCHEMA: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
+    "game_id": pl.String,
+    "round": pl.Int64,
+    "trick": pl.Int64,
+    "leader": pl.String,
+    "lead": pl.String,
+    "follower": pl.String,
+    "follow": pl.String,
+    "lead_suit": pl.String,
+    "super_trump": pl.String,
+    "winner": pl.String,
+    "reason": pl.String,
+    "note_owner": pl.String,
+    "in_order": pl.Boolean,
+    "special": pl.Boolean,
+    "swaps": SWAPS_TYPE,
+    "notes_before": pl.Int64,
+    "notes_after": pl.Int64,
+}
+assert list(TRICK_SCHEMA) == list(ANNOTATION_FIELDS)
+# The key joining the two tables inside phantom-log (game_id need not be unique).
+GAME_KEY: Final = "game_key"
+REASONS: Final = tuple(reason.value for reason in Reason)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _flag(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def game_row(report: RecordReport) -> tuple[Any, ...]:
+    """The games-table row of one record, in the order of :data:`GAME_SCHEMA` (``date``
+    as the record's text: whole columns are read as dates at once). See the README for
+    the columns' meaning."""
+    model = report.model
+    replayed = report.replay
+    sheet_name: str | None = None
+    beginner: bool | None = None
+    balance: bool | None = None
+    if model is not None:
+        # The record's metadata as the record model reads it (its sheet and rules only when
+        # the replay, which says them too, did not get that far).
+        event: Any = model.event
+        site: Any = model.site
+        date: Any = model.date
+        stage: Any = model.stage
+        phantom: Any = model.players.phantom
+        christine: Any = model.players.christine
+        if replayed is None:
+            sheet: Any = model.sheet
+            sheet_name = (sheet or None) if isinstance(sheet, str) else sheet.name
+            beginner = model.rules.beginner if model.rules else False
+            balance = model.rules.balance if model.rules else False
+    else:
+        record = report.record if isinstance(report.record, dict) else {}
+        event, site, date, stage = (record.get(key) for key in ("event", "site", "date", "stage"))
+        players = record.get("players")
+        if not isinstance(players, dict):
+            players = {}
+        phantom, christine = players.get("phantom"), players.get("christine")
+        rules = record.get("rules", {})
+        if not isinstance(rules, dict):
+            rules = {"beginner": None, "balance": None}
+        sheet = record.get("sheet")
+        sheet_name = _text(sheet) or (_text(sheet.get("name")) if isinstance(sheet, dict) else None)
+        if report.record is not None:
+            beginner = _flag(rules.get("beginner", False))
+            balance = _flag(rules.get("balance", False))
+    result = report.result
+    first = None
+    for problem in report.problems:
+        if problem.severity is Severity.ERROR:
+            first = problem
+            break
+    if first is None and report.problems:
+        first = report.problems[0]
+    rounds_played = tricks_played = special = added = removed = 0
+    after_round_1 = number_1 = number_2 = None
+    if replayed is not None:
+        sheet_name = replayed.sheet.name
+        beginner = replayed.rules.beginner
+        balance = replayed.rules.balance
+        rounds_played = len(replayed.rounds)
+        tricks_played = len(replayed.tricks)
+        numbers = [start.special_number for start in replayed.rounds]
+        number_1 = numbers[0] if numbers else None
+        number_2 = numbers[1] if len(numbers) > 1 else None
+        if replayed.round_ends:
+            after_round_1 = replayed.round_ends[0]
+        for outcome in replayed.tricks:
+            if outcome.special:
+                special += 1
+                # What the special card changed: the notes after the trick against those
+                # after the same trick without it, as the engine counts both.
+                change = outcome.notes_after - notes_after(
+                    outcome.notes_before, outcome.in_order, False, balance
+                )
+                if outcome.in_order:
+                    added += change
+                else:
+                    removed -= change
+    return (
+        report.source,
+        report.index,
+        report.game_id,
+        _text(event),
+        _text(site),
+        _text(date),
+        _text(stage),
+        _text(phantom),
+        _text(christine),
+        sheet_name,
+        beginner,
+        balance,
+        report.valid,
+        None if first is None else first.code.value,
+        None if result is None or result.winner is None else result.winner.key,
+        None if result is None else result.notes,
+        rounds_played,
+        tricks_played,
+        after_round_1,
+        number_1,
+        number_2,
+        special,
+        added,
+        removed,
+    )
+
+
+# The games rows as the workers send them: the date still as text.
+_GAME_ROW_SCHEMA: Final = {**GAME_SCHEMA, "date": pl.String}
+_GAME_ID: Final = list(GAME_SCHEMA).index("game_id")
+
+TrickRows = tuple[list[int], list[str | None]]
+"""The tricks of a record as the workers send them, a column each: the engine's packed
+facts of each trick, and its swaps as text (``None`` when there was no swap)."""
+
+
+def trick_rows(report: RecordReport) -> TrickRows:
+    """The tricks of one record, compact: one per completed trick."""
+    replayed = report.replay
+    packed: list[int] = []
+    swaps: list[str | None] = []
+    if replayed is not None:
+        for outcome in replayed.tricks:
+            packed.append(outcome.packed)
+            swaps.append(swaps_text(outcome.swaps) if outcome.swaps else None)
+    return packed, swaps
+
+
+def _field(name: str) -> pl.Expr:
+    shift, bits = _LAYOUT[name]
+    return (pl.col("packed") // (1 << shift)) % (1 << bits)
+
+
+_LAYOUT: Final = {name: (shift, bits) for name, shift, bits in PACKED_LAYOUT}
+_ROLE_KEYS: Final = [role.key for role in Role]
+
+
+def _role(expr: pl.Expr) -> pl.Expr:
+    return _codes(expr, _ROLE_KEYS)
+
+
+def _codes(expr: pl.Expr, codes: Sequence[str | None]) -> pl.Expr:
+    """Each int of a column as the code it indexes (an index out of range is an error).
+
+    Taken from the list of codes by index: ``replace_strict`` would do the same, but
+    polars cannot stream it, and export then held the whole tricks table in memory."""
+    return pl.lit(pl.Series(list(codes), dtype=pl.String)).gather(expr)
+
+
+Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
+
+
+def _swap_lists(text: pl.Expr) -> pl.Expr:
+    """The swaps of a trick as :data:`SWAPS_TYPE`, from the compact text of
+    :func:`~phantom_log.views.annotate.swaps_text` (``None`` without a swap)."""
+    parts = pl.element().str.split(" ")
+
+    def cards(index: int) -> pl.Expr:
+        given = parts.list.get(index).str.slice(2)
+        return (
+            pl.when(given == "-")
+            .then(pl.lit([], dtype=pl.List(pl.String)))
+            .otherwise(given.str.split("+"))
+        )
+
+    return (
+        text.fill_null("")
+        .str.split("; ")
+        .list.eval(pl.element().filter(pl.element() != ""))
+        .list.eval(pl.struct(after=parts.list.get(0), phantom=cards(1), christine=cards(2)))
+    )
+
+
+def swaps_as_text(frame: Frame) -> Frame:
+    """The frame with its ``swaps`` as CSV writes them, the text annotate's CSV writes
+    (:func:`~phantom_log.views.annotate.swaps_text`; empty without a swap)."""
+    swap = pl.element().struct
+
+    def cards(side: str) -> pl.Expr:
+        given = swap.field(side)
+        return pl.when(given.list.len() == 0).then(pl.lit("-")).otherwise(given.list.join("+"))
+
+    text = pl.concat_str(
+        [swap.field("after"), pl.lit(" P:"), cards("phantom"), pl.lit(" C:"), cards("christine")]
+    )
+    joined = pl.col("swaps").list.eval(text).list.join("; ")
+    return frame.with_columns(swaps=pl.when(joined == "").then(None).otherwise(joined))
+
+
+def decode_tricks(frame: Frame) -> Frame:
+    """The tricks table of a frame of packed tricks (``game_key``, ``game_id``, ``packed``,
+    ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a whole column at a time
+    (lazily for a lazy frame: only the columns a query reads)."""
+    leader = _field("leader")
+    verdict = _field("verdict")
+    winner = pl.when(verdict % 2 == 1).then(leader).otherwise(1 - leader)
+    super_trump = _field("super_trump")
+    return frame.select(
+        pl.col(GAME_KEY),
+        pl.col("game_id"),
+        round=_field("round"),
+        trick=_field("trick"),
+        leader=_role(leader),
+        lead=_codes(_field("lead"), CARD_CODES),
+        follower=_role(1 - leader),
+        follow=_codes(_field("follow"), CARD_CODES),
+        lead_suit=_codes(_field("lead") // 6, SUIT_CODES),
+        super_trump=_codes(super_trump, [None, *SUIT_CODES]),
+        winner=_role(winner),
+        reason=_codes(verdict // 2, REASONS),
+        note_owner=_role(_field("note_owner")),
+        in_order=winner == _field("note_owner"),
+        special=_field("special") == 1,
+        swaps=_swap_lists(pl.col("swaps")),
+        notes_before=_field("notes_before"),
+        notes_after=_field("notes_after"),
+    ).cast({name: dtype for name, dtype in TRICK_SCHEMA.items()})
+
+
+class TableScans(Protocol):
+    """Where statistics read the two tables: each scan has the columns of its table and
+    ``game_key``, which joins a trick to its game."""
+
+    def scan_games(self) -> pl.LazyFrame:
+        """The games table, with its ``game_key``."""
+        ...
+
+    def scan_tricks(self) -> pl.LazyFrame:
+        """The tricks table, with the ``game_key`` of each trick's game."""
+        ...
+
+
+@dataclass
+class TableFiles:
+    """The batch files of both tables, and how many records went in or were left out."""
+
+    folder: Path
+    games: list[Path] = field(default_factory=list)
+    tricks: list[Path] = field(default_factory=list)
+    records: int = 0
+    included: int = 0
+    left_out: int = 0
+    #: Records the run could not check (``internal-error``): the run ends with exit 3.
+    failed: int = 0
+    #: Invalid records, left out or included: the run ends with exit 1.
+    invalid: int = 0
+
+    def scan_games(self) -> pl.LazyFrame:
+        """The games table, with its ``game_key``."""
+        if not self.games:
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
+        return pl.scan_ipc(self.games)
+
+    def scan_tricks(self) -> pl.LazyFrame:
+        """The tricks table, with its ``game_key``."""
+        if not self.tricks:
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **TRICK_SCHEMA})
+        return decode_tricks(pl.scan_ipc(self.tricks))
+
+
+@dataclass(frozen=True)
+class ExportedTables:
+    """The games and tricks tables as ``export`` writes them to Parquet (files, or the
+    files of a dataset: parts in input order), read as statistics read them.
+
+    An exported table has no ``game_key``: it is the row number of the game, and each
+    game's tricks are the next ``tricks_played`` rows of the tricks table (both tables
+    list the records in the same order, as export and the Dask front write them), so the
+    key is rebuilt from the games' ``tricks_played``.
+
+    The files are read by polars itself (local paths, and the URLs polars reads, with
+    ``storage_options`` as polars takes them), or, with ``filesystem`` (an fsspec
+    filesystem, the files being its paths), through that filesystem (any store fsspec
+    reads, with its own options), as a pyarrow dataset read lazily."""
+
+    games: Sequence[str]
+    tricks: Sequence[str]
+    storage_options: dict[str, Any] | None = None
+    filesystem: Any = None
+
+    def _scan(self, files: Sequence[str]) -> pl.LazyFrame:
+        if self.filesystem is None:
+            return pl.scan_parquet(list(files), storage_options=self.storage_options)
+        import pyarrow.dataset as ds
+        from pyarrow.fs import FSSpecHandler, PyFileSystem
+
+        dataset = ds.dataset(
+            list(files), format="parquet", filesystem=PyFileSystem(FSSpecHandler(self.filesystem))
+        )
+        return pl.scan_pyarrow_dataset(dataset)
+
+    def scan_games(self) -> pl.LazyFrame:
+        """The games table, with its ``game_key``."""
+        if not self.games:
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
+        return (
+            self._scan(self.games)
+            .with_row_index(GAME_KEY)
+            .with_columns(pl.col(GAME_KEY).cast(pl.Int64))
+        )
+
+    def scan_tricks(self) -> pl.LazyFrame:
+        """The tricks table, with the ``game_key`` of each trick's game."""
+        if not self.tricks:
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **TRICK_SCHEMA})
+        keys = (
+            self.scan_games()
+            .select(GAME_KEY, "tricks_played")
+            .filter(pl.col("tricks_played") > 0)
+            .select(pl.col(GAME_KEY).repeat_by("tricks_played"))
+            .explode(GAME_KEY)
+        )
+        return pl.concat([keys, self._scan(self.tricks)], how="horizontal")
+
+    def check_aligned(self) -> None:
+        """Raise ``ValueError`` unless the tricks table holds exactly the tricks the
+        games table counts (the tables were written together, and are whole)."""
+        counted = self.scan_games().select(pl.col("tricks_played").sum()).collect().item()
+        rows = self._scan(self.tricks).select(pl.len()).collect().item() if self.tricks else 0
+        if (counted or 0) != rows:
+            raise ValueError(
+                f"the tricks table has {rows} rows where the games table counts "
+                f"{counted or 0} tricks: the two tables were not exported together"
+            )
+
+
+_PACKED_SCHEMA: Final = {
+    GAME_KEY: pl.Int64,
+    "game_id": pl.String,
+    "packed": pl.Int64,
+    "swaps": pl.String,
+}
+# The work files are temporary: LZ4 keeps them small at little cost.
+_WORK_COMPRESSION: Final = "lz4"
+
+
+@dataclass(slots=True)
+class RecordRows:
+    """One record's rows: its games row and tricks rows (``game`` is ``None`` for an
+    invalid record left out). Worker processes make these; the main process batches them."""
+
+    valid: bool
+    game: tuple[Any, ...] | None
+    tricks: TrickRows
+    #: True when the run could not check the record (``internal-error``).
+    failed: bool = False
+
+
+def record_rows(report: RecordReport, include_invalid: bool = False) -> RecordRows:
+    """The rows of one verified record."""
+    if not report.valid and not include_invalid:
+        return RecordRows(False, None, ([], []), report.failed)
+    return RecordRows(report.valid, game_row(report), trick_rows(report), report.failed)
+
+
+def isolated_rows(
+    report: RecordReport, include_invalid: bool = False
+) -> tuple[RecordReport, RecordRows]:
+    """The rows of one verified record, a failure to make them (a bug) being that
+    record's ``internal-error`` problem, never the batch's: the report then holds that
+    problem alone, and the rows are its games row (or none, if even that fails)."""
+    from ..checking.check import internal_error
+
+    try:
+        return report, record_rows(report, include_invalid)
+    except Exception as error:
+        report = RecordReport(report.source, report.index, report.game_id, (internal_error(error),))
+    try:
+        return report, record_rows(report, include_invalid)
+    except Exception:
+        return report, RecordRows(False, None, ([], []), True)
+
+
+class TableRows:
+    """The rows of the included records of one batch, gathered a column at a time, and
+    made into frames at once: the one step from rows to frames, for export's batches
+    (:func:`build_tables`) and for the unit of work of every engine
+    (:func:`phantom_log.tabular.batch.batch_tables`)."""
+
+    def __init__(self) -> None:
+        self.games: list[tuple[Any, ...]] = []
+        self.trick_keys: list[int] = []
+        self.trick_ids: list[str | None] = []
+        self.packed: list[int] = []
+        self.swaps: list[str | None] = []
+
+    def __len__(self) -> int:
+        """How many records' rows are held."""
+        return len(self.games)
+
+    def add(self, key: int, rows: RecordRows) -> None:
+        """The rows of one included record (``rows.game`` is not ``None``), under ``key``."""
+        assert rows.game is not None
+        self.games.append((key, *rows.game))
+        record_packed, record_swaps = rows.tricks
+        count = len(record_packed)
+        if count:
+            self.trick_keys.extend([key] * count)
+            self.trick_ids.extend([rows.game[_GAME_ID]] * count)
+            self.packed.extend(record_packed)
+            self.swaps.extend(record_swaps)
+
+    def frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The games frame (``game_key`` and :data:`GAME_SCHEMA`) and the packed tricks
+        frame (read it with :func:`decode_tricks`) of the rows held."""
+        game_frame = pl.DataFrame(
+            self.games, schema={GAME_KEY: pl.Int64, **_GAME_ROW_SCHEMA}, orient="row"
+        ).with_columns(pl.col("date").str.to_date("%Y-%m-%d", strict=False))
+        trick_frame = pl.DataFrame(
+            {
+                GAME_KEY: self.trick_keys,
+                "game_id": self.trick_ids,
+                "packed": self.packed,
+                "swaps": self.swaps,
+            },
+            schema=_PACKED_SCHEMA,
+        )
+        return game_frame, trick_frame
+
+    def clear(self) -> None:
+        """Drop the rows held."""
+        for column in (self.games, self.trick_keys, self.trick_ids, self.packed, self.swaps):
+            column.clear()
+
+
+# A chunk written by a worker keys its games from its number (plus one) shifted by this
+# many bits: the keys of the chunks of a run are then distinct without the chunks knowing
+# each other's sizes, and above the keys that build_tables gives the records it gathers
+# itself (counted from 0; a run holds far fewer than 2**32 records).
+_CHUNK_KEY_BITS: Final = 32
+
+
+@dataclass
+class ChunkTables:
+    """The tables of the records of one chunk, made where the chunk was verified (a worker
+    process sends one pickled frame a table, not a row a record): the games frame and the
+    packed tricks frame of its included records, keyed from 0, and its counts; or, once
+    :meth:`written`, the work files that hold them."""
+
+    games: pl.DataFrame
+    tricks: pl.DataFrame
+    records: int = 0
+    included: int = 0
+    left_out: int = 0
+    failed: int = 0
+    invalid: int = 0
+    #: The work files of the games and the tricks, when the frames were written there.
+    files: tuple[Path, Path] | None = None
+
+    def written(self, folder: Path, number: int) -> ChunkTables:
+        """This chunk, the ``number``-th of a run, with its frames written into ``folder``
+        as work files (so that the process that made them writes them, not the one that
+        gathers the chunks) and dropped. Its games are keyed from ``(number + 1) << 32``."""
+        if not self.included:
+            return self
+        key = pl.col(GAME_KEY) + ((number + 1) << _CHUNK_KEY_BITS)
+        paths = (folder / f"games-c{number:08d}.arrow", folder / f"tricks-c{number:08d}.arrow")
+        with writing_work_files(folder):
+            self.games.with_columns(key).write_ipc(paths[0], compression=_WORK_COMPRESSION)
+            self.tricks.with_columns(key).write_ipc(paths[1], compression=_WORK_COMPRESSION)
+        empty_games, empty_tricks = TableRows().frames()
+        return replace(self, games=empty_games, tricks=empty_tricks, files=paths)
+
+
+def chunk_tables(rows: Iterable[RecordRows], include_invalid: bool = False) -> ChunkTables:
+    """The tables of the rows of a chunk's records, in their order."""
+    batch = TableRows()
+    records = failed = invalid = 0
+    for one in rows:
+        records += 1
+        failed += one.failed
+        invalid += not one.valid
+        if _kept(one, include_invalid):
+            batch.add(len(batch), one)
+    games, tricks = batch.frames()
+    return ChunkTables(games, tricks, records, len(batch), records - len(batch), failed, invalid)
+
+
+def _kept(rows: RecordRows, include_invalid: bool) -> bool:
+    """True when a record's rows go into the tables."""
+    return rows.game is not None and (rows.valid or include_invalid)
+
+
+def build_tables(
+    records: Iterable[RecordReport | RecordRows | ChunkTables],
+    folder: Path,
+    include_invalid: bool = False,
+    batch_size: int = 2_000,
+    on_record: Callable[[int], None] | None = None,
+) -> TableFiles:
+    """Write the games and tricks tables of the records (reports, their rows, or the
+    tables of chunks of them, made elsewhere) into ``folder`` as Arrow IPC batches of
+    about ``batch_size`` records (read them with :meth:`TableFiles.scan_games` and
+    :meth:`TableFiles.scan_tricks`).
+
+    Invalid records are left out (and counted) unless ``include_invalid``; an included
+    invalid record has its tricks up to its first problem. ``on_record`` is called with
+    the count of records read so far (for a progress display).
+    """
+    files = TableFiles(folder)
+    frames: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+    held = 0  # the included records of the frames
+
+    def flush() -> None:
+        number = len(files.games)
+        if frames:
+            game_frame = pl.concat([games for games, _ in frames])
+            trick_frame = pl.concat([tricks for _, tricks in frames])
+        else:
+            game_frame, trick_frame = TableRows().frames()
+        files.games.append(folder / f"games-{number:06d}.arrow")
+        files.tricks.append(folder / f"tricks-{number:06d}.arrow")
+        with writing_work_files(folder):
+            game_frame.write_ipc(files.games[-1], compression=_WORK_COMPRESSION)
+            trick_frame.write_ipc(files.tricks[-1], compression=_WORK_COMPRESSION)
+        frames.clear()
+
+    for chunk in _chunked(records, include_invalid, batch_size):
+        files.records += chunk.records
+        files.failed += chunk.failed
+        files.invalid += chunk.invalid
+        files.left_out += chunk.left_out
+        if chunk.files is not None:
+            # Written by the worker that made it, keyed by its number in the run (keys
+            # apart from those given here): the frames before it are written first, so
+            # that the files stay in input order.
+            if held:
+                flush()
+                held = 0
+            files.games.append(chunk.files[0])
+            files.tricks.append(chunk.files[1])
+            files.included += chunk.included
+        elif chunk.included:
+            key = pl.col(GAME_KEY) + files.included
+            frames.append((chunk.games.with_columns(key), chunk.tricks.with_columns(key)))
+            files.included += chunk.included
+            held += chunk.included
+        if on_record is not None:
+            on_record(files.records)
+        if held >= batch_size:
+            flush()
+            held = 0
+    if held or not files.games:
+        flush()
+    return files
+
+
+def _chunked(
+    records: Iterable[RecordReport | RecordRows | ChunkTables], include_invalid: bool, size: int
+) -> Iterator[ChunkTables]:
+    """The records as tables of chunks: those given as they are, the reports and rows
+    between them gathered ``size`` included records at a time."""
+    pending: list[RecordRows] = []
+    kept = 0
+    for item in records:
+        if isinstance(item, ChunkTables):
+            if pending:
+                yield chunk_tables(pending, include_invalid)
+                pending, kept = [], 0
+            yield item
+            continue
+        one = item if isinstance(item, RecordRows) else record_rows(item, include_invalid)
+        pending.append(one)
+        kept += _kept(one, include_invalid)
+        if kept >= size:
+            yield chunk_tables(pending, include_invalid)
+            pending, kept = [], 0
+    if pending:
+        yield chunk_tables(pending, include_invalid)
+
+
+class TrickCsv:
+    """The tricks of many records as CSV (the columns of ``annotate --format csv``),
+    written in batches: the packed tricks are decoded a column at a time, as the tricks
+    table is."""
+
+    def __init__(self, stream: IO[str], batch_size: int = 20_000) -> None:
+        self.stream = stream
+        self.batch_size = batch_size
+        self.game_ids: list[str | None] = []
+        self.packed: list[int] = []
+        self.swaps: list[str | None] = []
+        self.header = True
+
+    def add(self, report: RecordReport) -> None:
+        """The completed tricks of one record."""
+        packed, swaps = trick_rows(report)
+        self.game_ids.extend([report.game_id] * len(packed))
+        self.packed.extend(packed)
+        self.swaps.extend(swaps)
+        if len(self.packed) >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the tricks held (the header before the first rows)."""
+        if not self.packed and not self.header:
+            return
+        frame = decode_tricks(
+            pl.DataFrame(
+                {
+                    GAME_KEY: [0] * len(self.packed),
+                    "game_id": self.game_ids,
+                    "packed": self.packed,
+                    "swaps": self.swaps,
+                },
+                schema=_PACKED_SCHEMA,
+            )
+        ).drop(GAME_KEY)
+        # A trick without a swap has an empty cell, as the csv module writes "".
+        frame = swaps_as_text(frame)
+        self.stream.write(frame.write_csv(include_header=self.header))
+        self.header = False
+        for column in (self.game_ids, self.packed, self.swaps):
+            column.clear()

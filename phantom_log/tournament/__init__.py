@@ -1,0 +1,1 @@
+"""Checks across the records of a tournament, the manifest and the standings."""

@@ -1,0 +1,1 @@
+"""What people read: reports, the terminal, pictures, annotations, the replay page."""

@@ -1,0 +1,340 @@
+"""Trick-by-trick annotations: rows built from the engine's replay, and a sentence per trick.
+
+No rule is applied here: every fact comes from :class:`~phantom_log.rules.engine.TrickOutcome`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal, TypedDict, cast
+
+from ..rules.cards import CARD_CODES
+from ..rules.engine import Reason, Replay, SwapOutcome, TrickOutcome, special_penalty
+from ..rules.sheets import NOTES_PER_SHEET
+from .terminal import Style, table, table_parts
+
+#: A role as records write it.
+RoleKey = Literal["phantom", "christine"]
+#: A suit as records write it.
+SuitCode = Literal["Mi", "Ch", "Ri", "Ma"]
+#: Why a trick was won (:class:`~phantom_log.rules.engine.Reason`'s values).
+TrickReason = Literal["higher-number", "super-trump", "trump", "lead-suit"]
+
+
+#: After which card of the trick a swap was made.
+SwapAfter = Literal["lead", "follow"]
+
+
+class SwapRow(TypedDict):
+    """A swap as the annotations write it: after the ``lead`` or the ``follow`` card,
+    the cards each player gave."""
+
+    after: SwapAfter
+    phantom: list[str]
+    christine: list[str]
+
+
+ANNOTATION_FIELDS: Final = (
+    "game_id",
+    "round",
+    "trick",
+    "leader",
+    "lead",
+    "follower",
+    "follow",
+    "lead_suit",
+    "super_trump",
+    "winner",
+    "reason",
+    "note_owner",
+    "in_order",
+    "special",
+    "swaps",
+    "notes_before",
+    "notes_after",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """One completed trick of one game: the fields of docs/format.md's annotation rows, with
+    the values the JSON rows hold (card and suit codes, role names), the explanation, and
+    the engine's :class:`~phantom_log.rules.engine.TrickOutcome` for compact access."""
+
+    game_id: str | None
+    round: int
+    trick: int
+    leader: RoleKey
+    lead: str
+    follower: RoleKey
+    follow: str
+    lead_suit: SuitCode
+    super_trump: SuitCode | None
+    winner: RoleKey
+    reason: TrickReason
+    note_owner: RoleKey
+    in_order: bool
+    special: bool
+    swaps: list[SwapRow]
+    notes_before: int
+    notes_after: int
+    explanation: str
+    outcome: TrickOutcome
+
+    @classmethod
+    def of(cls, game_id: str | None, outcome: TrickOutcome, explanation: str) -> Annotation:
+        """The annotation of one trick."""
+        return cls(game_id=game_id, **trick_json(outcome), explanation=explanation, outcome=outcome)
+
+    def to_json(self, explain: bool = False) -> dict[str, Any]:
+        """The row as docs/format.md's ``annotate --format json`` writes it (plus the
+        ``explanation`` when asked)."""
+        row = {name: getattr(self, name) for name in ANNOTATION_FIELDS}
+        if explain:
+            row["explanation"] = self.explanation
+        return row
+
+    def to_csv_row(self, explain: bool = False) -> dict[str, Any]:
+        """The row for CSV: the same columns, ``swaps`` as a compact string, booleans as
+        ``true``/``false`` and ``None`` as an empty cell."""
+        row = self.to_json(explain)
+        row["swaps"] = swaps_text(self.outcome.swaps)
+        for key, value in row.items():
+            if isinstance(value, bool):
+                row[key] = "true" if value else "false"
+            elif value is None:
+                row[key] = ""
+        return row
+
+
+def swap_json(swap: SwapOutcome) -> SwapRow:
+    """A swap as docs/format.md's annotations write it."""
+    return {
+        "after": cast(SwapAfter, swap.after),  # the engine's "lead" or "follow"
+        "phantom": [CARD_CODES[card] for card in swap.phantom],
+        "christine": [CARD_CODES[card] for card in swap.christine],
+    }
+
+
+def trick_json(outcome: TrickOutcome) -> dict[str, Any]:
+    """A trick's annotation fields of docs/format.md (without ``game_id``)."""
+    super_trump = outcome.super_trump
+    return {
+        "round": outcome.round,
+        "trick": outcome.trick,
+        "leader": outcome.leader.key,
+        "lead": CARD_CODES[outcome.lead],
+        "follower": outcome.follower.key,
+        "follow": CARD_CODES[outcome.follow],
+        "lead_suit": outcome.lead_suit.code,
+        "super_trump": None if super_trump is None else super_trump.code,
+        "winner": outcome.winner.key,
+        "reason": outcome.reason.value,
+        "note_owner": outcome.note_owner.key,
+        "in_order": outcome.in_order,
+        "special": outcome.special,
+        "swaps": [swap_json(swap) for swap in outcome.swaps],
+        "notes_before": outcome.notes_before,
+        "notes_after": outcome.notes_after,
+    }
+
+
+def swaps_text(swaps: tuple[SwapOutcome, ...]) -> str:
+    """Swaps as one compact string: ``lead P:Mi2+Ri4 C:Ch1+Ch6; follow P:Ma1 C:Ri2``
+    (``P:-`` when a side gave nothing)."""
+
+    # Written for speed: export writes this for every trick with a swap.
+    parts = []
+    for swap in swaps:
+        phantom = "+".join([CARD_CODES[card] for card in swap.phantom]) or "-"
+        christine = "+".join([CARD_CODES[card] for card in swap.christine]) or "-"
+        parts.append(f"{swap.after} P:{phantom} C:{christine}")
+    return "; ".join(parts)
+
+
+def _title(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+_NOTE_COUNTS: Final = {1: "one note", 2: "two notes", 3: "three notes"}
+
+
+def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
+    """One paragraph on a trick: the swaps, who won and why, what the notes did."""
+    sentences: list[str] = []
+    for swap in outcome.swaps:
+        card = outcome.lead if swap.after == "lead" else outcome.follow
+        if not swap.phantom and not swap.christine:
+            sentences.append(
+                f"{CARD_CODES[card]} shows the special number {special_number}, but a hand "
+                "is empty, so there is no swap."
+            )
+            continue
+        sentences.append(
+            f"{CARD_CODES[card]} shows the special number {special_number}: the Phantom "
+            f"gives {' and '.join(CARD_CODES[c] for c in swap.phantom)}, Christine gives "
+            f"{' and '.join(CARD_CODES[c] for c in swap.christine)}."
+        )
+    leader_won = outcome.winner == outcome.leader
+    winning, losing = (
+        (outcome.lead, outcome.follow) if leader_won else (outcome.follow, outcome.lead)
+    )
+    win, lose = CARD_CODES[winning], CARD_CODES[losing]
+    if outcome.reason is Reason.HIGHER_NUMBER:
+        sentences.append(f"{win} beats {lose}: same suit, higher number.")
+    elif outcome.reason is Reason.SUPER_TRUMP:
+        sentences.append(f"Super trump {win} beats {lose}.")
+    elif outcome.reason is Reason.TRUMP:
+        sentences.append(f"Trump {win} beats {lose}.")
+    else:
+        sentences.append(
+            f"{win} of the lead suit wins: {lose} is neither trump nor of the lead suit."
+        )
+    note = outcome.notes_before + 1
+    owner = f"note {note} was {outcome.note_owner.in_text}'s"
+    before, after = outcome.notes_before, outcome.notes_after
+    if outcome.in_order and not outcome.special:
+        sentences.append(f"{_title(owner)}: in order, {before} -> {after}.")
+    elif not outcome.special:
+        sentences.append(f"{_title(owner)}: out of order, the notes stay at {before}.")
+    elif outcome.in_order:
+        extra = "" if after - before == 2 else " (the sheet is full)"
+        sentences.append(
+            f"{_title(owner)} and a {special_number} was played, so an extra note is "
+            f"completed{extra}: {before} -> {after}."
+        )
+    else:
+        penalty = special_penalty(balance)
+        removed = _NOTE_COUNTS.get(penalty, f"{penalty} notes")
+        if balance:
+            removed += " (balance rule)"
+        if before == 0:
+            removed += ", but none is completed"
+        elif before - after < penalty:
+            removed += f", but only {before} is completed"
+        sentences.append(
+            f"{_title(owner)}, so the special card removes {removed}: {before} -> {after}."
+        )
+    if after != before:
+        super_trump_after = outcome.super_trump_after
+        if super_trump_after != outcome.super_trump:
+            if super_trump_after is None:
+                change = "no super trump now"
+            elif outcome.super_trump is None:
+                change = f"{super_trump_after.title} is now the super trump"
+            else:
+                change = f"super trump {outcome.super_trump.title} -> {super_trump_after.title}"
+            sentences[-1] = f"{sentences[-1][:-1]}; {change}."
+    if after == NOTES_PER_SHEET:
+        sentences.append("The sheet is complete: the Phantom wins.")
+    return " ".join(sentences)
+
+
+def annotate(
+    replayed: Replay, game_id: str | None = None, explained: bool = True
+) -> Iterator[Annotation]:
+    """The annotations of every completed trick of a replay, in play order; without
+    ``explained``, the explanation is left empty (it is the costly part)."""
+    special_numbers = {start.round: start.special_number for start in replayed.rounds}
+    balance = replayed.rules.balance
+    for outcome in replayed.tricks:
+        text = explain(outcome, special_numbers[outcome.round], balance) if explained else ""
+        yield Annotation.of(game_id, outcome, text)
+
+
+_REASON_WORDS: Final = {
+    "higher-number": "higher number",
+    "super-trump": "super trump",
+    "trump": "trump",
+    "lead-suit": "lead suit",
+}
+
+
+# The symbols of the annotations' table, for its legend.
+TABLE_SYMBOLS: Final = ("special", "done", "open")
+
+
+def table_lines(
+    annotations: list[Annotation],
+    replayed: Replay,
+    style: Style,
+    explain: bool = True,
+    mistakes: Mapping[tuple[int, int], str] | None = None,
+) -> list[str]:
+    """The annotations of one game for people: a table per round, each trick's cards,
+    winner and why, order, swaps, super trump and the sheet's progress (and, given
+    ``mistakes``, the costly decisions of each trick, worded), each row followed by its
+    explanation when ``explain``."""
+    lines: list[str] = []
+    arrow = "→" if style.symbols else "->"
+    headers = ["trick", "lead", "follow", "winner", "why", "order", "super trump", "swaps"]
+    headers += ["notes", "sheet"]
+    if mistakes is not None:
+        headers.append("mistakes")
+    for start in replayed.rounds:
+        exchange = (
+            "no exchange (beginner rule)"
+            if start.exchange is None
+            else f"exchange: the Phantom gave {style.card(start.exchange.phantom)}, Christine "
+            f"gave {style.card(start.exchange.christine)}"
+        )
+        heading = (
+            f"Round {start.round}: {style.role(start.leader)} leads; {exchange}; special "
+            f"number {style.paint(str(start.special_number), bold=True)}"
+        )
+        lines += [heading] if style.width is None else table([heading], [], style.width)
+        rows: list[list[str]] = []
+        explanations: list[str] = []
+        for annotation in annotations:
+            outcome = annotation.outcome
+            if outcome.round != start.round:
+                continue
+            order = "in" if outcome.in_order else "out"
+            if outcome.special:
+                order += " " + style.symbol("special")
+            rows.append(
+                [
+                    f"{outcome.round}.{outcome.trick}",
+                    f"{outcome.leader.title[0]} {style.card(outcome.lead)}",
+                    f"{outcome.follower.title[0]} {style.card(outcome.follow)}",
+                    style.role(outcome.winner),
+                    _REASON_WORDS[outcome.reason.value],
+                    order,
+                    style.suit(outcome.super_trump),
+                    _swap_cell(outcome.swaps, style),
+                    f"{outcome.notes_before}{arrow}{outcome.notes_after}",
+                    style.progress(replayed.sheet, outcome.notes_after),
+                ]
+            )
+            if mistakes is not None:
+                rows[-1].append(mistakes.get((outcome.round, outcome.trick), "-"))
+            explanations.append(annotation.explanation)
+        if not rows:
+            lines.append("  (no trick completed)")
+            continue
+        width = None if style.width is None else style.width - 2
+        head, body = table_parts(headers, rows, width)
+        lines.extend("  " + style.paint(line, bold=True) for line in head)
+        text_width = 88 if style.width is None else max(min(88, style.width - 8), 20)
+        for row, text in zip(body, explanations, strict=True):
+            lines.extend("  " + line for line in row)
+            if explain:
+                lines.extend("        " + part for part in _wrap(text, text_width))
+    return lines
+
+
+def _swap_cell(swaps: tuple[SwapOutcome, ...], style: Style) -> str:
+    parts = []
+    for swap in swaps:
+        if not swap.phantom and not swap.christine:
+            parts.append("none possible")
+            continue
+        parts.append(f"P gave {style.cards(swap.phantom)}, C gave {style.cards(swap.christine)}")
+    return "; ".join(parts) or "-"
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width) or [""]

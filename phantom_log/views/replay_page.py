@@ -1,0 +1,909 @@
+"""The replay page: one self-contained HTML file that steps through a game card by card.
+
+Every position is computed here, in Python, from the engine's replay of the record made
+with ``decisions`` (the :class:`~phantom_log.rules.engine.GameState` before each decision, which
+the engine then applies), each trick's end checked against the replay's
+:class:`~phantom_log.rules.engine.TrickOutcome`; the positions are embedded in the page as JSON.
+The page's script (``page/replay.js``) only draws them: it knows no rule. The page fetches
+nothing: a strict Content-Security-Policy allows only its own inline script and style, by
+their SHA-256 hashes.
+
+Record text (game id, names, comments) reaches the page only as escaped HTML text, as
+JSON inside a ``<script type="application/json">`` with ``<``, ``>``, ``&`` and the line
+separators escaped, or as text nodes made by the script.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+import orjson
+
+from ..checking.check import RecordReport
+from ..rules.cards import CARD_CODES, Role, Suit, hand_codes, hand_mask
+from ..rules.engine import (
+    ROUNDS_PER_GAME,
+    TRICKS_PER_ROUND,
+    GameState,
+    Phase,
+    PlayCard,
+    Replay,
+    RoundStart,
+    SwapCards,
+    TrickOutcome,
+    number_mask,
+    replay,
+)
+from ..rules.problems import Problem, Severity
+from ..rules.sheets import NOTES_PER_SHEET
+from .annotate import SwapRow, explain, swap_json
+from .reports import printable, record_name, verdict_text
+
+#: The decisions an analysis can judge, as :class:`DecisionReview` keys name them.
+DECISIONS: Final = ("exchange", "special-number", "lead", "follow", "swap")
+
+# The characters that could end the JSON's <script> element or be read as markup, and the
+# two line separators older JavaScript parsers took for line ends: written as \u escapes,
+# which JSON.parse reads back as the same characters.
+_JSON_IN_HTML: Final = {
+    ord("<"): "\\u003c",
+    ord(">"): "\\u003e",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+# Record text shown on the page: control characters and the other characters
+# reports.printable escapes, except the line breaks and tabs a comment may hold.
+_COMMENT_KEEP: Final = {ord("\n"): "\n", ord("\t"): "\t"}
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionReview:
+    """An analysis's judgement of one decision: what it cost (notes lost against the best
+    choice, from the deciding side's view), its label (``""``, ``"?!"``, ``"?"`` or
+    ``"??"``) and the best choices (card codes, or numbers for the special number)."""
+
+    cost: float
+    label: str
+    best: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as the page's data holds it."""
+        return {"cost": self.cost, "label": self.label, "best": list(self.best)}
+
+
+#: Reviews of a game's decisions, keyed ``(round, trick, decision, player, played)``:
+#: ``played`` the choice made as one word (``Ma5``, ``Mi2+Ri4``, ``3``: a trick may hold
+#: two swaps), ``decision``
+#: one of :data:`DECISIONS`, ``trick`` 0 for the round's exchange and special number,
+#: ``player`` a role key (``phantom`` or ``christine``).
+ReviewKey = tuple[int, int, str, str, str]
+Reviews = Mapping[ReviewKey, DecisionReview]
+_LABELS: Final = ("", "?!", "?", "??")
+BEST_SHOWN: Final = 12  # best choices a review lists
+
+
+class AnalysisRowError(ValueError):
+    """A row of an analysis file that is not one ``analyse --format json`` writes."""
+
+
+def _best_text(choice: Any) -> str:
+    if isinstance(choice, list) and all(isinstance(card, str) for card in choice):
+        return "+".join(choice)
+    if isinstance(choice, str | int) and not isinstance(choice, bool):
+        return str(choice)
+    raise AnalysisRowError("best: expected card codes or numbers")
+
+
+def reviews_from_rows(
+    rows: Iterable[Mapping[str, Any]], game_id: str | None
+) -> dict[ReviewKey, DecisionReview]:
+    """The reviews of one game (by ``game_id``) among rows as ``analyse --format json``
+    writes them; ``AnalysisRowError`` for a row of another shape."""
+    reviews = {}
+    for row in rows:
+        if row.get("game_id") != game_id:
+            continue
+        round_no, trick, kind = row.get("round"), row.get("trick"), row.get("kind")
+        player, cost, label = row.get("player"), row.get("cost"), row.get("label")
+        if (
+            not isinstance(round_no, int)
+            or not (trick is None or isinstance(trick, int))
+            or kind not in DECISIONS
+            or player not in ("phantom", "christine")
+            or not (label is None or label in _LABELS)
+            or not (cost is None or isinstance(cost, int | float))
+            or not isinstance(row.get("best", []), list)
+        ):
+            raise AnalysisRowError(
+                "expected round, trick, kind, player, cost, label and best as "
+                "analyse --format json writes them"
+            )
+        key = (round_no, trick or 0, str(kind), str(player), _best_text(row.get("played")))
+        if cost is None or isinstance(cost, bool):
+            continue
+        best = tuple(_best_text(choice)[:40] for choice in row.get("best", [])[:BEST_SHOWN])
+        reviews[key] = DecisionReview(float(cost), label or "", best)
+    return reviews
+
+
+# -- text for the page -------------------------------------------------------------------
+
+
+def page_text(text: str) -> str:
+    """Record text as the page shows it: the characters that could forge a line
+    (controls, bidirectional marks, separators, lone surrogates) written as escapes."""
+    return printable(text)
+
+
+def comment_text(text: str) -> str:
+    """A trick's comment as the page shows it: :func:`page_text`, but keeping the line
+    breaks and tabs a comment may hold."""
+    return "\n".join(page_text(line) for line in text.split("\n")).replace("\\x09", "\t")
+
+
+def embed_json(value: Any) -> str:
+    """``value`` as JSON that can sit inside ``<script type="application/json">``: no
+    ``<``, ``>`` or ``&`` (so no ``</script>`` nor comment opener), no U+2028/U+2029."""
+    text = orjson.dumps(value).decode("utf-8")
+    return text.translate(_JSON_IN_HTML)
+
+
+def csp_hash(source: str) -> str:
+    """The Content-Security-Policy source expression that allows one inline script or
+    style: ``'sha256-…'`` of its UTF-8 text."""
+    digest = hashlib.sha256(source.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def _cards_text(cards: Iterable[int]) -> str:
+    return " and ".join(CARD_CODES[card] for card in cards)
+
+
+# -- the positions -------------------------------------------------------------------------
+
+
+class WalkMismatch(RuntimeError):
+    """The engine's replay and its decisions disagree (a bug, never a record's fault)."""
+
+
+def _trick_comment(record: Mapping[str, Any], round_no: int, trick_no: int) -> str | None:
+    """The recorder's comment on a trick, if the record holds one."""
+    try:
+        comment = record["rounds"][round_no - 1]["tricks"][trick_no - 1].get("comment")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return None
+    return comment_text(comment) if isinstance(comment, str) else None
+
+
+class _Walk:
+    """The positions of a game, read off the engine's replay made with ``decisions``:
+    each round's start (:class:`~phantom_log.rules.engine.RoundStart`), then the state after
+    each card and each swap (the engine applies the decision to the state the replay kept
+    before it), each trick's end checked against the replay's
+    :class:`~phantom_log.rules.engine.TrickOutcome`, and, for an illegal record, the state where
+    the replay stopped."""
+
+    def __init__(self, record: Mapping[str, Any], replayed: Replay, reviews: Reviews) -> None:
+        self.record = record
+        self.replayed = replayed
+        self.reviews = reviews
+        self.positions: list[dict[str, Any]] = []
+        self.received = [0, 0]
+        self.special = 0
+        self.special_number = 0
+        self.trick_cards: list[dict[str, Any]] = []
+        self.trick_swaps: list[SwapRow] = []
+        self.step = 0
+        self.rounds_started = 0
+        self.tricks_seen = 0
+        self.game_over = False
+
+    def run(self) -> None:
+        for before, action in self.replayed.decisions or []:
+            if isinstance(action, PlayCard | SwapCards):
+                self.start_rounds(before.round)
+                self.decision(before, action)
+        self.start_rounds(len(self.replayed.rounds))
+
+    def start_rounds(self, up_to: int) -> None:
+        """The start positions of the rounds up to ``up_to`` not yet written down."""
+        while self.rounds_started < min(up_to, len(self.replayed.rounds)):
+            self.round_start(self.replayed.rounds[self.rounds_started])
+            self.rounds_started += 1
+
+    def round_start(self, start: RoundStart) -> None:
+        self.special_number = start.special_number
+        self.special = number_mask(start.special_number)
+        self.trick_cards = []
+        self.trick_swaps = []
+        exchange = start.exchange
+        if exchange is None:
+            self.received = [0, 0]
+            how = f"no exchange (beginner rule); the die shows {start.special_number}"
+        else:
+            self.received = [1 << exchange.christine, 1 << exchange.phantom]
+            how = (
+                f"the Phantom gave {CARD_CODES[exchange.phantom]} and Christine gave "
+                f"{CARD_CODES[exchange.christine]} in the exchange; {start.leader.in_text} "
+                f"picked {start.special_number} as the special number"
+            )
+        leader = start.leader
+        text = f"Round {start.round} begins: {how}. {_sentence_start(leader.in_text)} leads."
+        super_trump = self.replayed.sheet.super_trump(start.notes)
+        self.add(
+            f"{start.round}.0",
+            start.round,
+            0,
+            "start",
+            text,
+            start.hands,
+            start.notes,
+            super_trump,
+            leader,
+            self.round_reviews(start),
+        )
+
+    def decision(self, before: GameState, action: PlayCard | SwapCards) -> None:
+        after = before.apply(action)
+        if not isinstance(after, GameState):
+            raise WalkMismatch(f"the replay kept a decision the engine refuses: {after!r}")
+        round_no = before.round
+        trick_no = before.trick
+        if isinstance(action, PlayCard):
+            leading = before.lead is None
+            if leading:
+                self.trick_cards = []
+                self.trick_swaps = []
+                self.step = 0
+            card = action.card
+            self.trick_cards.append(
+                {
+                    "player": action.player.key,
+                    "card": CARD_CODES[card],
+                    "special": bool(self.special >> card & 1),
+                }
+            )
+            decision = "lead" if leading else "follow"
+            reviews = self.reviews_at(
+                round_no, trick_no, decision, ((action.player, CARD_CODES[card]),)
+            )
+            text = self.card_text(after, round_no, trick_no, action.player, card, leading)
+        else:
+            self.received[0] |= hand_mask(action.christine)
+            self.received[1] |= hand_mask(action.phantom)
+            made = after.swaps[-1]
+            self.trick_swaps.append(swap_json(made))
+            decision = "swap"
+            given = (
+                (Role.PHANTOM, "+".join(CARD_CODES[c] for c in sorted(action.phantom))),
+                (Role.CHRISTINE, "+".join(CARD_CODES[c] for c in sorted(action.christine))),
+            )
+            reviews = self.reviews_at(round_no, trick_no, "swap", given)
+            card = before.follow_card if before.swap_after_follow else before.lead_card
+            text = (
+                f"Round {round_no}, trick {trick_no}: the swap after {CARD_CODES[card]}: the "
+                f"Phantom gave {_cards_text(made.phantom)}, Christine gave "
+                f"{_cards_text(made.christine)}"
+            )
+            text += f"; {after.turn.in_text} to play." if after.turn is not None else "."
+        if after.tricks_played == before.tricks_played + 1:
+            self.add_trick(after, reviews)
+            return
+        self.step += 1
+        self.add_state(
+            f"{round_no}.{trick_no}.{self.step}", round_no, trick_no, decision, text, after, reviews
+        )
+
+    # -- writing positions down ----------------------------------------------------------
+
+    def reviews_at(
+        self, round_no: int, trick_no: int, decision: str, made: Iterable[tuple[Role, str]]
+    ) -> list[dict[str, Any]]:
+        """The analysis's reviews of the choices ``made`` (each player's, as one word)."""
+        found = []
+        for player, played in made:
+            review = self.reviews.get((round_no, trick_no, decision, player.key, played))
+            if review is not None:
+                found.append({"decision": decision, "player": player.key} | review.to_json())
+        return found
+
+    def round_reviews(self, start: RoundStart) -> list[dict[str, Any]]:
+        """The reviews of a round's exchange and special number."""
+        found = []
+        if start.exchange is not None:
+            given = (
+                (Role.PHANTOM, CARD_CODES[start.exchange.phantom]),
+                (Role.CHRISTINE, CARD_CODES[start.exchange.christine]),
+            )
+            found += self.reviews_at(start.round, 0, "exchange", given)
+        number = ((start.leader, str(start.special_number)),)
+        return found + self.reviews_at(start.round, 0, "special-number", number)
+
+    def card_text(
+        self, after: GameState, round_no: int, trick_no: int, player: Role, card: int, leading: bool
+    ) -> str:
+        verb = "leads" if leading else "plays"
+        text = f"Round {round_no}, trick {trick_no}: {player.in_text} {verb} {CARD_CODES[card]}"
+        if after.phase == Phase.SWAP:
+            size = after.swap_due()
+            text += (
+                f", the special number {self.special_number}: a swap of {size} "
+                f"card{'s' if size != 1 else ''} each follows."
+            )
+        elif after.turn is not None:
+            text += f"; {after.turn.in_text} to play."
+        else:
+            text += "."
+        return _sentence_start(text)
+
+    def add_trick(self, after: GameState, reviews: list[dict[str, Any]]) -> None:
+        outcome = after.last_trick
+        replayed = self.replayed.tricks
+        if (
+            outcome is None
+            or self.tricks_seen >= len(replayed)
+            or replayed[self.tricks_seen] != outcome
+        ):
+            raise WalkMismatch(f"trick {self.tricks_seen + 1} of the game differs from the replay")
+        self.tricks_seen += 1
+        text = _trick_text(outcome)
+        if after.winner is not None:
+            text += (
+                f" The game is over: {after.winner.in_text} wins with {after.notes} "
+                f"note{'s' if after.notes != 1 else ''} completed."
+            )
+        elif after.phase == Phase.DEAL:
+            text += (
+                f" Round {outcome.round} is over: {after.notes} "
+                f"note{'s' if after.notes != 1 else ''} carried into round {outcome.round + 1}."
+            )
+        self.add_state(
+            f"{outcome.round}.{outcome.trick}",
+            outcome.round,
+            outcome.trick,
+            "trick",
+            text,
+            after,
+            reviews,
+            explanation=explain(outcome, self.special_number, self.replayed.rules.balance),
+            winner=outcome.winner.key,
+            special_trick=outcome.special,
+            comment=_trick_comment(self.record, outcome.round, outcome.trick),
+        )
+
+    def add_state(
+        self,
+        key: str,
+        round_no: int,
+        trick_no: int,
+        step: str,
+        text: str,
+        state: GameState,
+        reviews: list[dict[str, Any]],
+        **extra: Any,
+    ) -> None:
+        self.game_over = state.is_over
+        self.add(
+            key,
+            round_no,
+            trick_no,
+            step,
+            text,
+            state.hands,
+            state.notes,
+            state.super_trump,
+            state.turn,
+            reviews,
+            **extra,
+        )
+
+    def add(
+        self,
+        key: str,
+        round_no: int,
+        trick_no: int,
+        step: str,
+        text: str,
+        hands: tuple[int, int],
+        notes: int,
+        super_trump: Suit | None,
+        to_move: Role | None,
+        reviews: list[dict[str, Any]],
+        **extra: Any,
+    ) -> None:
+        self.positions.append(
+            {
+                "id": key,
+                "round": round_no,
+                "trick": trick_no,
+                "step": step,
+                "text": text,
+                "notes": notes,
+                "super_trump": None if super_trump is None else super_trump.code,
+                "special_number": self.special_number,
+                "hands": {role.key: hand_codes(hands[role]) for role in Role},
+                "special": {role.key: hand_codes(hands[role] & self.special) for role in Role},
+                "received": {
+                    role.key: hand_codes(hands[role] & self.received[role]) for role in Role
+                },
+                "trick_cards": list(self.trick_cards),
+                "swaps": list(self.trick_swaps),
+                "to_move": None if to_move is None else to_move.key,
+                # The note the next trick is about: none once the game is decided.
+                "next_note": None if self.game_over or notes >= NOTES_PER_SHEET else notes + 1,
+                "reviews": reviews,
+                "explanation": None,
+                "winner": None,
+                "comment": None,
+                "problem": None,
+                "special_trick": False,
+                **extra,
+            }
+        )
+
+    def add_problem(self, final: GameState, problem: Problem | None, index: int | None) -> None:
+        """The last position: the state where the replay stopped, and its problem."""
+        phase = final.phase
+        if phase == Phase.DEAL or phase == Phase.EXCHANGE or phase == Phase.SPECIAL_NUMBER:
+            # Stopped at a round's deal, exchange or special number: nothing played yet.
+            round_no, trick_no = final.round, 0
+            self.trick_cards = []
+            self.trick_swaps = []
+            self.received = [0, 0]
+            self.special_number = 0
+            self.special = 0
+        elif final.lead is not None or phase == Phase.SWAP:
+            round_no, trick_no = final.round, final.trick
+        else:
+            round_no, trick_no = final.round, final.tricks_played
+        text = "The replay stops here"
+        if problem is not None:
+            text += f": {problem.code}: {page_text(problem.message)}"
+        self.add_state(
+            "problem", round_no, trick_no, "problem", text + ".", final, [], problem=index
+        )
+
+
+def _sentence_start(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _trick_text(outcome: TrickOutcome) -> str:
+    lead, follow = CARD_CODES[outcome.lead], CARD_CODES[outcome.follow]
+    text = (
+        f"Round {outcome.round}, trick {outcome.trick}: {outcome.leader.in_text} led {lead}, "
+        f"{outcome.follower.in_text} played {follow}; {outcome.winner.in_text} wins the "
+        f"trick, {'in' if outcome.in_order else 'out of'} order: notes "
+        f"{outcome.notes_before} -> {outcome.notes_after}."
+    )
+    return _sentence_start(text)
+
+
+def _empty_position(text: str, problem: int | None) -> dict[str, Any]:
+    """The one position of a record that could not be replayed at all."""
+    return {
+        "id": "problem",
+        "round": 0,
+        "trick": 0,
+        "step": "problem",
+        "text": text,
+        "notes": 0,
+        "super_trump": None,
+        "special_number": 0,
+        "hands": {"phantom": [], "christine": []},
+        "special": {"phantom": [], "christine": []},
+        "received": {"phantom": [], "christine": []},
+        "trick_cards": [],
+        "swaps": [],
+        "to_move": None,
+        "next_note": None,
+        "reviews": [],
+        "explanation": None,
+        "winner": None,
+        "comment": None,
+        "problem": problem,
+        "special_trick": False,
+    }
+
+
+# -- the page's data -----------------------------------------------------------------------
+
+
+def _problem_json(problem: Problem, at: str | None) -> dict[str, Any]:
+    return {
+        "code": problem.code.value,
+        "severity": problem.severity.value,
+        "message": page_text(problem.message),
+        "hint": None if problem.hint is None else page_text(problem.hint),
+        "round": problem.round,
+        "trick": problem.trick,
+        "at": at,
+    }
+
+
+def _stopping_problem(report: RecordReport) -> int | None:
+    """The index of the problem that stopped the replay (the first error with a place in
+    the game, or the first error), or ``None``."""
+    errors = [
+        index for index, problem in enumerate(report.problems) if problem.severity is Severity.ERROR
+    ]
+    for index in errors:
+        if report.problems[index].round is not None:
+            return index
+    return errors[0] if errors else None
+
+
+def _with_decisions(record: Mapping[str, Any], replayed: Replay) -> Replay:
+    """The replay of a record again, keeping each decision (the state before it and the
+    action taken), on the sheet the first replay found."""
+    name = record.get("sheet")
+    sheets = {name: replayed.sheet} if isinstance(name, str) else None
+    again = replay(record, sheets, decisions=True)
+    if again.tricks != replayed.tricks or again.rounds != replayed.rounds:
+        raise WalkMismatch("two replays of one record differ")
+    return again
+
+
+def page_title(report: RecordReport) -> str:
+    """The page's title: the record's game id, or where it was read when it has none."""
+    if report.game_id:
+        return page_text(report.game_id)
+    return page_text(f"{report.source}#{report.index}")
+
+
+def _record_text(record: Mapping[str, Any], key: str) -> str:
+    value = record.get(key)
+    return page_text(value) if isinstance(value, str) else ""
+
+
+def page_data(report: RecordReport, reviews: Reviews | None = None) -> dict[str, Any]:
+    """Everything the page shows, as JSON-ready data: the record's heading, the sheet,
+    every position, the notes curve, the result and the problems."""
+    record = report.record if isinstance(report.record, dict) else {}
+    replayed = report.replay
+    stopping = None if report.valid else _stopping_problem(report)
+    if replayed is None:
+        message = (
+            "The record cannot be replayed"
+            if stopping is None
+            else f"The record cannot be replayed: {report.problems[stopping].code}: "
+            f"{page_text(report.problems[stopping].message)}"
+        )
+        positions = [_empty_position(message + ".", stopping)]
+        sheet = None
+    else:
+        walk = _Walk(record, _with_decisions(record, replayed), reviews or {})
+        walk.run()
+        if replayed.result is None and replayed.final is not None:
+            problem = None if stopping is None else report.problems[stopping]
+            walk.add_problem(replayed.final, problem, stopping)
+        positions = walk.positions
+        if not positions:
+            positions = [_empty_position("Nothing to replay.", stopping)]
+        sheet = {
+            "name": page_text(replayed.sheet.name),
+            "bars": [
+                {"suit": bar.suit.code, "title": bar.suit.title, "owners": bar.notation}
+                for bar in replayed.sheet.bars
+            ],
+        }
+    ids = {position["id"] for position in positions}
+    problems = []
+    for index, problem in enumerate(report.problems):
+        at = None
+        if index == stopping and "problem" in ids:
+            at = "problem"
+        elif problem.round is not None:
+            key = f"{problem.round}.{problem.trick or 0}"
+            at = key if key in ids else None
+        problems.append(_problem_json(problem, at))
+    curve = [
+        {
+            "id": position["id"],
+            "round": position["round"],
+            "trick": position["trick"],
+            "notes": position["notes"],
+            "special": position["special_trick"],
+        }
+        for position in positions
+        if position["step"] == "trick"
+    ]
+    players_value = record.get("players")
+    players: dict[str, Any] = players_value if isinstance(players_value, dict) else {}
+    return {
+        "title": page_title(report),
+        "source": page_text(record_name(report)),
+        "event": _record_text(record, "event"),
+        "date": _record_text(record, "date"),
+        "players": {
+            role.key: page_text(str(players.get(role.key, "")))
+            if isinstance(players.get(role.key), str)
+            else ""
+            for role in Role
+        },
+        "sheet": sheet,
+        "rules": None
+        if replayed is None
+        else {"beginner": replayed.rules.beginner, "balance": replayed.rules.balance},
+        "notes_per_sheet": NOTES_PER_SHEET,
+        "tricks_per_round": TRICKS_PER_ROUND,
+        "rounds": ROUNDS_PER_GAME,
+        "positions": positions,
+        "curve": curve,
+        "result": _result_json(report),
+        "problems": problems,
+    }
+
+
+def _result_json(report: RecordReport) -> dict[str, Any]:
+    result = report.result
+    replayed = report.replay
+    ended_at = None if replayed is None else replayed.ended_at
+    if result is None:
+        return {
+            "winner": None,
+            "notes": None,
+            "valid": report.valid,
+            "text": "Illegal record: the replay stops at its first illegal step.",
+        }
+    text = verdict_text("The game", result, ended_at).removeprefix("The game: valid: ")
+    if not report.valid:
+        text = f"Invalid record (see its problems); the replay gives: {text}"
+    return {
+        "winner": None if result.winner is None else result.winner.key,
+        "notes": result.notes,
+        "valid": report.valid,
+        "text": _sentence_start(text) + ".",
+    }
+
+
+# -- the HTML ------------------------------------------------------------------------------
+
+
+def _asset(name: str) -> str:
+    return (resources.files("phantom_log.views") / "page" / name).read_text(encoding="utf-8")
+
+
+def _csp(script: str | None, style: str) -> str:
+    sources = [
+        "default-src 'none'",
+        f"style-src {csp_hash(style)}",
+        "img-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+    ]
+    if script is not None:
+        sources.insert(1, f"script-src {csp_hash(script)}")
+    return "; ".join(sources)
+
+
+def _head(title: str, csp: str, style: str) -> str:
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        # The policy holds no double quote; its single quotes stay as they are.
+        f'<meta http-equiv="Content-Security-Policy" content="{html.escape(csp, quote=False)}">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n"
+        f"<style>{style}</style>\n</head>\n"
+    )
+
+
+def _static_hands(position: Mapping[str, Any]) -> str:
+    parts = []
+    for role in Role:
+        cards = position["hands"][role.key]
+        parts.append(
+            f"<li>{role.title}'s hand ({len(cards)}): "
+            f"{html.escape(' '.join(cards)) if cards else 'empty'}</li>"
+        )
+    return "<ul>" + "".join(parts) + "</ul>"
+
+
+def _position_attributes(position: Mapping[str, Any]) -> str:
+    values = {
+        "data-round": str(position["round"]),
+        "data-trick": str(position["trick"]),
+        "data-step": position["step"],
+        "data-notes": str(position["notes"]),
+        "data-super-trump": position["super_trump"] or "",
+        "data-phantom-hand": " ".join(position["hands"]["phantom"]),
+        "data-christine-hand": " ".join(position["hands"]["christine"]),
+    }
+    return " ".join(f'{name}="{html.escape(value)}"' for name, value in values.items())
+
+
+def position_ids(data: Mapping[str, Any]) -> list[str]:
+    """The ids of the positions of a page's data, in play order: ``ROUND.0`` at a round's
+    start, ``ROUND.TRICK.STEP`` after a card or a swap inside a trick, ``ROUND.TRICK``
+    once the trick is over, ``problem`` where the replay of an illegal record stopped."""
+    return [position["id"] for position in data["positions"]]
+
+
+class UnknownPosition(LookupError):
+    """A position the replay of a record does not reach."""
+
+
+def replay_page(
+    report: RecordReport, start: str | None = None, reviews: Reviews | None = None
+) -> str:
+    """The replay page of one record, as one self-contained HTML document. ``start`` is
+    the id of the position (:func:`position_ids`) it opens at when its address names none;
+    by default the first. Raises :class:`UnknownPosition` for a ``start`` the replay does
+    not reach."""
+    return page_html(page_data(report, reviews), report, start)
+
+
+def checked_replay_page(
+    report: RecordReport, start: str | None = None, reviews: Reviews | None = None
+) -> tuple[str, RecordReport]:
+    """:func:`replay_page`, and the report it shows; should building the page fail (a bug
+    of phantom-log), the page of the record's problems with an ``internal-error`` added,
+    and that report, so that one record's failure is that record's problem."""
+    try:
+        return replay_page(report, start, reviews), report
+    except UnknownPosition:
+        raise
+    except Exception as error:
+        from dataclasses import replace
+
+        from ..checking.check import internal_error
+
+        failed = replace(report, problems=(*report.problems, internal_error(error)), replay=None)
+        return replay_page(failed), failed
+
+
+def page_html(data: dict[str, Any], report: RecordReport, start: str | None = None) -> str:
+    """The HTML of a page whose data :func:`page_data` made."""
+    positions = data["positions"]
+    ids = position_ids(data)
+    if start is not None and start not in ids:
+        raise UnknownPosition(start)
+    data["start"] = ids[0] if start is None else start
+    script = _asset("replay.js")
+    style = _asset("replay.css")
+    final = positions[-1]
+    title_text = data["title"]
+    noscript_svg = ""
+    if report.replay is not None:
+        from .picture import svg_picture
+
+        noscript_svg = svg_picture(report.replay, title_text)
+    problems = "".join(
+        f'<li class="problem {html.escape(problem["severity"])}">'
+        f"{_problem_place(problem)}<strong>{html.escape(problem['code'])}</strong>: "
+        f"{html.escape(problem['message'])}"
+        + (
+            f'<br><span class="hint">hint: {html.escape(problem["hint"])}</span>'
+            if problem["hint"]
+            else ""
+        )
+        + "</li>"
+        for problem in data["problems"]
+    )
+    players = data["players"]
+    subtitle = [html.escape(part) for part in (data["event"], data["date"]) if part]
+    if players["phantom"] or players["christine"]:
+        subtitle.append(
+            f"The Phantom: {html.escape(players['phantom'])} · "
+            f"Christine: {html.escape(players['christine'])}"
+        )
+    if data["sheet"] is not None:
+        subtitle.append(f"sheet {html.escape(data['sheet']['name'])}")
+    rules = data["rules"] or {}
+    named = [name for name in ("beginner", "balance") if rules.get(name)]
+    if named:
+        subtitle.append(" and ".join(named) + (" rules" if len(named) > 1 else " rule"))
+    subtitle.append(f'<span class="source">{html.escape(data["source"])}</span>')
+    fields = {
+        "TITLE": html.escape(title_text),
+        "SUBTITLE": " · ".join(subtitle),
+        "POSITION_ATTRIBUTES": _position_attributes(final),
+        "POSITION_TEXT": html.escape(final["text"]),
+        "RESULT": html.escape(data["result"]["text"]),
+        "RESULT_CLASS": "valid" if data["result"]["valid"] else "invalid",
+        "PROBLEMS": problems or "<li>None.</li>",
+        "NOSCRIPT_SVG": noscript_svg,
+        "NOSCRIPT_HANDS": _static_hands(final),
+        "DATA": embed_json(data),
+        "SCRIPT": script,
+    }
+    # One pass over the template: a value is never searched for another field's name.
+    body = _FIELD.sub(lambda found: fields[found.group(1)], _asset("replay.html"))
+    return _head(title_text, _csp(script, style), style) + body
+
+
+def _problem_place(problem: Mapping[str, Any]) -> str:
+    where = ""
+    if problem["round"] is not None:
+        where = f"round {problem['round']}"
+        if problem["trick"] is not None:
+            where += f", trick {problem['trick']}"
+    if not where:
+        return ""
+    if problem["at"] is not None:
+        return f'<a href="#{html.escape(problem["at"])}">{where}</a>: '
+    return f"{where}: "
+
+
+# -- many records: one page each and an index ----------------------------------------------
+
+
+_FIELD: Final = re.compile(r"\{\{([A-Z_]+)\}\}")
+_SLUG_DROP: Final = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def page_file_name(number: int, game_id: str | None) -> str:
+    """The file name of record ``number``'s page (from 1) in a folder of pages: the
+    number, then the game id reduced to letters, digits, ``-`` and ``_``."""
+    ascii_id = unicodedata.normalize("NFKD", game_id or "").encode("ascii", "ignore").decode()
+    slug = _SLUG_DROP.sub("-", ascii_id).strip("-")[:60].strip("-")
+    return f"{number:04d}-{slug or 'record'}.html"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One record's line in the index page."""
+
+    file_name: str
+    name: str
+    verdict: str
+    winner: str
+    notes: str
+
+
+def index_entry(report: RecordReport, file_name: str) -> IndexEntry:
+    """The index line of a record's page: its name, verdict, winner and notes."""
+    result = report.result
+    if report.failed:
+        verdict = "not checked: " + ", ".join(
+            sorted({p.code.value for p in report.problems if p.severity is Severity.ERROR})
+        )
+    elif report.valid:
+        verdict = "valid" + (
+            " (unfinished)" if result is not None and result.winner is None else ""
+        )
+    else:
+        first = next(p for p in report.problems if p.severity is Severity.ERROR)
+        verdict = f"invalid: {first.code.value}"
+    if result is None:
+        winner, notes = "-", "-"
+    else:
+        winner = "unfinished" if result.winner is None else result.winner.title
+        notes = str(result.notes)
+    return IndexEntry(file_name, page_text(record_name(report)), verdict, winner, notes)
+
+
+def index_page(title: str, entries: Sequence[IndexEntry]) -> str:
+    """The index of a folder of replay pages: one row per record, linking to its page."""
+    style = _asset("replay.css")
+    rows = "".join(
+        "<tr>"
+        f'<td><a href="{html.escape(entry.file_name)}">{html.escape(entry.name)}</a></td>'
+        f"<td>{html.escape(entry.verdict)}</td>"
+        f"<td>{html.escape(entry.winner)}</td>"
+        f'<td class="number">{html.escape(entry.notes)}</td>'
+        "</tr>\n"
+        for entry in entries
+    )
+    return (
+        _head(page_text(title), _csp(None, style), style)
+        + '<body class="index">\n<header><h1>'
+        + html.escape(page_text(title))
+        + "</h1></header>\n<main>\n"
+        + '<table id="records">\n<thead><tr><th scope="col">Record</th>'
+        '<th scope="col">Verdict</th><th scope="col">Winner</th>'
+        '<th scope="col">Notes</th></tr></thead>\n<tbody>\n'
+        + rows
+        + "</tbody>\n</table>\n</main>\n</body>\n</html>\n"
+    )
