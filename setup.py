@@ -1,6 +1,8 @@
 """The compiled build of the rules engine; everything else is in pyproject.toml.
 
-``phantom_log/engine.py`` is plain Python (as are ``strictjson.py`` and ``solver.py``).
+The rules engine (``phantom_log/rules/cards.py``, ``events.py``, ``engine.py`` and
+``replay.py``), the strict JSON reader (``records/strictjson.py``) and the solver
+(``analysis/solver.py``) are plain Python.
 Where Cython and a C compiler are available, each is also compiled (with the C types of the
 ``.pxd`` beside it, Cython's "pure Python mode") into an extension module that Python
 imports in its place. Where either is missing, or the build fails, phantom-log installs
@@ -15,7 +17,10 @@ import os
 from setuptools import setup
 
 COMPILED = [
+    "phantom_log/rules/cards.py",
+    "phantom_log/rules/events.py",
     "phantom_log/rules/engine.py",
+    "phantom_log/rules/replay.py",
     "phantom_log/records/strictjson.py",
     "phantom_log/analysis/solver.py",
 ]

@@ -47,7 +47,8 @@ from phantom_log import engine_build
 from phantom_log.analysis.simulator import simulate_game
 from phantom_log.analysis.solver import DEFAULT_ENTRIES, Solver, Unsolved
 from phantom_log.rules.cards import CARD_BY_CODE, Role, hand_mask
-from phantom_log.rules.engine import GameState, Rules, record_sheet
+from phantom_log.rules.engine import GameState, Rules
+from phantom_log.rules.replay import record_sheet
 
 TARGET = 0.1
 

@@ -48,9 +48,9 @@ import orjson
 from bench_corpus import add_corpus_options, prepare_corpus
 from corpus import CORPUS_VERSION
 
-from phantom_log.checking.check import schema_problems, schema_valid
+from phantom_log.records.schema import schema_problems, schema_valid
 from phantom_log.records.sources import JsonError, parse_json, read_chunks
-from phantom_log.rules.engine import SheetProblems, replay
+from phantom_log.rules.replay import SheetProblems, replay_record
 from phantom_log.running.collector import tune_collector_for_a_run
 from phantom_log.running.outcomes import Options
 from phantom_log.running.pipeline import tables_chunk, verify_chunk_in_one
@@ -91,7 +91,7 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
         passed = gate(value)
         if passed:
             with suppress(SheetProblems):
-                replay(value, None, False)
+                replay_record(value, None, False)
         return passed
 
     def worded(value: Any) -> None:

@@ -42,7 +42,7 @@ with open(sys.argv[1], "rb") as handle:
 JSONSCHEMA = """
 import sys, json, time
 from jsonschema import Draft202012Validator, FormatChecker
-from phantom_log.checking.check import schema_text
+from phantom_log.records.schema import schema_text
 validator = Draft202012Validator(json.loads(schema_text()), format_checker=FormatChecker())
 with open(sys.argv[1], "rb") as handle:
     records = [json.loads(next(handle)) for _ in range(int(sys.argv[2]))]

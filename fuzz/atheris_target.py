@@ -39,7 +39,7 @@ with atheris.instrument_imports(include=["phantom_log"]):
 
     import phantom_log
     import phantom_log.api
-    import phantom_log.checking.check
+    import phantom_log.checking.verdict
     import phantom_log.records.model
     import phantom_log.records.sources
     import phantom_log.records.strictjson

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .analysis.decisions import Decision, analyse
     from .api import GameReplay, InvalidRecord, RoundOpening, load, replay, tables, verify
-    from .checking.check import RecordReport
+    from .checking.verdict import RecordReport
     from .positions import Hands, IllegalMove, Position, PositionNotReached, position
     from .records.model import GameRecord
     from .rules.cards import Card, Role, Suit
@@ -41,9 +41,12 @@ if TYPE_CHECKING:
 
 #: The modules that may be compiled (see setup.py); each is also plain Python.
 COMPILED_MODULES = (
+    "phantom_log.rules.cards",
+    "phantom_log.rules.events",
     "phantom_log.rules.engine",
+    "phantom_log.rules.replay",
     "phantom_log.records.strictjson",
-    "phantom_log.analysis.decisions.solver",
+    "phantom_log.analysis.solver",
 )
 
 
@@ -93,7 +96,7 @@ _HOMES = {
     "Problem": "rules.problems",
     "Severity": "rules.problems",
     "GameRecord": "records.model",
-    "RecordReport": "checking.check",
+    "RecordReport": "checking.verdict",
 }
 
 __all__ = [

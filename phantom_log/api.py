@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
-from .checking.check import RecordReport, check_record, schema_problems, schema_valid, verify_record
+from .checking.verdict import RecordReport, check_record, verify_record
 from .positions import Hands
 from .records.model import GameRecord
+from .records.schema import schema_problems, schema_valid
 from .records.sources import Chunk, SourceRecord, chunk_records, find_sources, read_chunks
 from .rules.cards import Card, Role, mask_cards
-from .rules.engine import Replay, Result, RoundStart
+from .rules.engine import Result
+from .rules.events import RoundStarted
 from .rules.problems import Problem, Severity
+from .rules.replay import GameLog
 from .rules.sheets import Sheet
 from .running.collector import collector_for_records
 from .views.annotate import Annotation, annotate
@@ -59,18 +62,19 @@ class RoundOpening:
     exchange: Hands | None
 
     @classmethod
-    def of(cls, start: RoundStart) -> RoundOpening:
-        """The opening of the engine's round start (whose hands are bit masks)."""
+    def of(cls, start: RoundStarted) -> RoundOpening:
+        """The opening of the engine's :class:`~phantom_log.rules.events.RoundStarted`
+        event (whose hands are bit masks)."""
         exchange = start.exchange
         return cls(
             start.round,
             start.leader,
             start.special_number,
             start.notes,
-            Hands(mask_cards(start.hands[0]), mask_cards(start.hands[1])),
+            Hands(mask_cards(start.phantom_hand), mask_cards(start.christine_hand)),
             None
             if exchange is None
-            else Hands((Card(exchange.phantom),), (Card(exchange.christine),)),
+            else Hands((Card(exchange.phantom_gave),), (Card(exchange.christine_gave),)),
         )
 
 
@@ -81,8 +85,9 @@ class GameReplay:
     fields of ``annotate --format json``, and the explanation), made when first read;
     ``result`` is the replayed result when the replay got to the end of the record, else
     ``None``; ``problems`` lists what is wrong (warnings included); ``rounds`` each
-    round's :class:`RoundOpening` (hands as cards); ``engine`` the engine's own replay, in
-    compact form (``None`` when the record failed the schema or the sheet checks).
+    round's :class:`RoundOpening` (hands as cards); ``engine`` the engine's
+    :class:`~phantom_log.rules.replay.GameLog` of the game, its events in compact form
+    (``None`` when the record failed the schema or the sheet checks).
     :meth:`svg` draws the game as ``phantom-log show --svg`` does, and a notebook shows
     that picture.
     """
@@ -93,7 +98,7 @@ class GameReplay:
         self,
         result: Result | None,
         problems: list[Problem],
-        engine: Replay | None = None,
+        engine: GameLog | None = None,
         game_id: str | None = None,
         players: Mapping[str, str] | None = None,
     ) -> None:

@@ -13,8 +13,10 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .rules.cards import Card, Role, Suit, mask_cards
-from .rules.engine import GameState, Phase, PlayCard, SwapCards, TrickOutcome, replay
+from .rules.engine import Action, GameState, Phase, PlayCard, Result, Rules, SwapCards
+from .rules.events import TrickEnded
 from .rules.problems import Illegal
+from .rules.replay import GameVisitor, replay_record
 from .rules.sheets import NOTES_PER_SHEET, Sheet
 
 if TYPE_CHECKING:
@@ -135,7 +137,7 @@ class Position:
         return int(self._state.swap_due())
 
     @property
-    def last_trick(self) -> TrickOutcome | None:
+    def last_trick(self) -> TrickEnded | None:
         """The last completed trick (its ``winner``, ``reason``, notes before and after)."""
         return self._state.last_trick
 
@@ -245,23 +247,45 @@ def position(
     from .records.model import GameRecord
 
     data = record.to_json() if isinstance(record, GameRecord) else record
-    replayed = replay(data, sheets, trace=True, decisions=True)
-    for state, _action in replayed.decisions or ():
-        if (
-            state.phase is Phase.PLAY
-            and state.lead is None
-            and (state.round, state.trick) == (round, trick)
-        ):
-            return Position(state, replayed.sheet)
-    final = replayed.final
-    if (
-        final is not None
-        and final.phase is Phase.PLAY
-        and final.lead is None
-        and (final.round, final.trick) == (round, trick)
-    ):
-        return Position(final, replayed.sheet)  # the record stops just before this trick
+    found = replay_record(data, _StateBefore(round, trick), sheets)
+    if found.state is not None and found.sheet is not None:
+        return Position(found.state, found.sheet)
     raise PositionNotReached(
         f"the record does not get to round {round}, trick {trick}"
-        + ("" if replayed.valid else " (its replay stops at an illegal step before)")
+        + ("" if found.valid else " (its replay stops at an illegal step before)")
     )
+
+
+class _StateBefore(GameVisitor["_StateBefore"]):
+    """Finds the state just before the first card of a trick: the state before the
+    decision that plays it, or the state where the replay ends when it stops there."""
+
+    wants_decisions = True
+
+    def __init__(self, round_no: int, trick_no: int) -> None:
+        self.moment = (round_no, trick_no)
+        self.state: GameState | None = None
+        self.sheet: Sheet | None = None
+        self.valid = True
+
+    def begin_game(self, sheet: Sheet, rules: Rules) -> None:
+        self.sheet = sheet
+
+    def visit_decision(self, state: GameState, action: Action) -> None:
+        if self.state is None and _leads_trick(state, self.moment):
+            self.state = state
+
+    def visit_problem(self, problem: Illegal) -> None:
+        self.valid = self.valid and problem.is_warning
+
+    def end_game(self, result: Result | None, final: GameState) -> None:
+        if self.state is None and _leads_trick(final, self.moment):
+            self.state = final  # the record stops just before this trick
+
+    def result(self) -> _StateBefore:
+        return self
+
+
+def _leads_trick(state: GameState, moment: tuple[int, int]) -> bool:
+    """True when ``state`` waits for the first card of the trick at ``moment``."""
+    return state.phase is Phase.PLAY and state.lead is None and (state.round, state.trick) == moment

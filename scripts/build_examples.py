@@ -17,8 +17,8 @@ The rules are not written again here: every game is played on a
 which special numbers may be picked, when a swap is due and of what size, who won each
 trick, how the notes moved and when the round and the game end; the search only chooses
 among the moves it allows. Every record written is checked with
-:func:`phantom_log.checking.check.check_record` (the valid ones) or
-:func:`phantom_log.checking.check.verify_paths` (the invalid ones). Each record of
+:func:`phantom_log.checking.verdict.check_record` (the valid ones) or
+:func:`phantom_log.checking.verdict.verify_paths` (the invalid ones). Each record of
 ``examples/invalid/`` is a legal game with one thing broken, said in its ``x-broken``
 key; its file is named for the problem code it must produce first (``<code>.json``, or
 ``<code>--<variant>.json`` for another way to get it), and the script checks that it
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from phantom_log.checking.check import check_record, verify_paths
+from phantom_log.checking.verdict import check_record, verify_paths
 from phantom_log.rules.cards import (
     DECK_SIZE,
     FULL_DECK,
@@ -53,8 +53,8 @@ from phantom_log.rules.cards import (
     card_suit,
     hand_cards,
     hand_mask,
-    hand_size,
     parse_card,
+    popcount,
 )
 from phantom_log.rules.engine import (
     CARDS_PER_HAND,
@@ -63,12 +63,11 @@ from phantom_log.rules.engine import (
     ExchangeCards,
     GameState,
     Phase,
-    Reason,
     Rules,
     SwapCards,
-    TrickOutcome,
-    notes_after_trick,
+    notes_after,
 )
+from phantom_log.rules.events import Reason, TrickEnded
 from phantom_log.rules.problems import Illegal, Severity
 from phantom_log.rules.sheets import NOTES_PER_SHEET, RULEBOOK_SHEET, Sheet, sheet_from_json
 
@@ -126,37 +125,17 @@ class PlayDone:
 
 @dataclass(frozen=True, slots=True)
 class TrickDone:
-    """A trick played out, as the state judged it."""
+    """A trick played out: its two plays (with the hands before each) and the engine's
+    :class:`~phantom_log.rules.events.TrickEnded` event, which says how it was judged."""
 
     plays: tuple[PlayDone, PlayDone]
-    winner: Role
-    reason: Reason
-    super_trump: Suit | None
-    in_order: bool
-    special: bool
-    notes_before: int
-    notes_after: int
+    outcome: TrickEnded
     comment: str | None = None
 
     @property
     def leader(self) -> Role:
         """Who led the trick."""
         return self.plays[0].player
-
-    @classmethod
-    def of(cls, plays: Sequence[PlayDone], outcome: TrickOutcome, comment: str | None) -> TrickDone:
-        """The trick of these plays, as the state's outcome tells it."""
-        return cls(
-            (plays[0], plays[1]),
-            outcome.winner,
-            outcome.reason,
-            outcome.super_trump,
-            outcome.in_order,
-            outcome.special,
-            outcome.notes_before,
-            outcome.notes_after,
-            comment,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,13 +309,13 @@ def deal_cards(rng: random.Random, plan: RoundPlan) -> tuple[int, int, int]:
     rng.shuffle(rest)
     christine = plan.keep[1]
     for card in rest:
-        if hand_size(christine) == CARDS_PER_HAND:
+        if popcount(christine) == CARDS_PER_HAND:
             break
         if not holds(plan.christine_never, card):
             christine |= 1 << card
     rest = [card for card in rest if not holds(christine, card)]
-    phantom = plan.keep[0] | hand_mask(rest[: CARDS_PER_HAND - hand_size(plan.keep[0])])
-    if hand_size(christine) != CARDS_PER_HAND:
+    phantom = plan.keep[0] | hand_mask(rest[: CARDS_PER_HAND - popcount(plan.keep[0])])
+    if popcount(christine) != CARDS_PER_HAND:
         raise Miss
     return phantom, christine, FULL_DECK & ~phantom & ~christine
 
@@ -373,7 +352,7 @@ def play_round(rng: random.Random, state: GameState, plan: RoundPlan) -> RoundDo
         plays = play_cards(rng, state, trick_plan, plan.keep)
         outcome = state.last_trick
         assert outcome is not None
-        done = TrickDone.of(plays, outcome, trick_plan.comment)
+        done = TrickDone((plays[0], plays[1]), outcome, trick_plan.comment)
         if trick_plan.outcome is not None and not trick_plan.outcome(done):
             raise Miss
         tricks.append(done)
@@ -440,7 +419,7 @@ def trick_json(trick: TrickDone, winner: bool) -> dict[str, Any]:
     """A trick as the format writes it, its winner claimed or not."""
     data: dict[str, Any] = {"plays": [play_json(play) for play in trick.plays]}
     if winner:
-        data["winner"] = trick.winner.key
+        data["winner"] = trick.outcome.winner.key
     if trick.comment:
         data["comment"] = trick.comment
     return data
@@ -540,9 +519,9 @@ def outcome(
 
     def check(trick: TrickDone) -> bool:
         return (
-            trick.winner == winner
-            and (trick.notes_before, trick.notes_after) == notes
-            and (reason is None or trick.reason == reason)
+            trick.outcome.winner == winner
+            and (trick.outcome.notes_before, trick.outcome.notes_after) == notes
+            and (reason is None or trick.outcome.reason == reason)
         )
 
     return check
@@ -581,7 +560,9 @@ WALKTHROUGH_ROUND_2: Final = RoundPlan(
     exchange=lambda mine, hers: 3 in numbers_of(mine, hers) and card_suit(mine) != Suit.CHANDELIER,
     special_number=3,
     tricks={
-        2: TrickPlan(outcome=lambda trick: trick.winner == PHANTOM and trick.notes_after == 6),
+        2: TrickPlan(
+            outcome=lambda trick: trick.outcome.winner == PHANTOM and trick.outcome.notes_after == 6
+        ),
         3: TrickPlan(
             lead="Ch2",
             follow="Ma4",
@@ -645,12 +626,13 @@ def rulebook_walkthrough(rng: random.Random) -> tuple[Played, dict[str, Any]]:
 def without_balance(trick: TrickDone) -> int:
     """The notes the trick would have left without the balance rule, as the engine counts
     them."""
-    return notes_after_trick(trick.notes_before, trick.in_order, trick.special, STANDARD)
+    outcome = trick.outcome
+    return notes_after(outcome.notes_before, outcome.in_order, outcome.special, False)
 
 
 def balance_trick(trick: TrickDone) -> bool:
     """A trick that the balance rule changes (an out-of-order special one)."""
-    return trick.notes_after != without_balance(trick)
+    return trick.outcome.notes_after != without_balance(trick)
 
 
 def optional_rules(rng: random.Random) -> tuple[Played, dict[str, Any]]:
@@ -668,10 +650,11 @@ def optional_rules(rng: random.Random) -> tuple[Played, dict[str, Any]]:
     )
     round_no, trick_no, trick = next(item for item in played.tricks() if balance_trick(item[2]))
     number = played.rounds[round_no - 1].special_number
+    before, after = trick.outcome.notes_before, trick.outcome.notes_after
     comment = (
         f"Balance rule: out of order with a special card (a {number}), but only the last note "
-        f"is removed: notes {trick.notes_before} -> {trick.notes_after} (without the rule, "
-        f"{trick.notes_before} -> {without_balance(trick)})."
+        f"is removed: notes {before} -> {after} (without the rule, "
+        f"{before} -> {without_balance(trick)})."
     )
     played = with_comment(played, round_no, trick_no, comment)
     header = {
@@ -699,7 +682,7 @@ MASQUERADE: Final[dict[str, Any]] = {
 
 def masked_trick(trick: TrickDone) -> bool:
     """A trick won by Mask as the super trump."""
-    return trick.super_trump == Suit.MASK and trick.reason == Reason.SUPER_TRUMP
+    return trick.outcome.super_trump == Suit.MASK and trick.outcome.reason == Reason.SUPER_TRUMP
 
 
 def custom_sheet(rng: random.Random) -> tuple[Played, dict[str, Any]]:
@@ -762,7 +745,7 @@ def unfinished(rng: random.Random) -> tuple[Played, dict[str, Any]]:
         "plays": tricks[-1]["plays"][:1],
         "comment": "The recording stops here, after the lead and its swap.",
     }
-    record["result"] = {"winner": None, "notes": trick.notes_before}
+    record["result"] = {"winner": None, "notes": trick.outcome.notes_before}
     return played, record
 
 
@@ -864,8 +847,10 @@ class Base:
         number = played.rounds[1].special_number
         revoke = mid_game(played, lambda trick: revoke_card(trick, number) is not None)
         swap = mid_game(played, lambda trick: swap_of_two(trick) is not None)
-        plain = mid_game(played, lambda trick: not trick.special)
-        trumped = mid_game(played, lambda trick: trick.reason in (Reason.TRUMP, Reason.SUPER_TRUMP))
+        plain = mid_game(played, lambda trick: not trick.outcome.special)
+        trumped = mid_game(
+            played, lambda trick: trick.outcome.reason in (Reason.TRUMP, Reason.SUPER_TRUMP)
+        )
         swap_of_one = next(
             (
                 (round_no, trick_no)
@@ -1154,7 +1139,7 @@ def broken_record(base: Base, walkthrough: Mapping[str, Any]) -> list[Broken]:
     del trick["plays"][1], trick["winner"]
     out.append(Broken("incomplete-trick", (2, trick_no), record))
 
-    what = "round 1, trick 10 is left out, and round 2 follows"
+    what = f"round 1, trick {TRICKS_PER_ROUND} is left out, and round 2 follows"
     record = copy_to_break(base.record, "incomplete-round", what)
     del record["rounds"][0]["tricks"][-1]
     out.append(Broken("incomplete-round", (1, None), record))
@@ -1166,14 +1151,15 @@ def broken_record(base: Base, walkthrough: Mapping[str, Any]) -> list[Broken]:
 
     trick_no = base.trumped
     trumped = base.played.trick(2, trick_no)
-    card = trumped.plays[0 if trumped.winner == trumped.leader else 1].card
+    card = trumped.plays[0 if trumped.outcome.winner == trumped.leader else 1].card
+    given_to = title(trumped.outcome.winner.other)
     what = (
-        f"round 2, trick {trick_no}: the trick is given to {title(trumped.winner.other)}, but "
+        f"round 2, trick {trick_no}: the trick is given to {given_to}, but "
         f"{card_code(card)} wins it as "
-        + ("a trump" if trumped.reason is Reason.TRUMP else "the super trump")
+        + ("a trump" if trumped.outcome.reason is Reason.TRUMP else "the super trump")
     )
     record = copy_to_break(base.record, "winner-mismatch", what)
-    trick_of(record, 2, trick_no)["winner"] = trumped.winner.other.key
+    trick_of(record, 2, trick_no)["winner"] = trumped.outcome.winner.other.key
     out.append(Broken("winner-mismatch", (2, trick_no), record))
 
     what = "the result names Christine as the winner"

@@ -647,7 +647,7 @@ class Checker:
                     raise self.fail(
                         "the API agrees with the CLI",
                         None,
-                        f"replay(load(...)) of {report.name}: valid {replayed.valid}",
+                        f"replay_record(load(...)) of {report.name}: valid {replayed.valid}",
                     )
         except phantom_log.InvalidRecord as error:
             if loaded != expected or (error.source, error.index) != (
@@ -676,7 +676,7 @@ class Checker:
     def api_replay(self, path: str) -> None:
         """``replay`` of every parsed record that is an object never raises, and finds the
         problems ``verify`` found."""
-        from phantom_log.checking.check import verify_record
+        from phantom_log.checking.verdict import verify_record
         from phantom_log.records.sources import find_sources
 
         stdin = io.BytesIO(self.case.stdin or b"")

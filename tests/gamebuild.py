@@ -22,9 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from phantom_log.checking.check import check_record
-from phantom_log.rules.engine import Replay
+from phantom_log.checking.verdict import check_record
 from phantom_log.rules.problems import Problem, Severity
+from phantom_log.rules.replay import GameLog
 
 T = TypeVar("T")
 Choose = Callable[[Sequence[Any]], Any]
@@ -160,7 +160,7 @@ def sheet_object(*bars: tuple[str, str], name: str = "custom") -> JsonDict:
 # -- checkers ----------------------------------------------------------------------------
 
 
-def check(data: JsonDict) -> tuple[list[Problem], Replay]:
+def check(data: JsonDict) -> tuple[list[Problem], GameLog]:
     """``check_record``, asserting that the record got as far as the replay."""
     problems, outcome = check_record(data)
     assert outcome is not None, [problem.to_json() for problem in problems]
@@ -185,7 +185,7 @@ def where(problem: Problem) -> tuple[str, str, int | None, int | None]:
     return problem.code.value, problem.pointer, problem.round, problem.trick
 
 
-def replayed(data: JsonDict) -> Replay:
+def replayed(data: JsonDict) -> GameLog:
     """The replay of a record that must have no error (warnings such as ``unfinished``
     are allowed)."""
     problems, outcome = check(data)

@@ -369,8 +369,9 @@ def test_an_annotations_codes_are_typed_with_the_engines_values() -> None:
     exactly the values the engine gives; every annotation of the examples holds them."""
     import typing
 
-    from phantom_log.rules.engine import Reason
-    from phantom_log.views.annotate import RoleKey, SuitCode, SwapAfter, TrickReason
+    from phantom_log.rules.cards import RoleKey, SuitCode
+    from phantom_log.rules.events import Reason
+    from phantom_log.views.annotate import SwapAfter, TrickReason
 
     assert set(typing.get_args(RoleKey)) == {role.key for role in Role}
     assert set(typing.get_args(SuitCode)) == {suit.code for suit in Suit}

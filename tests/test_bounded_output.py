@@ -14,14 +14,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log.checking.check import (
-    ARRAY_ITEMS_CHECKED,
-    SCHEMA_ERROR_LIMIT,
-    check_record,
-    schema_text,
-)
-from phantom_log.checking.wording import EXCERPT, excerpt, quoted, shortened
+from phantom_log.checking.verdict import check_record
 from phantom_log.cli.commands import main
+from phantom_log.records.quoting import EXCERPT, excerpt, quoted, shortened
+from phantom_log.records.schema import ARRAY_ITEMS_CHECKED, SCHEMA_ERROR_LIMIT, schema_text
 from phantom_log.views.reports import PROBLEMS_LISTED
 
 ROOT = Path(__file__).resolve().parents[1]

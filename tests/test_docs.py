@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from phantom_log.checking.check import check_record, read_sheets
+from phantom_log.checking.verdict import check_record, read_sheets
 from phantom_log.rules.problems import WARNING_CODES, Code
 from phantom_log.tournament.checks import TournamentCode
 

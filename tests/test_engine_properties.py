@@ -22,14 +22,23 @@ from gamebuild import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phantom_log.checking.check import check_record
+from phantom_log.checking.verdict import check_record
 from phantom_log.rules.cards import CARD_CODES, Role, Suit, hand_cards, hand_codes, hand_mask
-from phantom_log.rules.engine import Reason, Replay, Rules, judge_trick, notes_after_trick, replay
+from phantom_log.rules.engine import judge, notes_after
+from phantom_log.rules.events import Reason, leader_wins, verdict_reason
 from phantom_log.rules.problems import Code
+from phantom_log.rules.replay import GameLog, replay_record
 
 SUPER_TRUMPS = st.sampled_from([None, *Suit])
 CARDS = st.integers(min_value=0, max_value=23)
 GAMES = settings(max_examples=200, deadline=None)
+
+
+def judge_trick(lead: int, follow: int, super_trump: Suit | None) -> tuple[bool, Reason]:
+    """The engine's verdict on a trick, read: whether the leader wins, and why."""
+    verdict = judge(lead, follow, -1 if super_trump is None else int(super_trump))
+    return leader_wins(verdict), verdict_reason(verdict)
+
 
 # Classes of a card in a different-suit trick, strongest first (RULES.md).
 REASON_OF_CLASS = {3: Reason.SUPER_TRUMP, 2: Reason.TRUMP, 1: Reason.LEAD_SUIT}
@@ -89,7 +98,7 @@ def test_notes_stay_in_range_and_move_by_the_rules(
     notes: int, in_order: bool, special: bool, balance: bool
 ) -> None:
     # Notes before a trick are 0-11: at 12 the game is over.
-    after = notes_after_trick(notes, in_order, special, Rules(balance=balance))
+    after = notes_after(notes, in_order, special, balance)
     assert 0 <= after <= 12
     if not special:
         assert after - notes == (1 if in_order else 0)
@@ -185,7 +194,7 @@ def test_legal_game_replays_without_error(game: RefGame, claim: bool) -> None:
 @GAMES
 @given(game=legal_games())
 def test_notes_chain_from_trick_to_trick(game: RefGame) -> None:
-    outcome = replay(game.record())
+    outcome = replay_record(game.record())
     notes = 0
     for start in outcome.rounds:
         assert start.notes == notes
@@ -203,7 +212,7 @@ def test_notes_chain_from_trick_to_trick(game: RefGame) -> None:
 @given(game=legal_games())
 def test_hands_stay_disjoint_and_sized(game: RefGame) -> None:
     data = game.record()
-    outcome = replay(data)
+    outcome = replay_record(data)
     for start, round_data in zip(outcome.rounds, data["rounds"], strict=True):
         phantom, christine = start.hands
         assert phantom & christine == 0
@@ -213,23 +222,23 @@ def test_hands_stay_disjoint_and_sized(game: RefGame) -> None:
         played = 0
         for trick in (t for t in outcome.tricks if t.round == start.round):
             played |= 1 << trick.lead | 1 << trick.follow
-            phantom, christine = trick.hands_after
+            phantom, christine = trick.hands
             assert phantom & christine == 0
             assert len(hand_cards(phantom)) == len(hand_cards(christine)) == 10 - trick.trick
             # Swaps move cards between the hands only: nothing is lost or made.
             assert phantom | christine | played == dealt
             assert phantom & played == christine & played == 0
     for ours, theirs in zip(outcome.tricks, game.tricks, strict=True):
-        assert set(hand_codes(ours.hands_after[0])) == theirs.hands_after["phantom"]
-        assert set(hand_codes(ours.hands_after[1])) == theirs.hands_after["christine"]
+        assert set(hand_codes(ours.hands[0])) == theirs.hands_after["phantom"]
+        assert set(hand_codes(ours.hands[1])) == theirs.hands_after["christine"]
 
 
 @settings(max_examples=100, deadline=None)
 @given(game=legal_games())
 def test_replay_is_deterministic(game: RefGame) -> None:
     data = game.record(claim_result=True)
-    first: Replay = replay(data)
-    second: Replay = replay(data)
+    first: GameLog = replay_record(data)
+    second: GameLog = replay_record(data)
     assert first == second
     assert check_record(data) == check_record(data)
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from phantom_log.checking.check import verify_paths
+from phantom_log.checking.verdict import verify_paths
 from phantom_log.cli.commands import main
 from phantom_log.rules.problems import FAILURE_CODES, Code, Problem, Severity
 

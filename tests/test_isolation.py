@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from test_sources import RECORD
 
-from phantom_log.checking import check
+from phantom_log.checking import verdict as check
 from phantom_log.cli.commands import main
 from phantom_log.running.pipeline import WorkerLost, ordered_map
 

@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from phantom_log.analysis.simulator import Simulation, simulate_game
-from phantom_log.checking.check import verify_record
+from phantom_log.checking.verdict import verify_record
 from phantom_log.records.sources import SourceError, find_sources, read_source
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET

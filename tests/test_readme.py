@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from phantom_log.checking.check import check_record
+from phantom_log.checking.verdict import check_record
 from phantom_log.cli.commands import main
 from phantom_log.rules.problems import Code
 
@@ -105,7 +105,7 @@ def test_readme_record_example_verifies() -> None:
 
 
 def test_readme_sheets_example_is_a_valid_sheets_file() -> None:
-    from phantom_log.checking.check import read_sheets
+    from phantom_log.checking.verdict import read_sheets
 
     (body,) = [b for kind, b in BLOCK.findall(README) if kind == "json" and "sheets/1" in b]
     sheets = read_sheets(body.encode())

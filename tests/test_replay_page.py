@@ -22,11 +22,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from phantom_log.analysis.simulator import Simulation, simulate_game
-from phantom_log.checking.check import RecordReport, verify_record
+from phantom_log.checking.verdict import RecordReport, verify_record
 from phantom_log.cli.commands import main
 from phantom_log.records.sources import SourceRecord
 from phantom_log.rules.cards import CARD_BY_CODE, ROLE_BY_KEY, hand_codes, hand_mask
-from phantom_log.rules.engine import GameState, Phase, Rules, replay
+from phantom_log.rules.engine import GameState, Phase, Rules
+from phantom_log.rules.replay import replay_record
 from phantom_log.rules.sheets import BUILTIN_SHEETS, RULEBOOK_SHEET, Sheet, sheet_from_json
 from phantom_log.views.replay_page import (
     AnalysisRowError,
@@ -228,7 +229,7 @@ def test_the_csp_allows_exactly_the_inline_script_and_style_by_their_hashes() ->
 def test_the_page_embeds_every_trick_as_the_replay_gives_it() -> None:
     record = example("rulebook-walkthrough.json")
     data = embedded(replay_page(report_of(record)))
-    replayed = replay(record)
+    replayed = replay_record(record)
     tricks = [p for p in data["positions"] if p["step"] == "trick"]
     assert [(p["round"], p["trick"], p["notes"]) for p in tricks] == [
         (t.round, t.trick, t.notes_after) for t in replayed.tricks
@@ -336,7 +337,7 @@ def test_the_index_lists_each_record_with_its_verdict_winner_and_notes() -> None
     reports = [report_of(example("rulebook-walkthrough.json")), report_of(hostile_record())]
     reports.append(report_of(example("invalid/revoke.json"), "revoke.json"))
     entries = [index_entry(r, page_file_name(n, r.game_id)) for n, r in enumerate(reports, 1)]
-    page = index_page("Replay pages of <games>", entries)
+    page = index_page("GameLog pages of <games>", entries)
     assert [e.verdict for e in entries] == ["valid", "valid", "invalid: revoke"]
     assert [e.winner for e in entries] == ["Christine", "Christine", "-"]
     assert 'href="0001-rulebook-walkthrough.html"' in page
@@ -536,13 +537,13 @@ def test_stepping_through_every_position_in_the_browser(browser: Any, tmp_path: 
 def test_deep_links_and_the_address_following_the_position(browser: Any, tmp_path: Path) -> None:
     record = example("rulebook-walkthrough.json")
     path = write_page(tmp_path, record, "walkthrough")
-    trick = replay(record).tricks[13]  # round 2, trick 4
+    trick = replay_record(record).tricks[13]  # round 2, trick 4
     watched = Watched(browser, path)
     watched.open("#2.4")
     round_no, trick_no, notes, _, phantom, christine = watched.position()
     assert (round_no, trick_no, notes) == ("2", "4", str(trick.notes_after))
-    assert phantom == " ".join(hand_codes(trick.phantom_after))
-    assert christine == " ".join(hand_codes(trick.christine_after))
+    assert phantom == " ".join(hand_codes(trick.phantom_hand))
+    assert christine == " ".join(hand_codes(trick.christine_hand))
     watched.page.keyboard.press("ArrowRight")
     assert watched.hash() == "#2.5.1" and watched.step() == "lead"
     watched.page.keyboard.press("ArrowLeft")
@@ -674,7 +675,7 @@ def test_without_script_the_page_shows_the_final_position(browser: Any, tmp_path
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(path.resolve().as_uri() + "#1.3")
-    final = replay(record).tricks[-1]
+    final = replay_record(record).tricks[-1]
     attributes = page.eval_on_selector(
         "#position", "node => [node.dataset.round, node.dataset.trick]"
     )

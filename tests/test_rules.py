@@ -30,16 +30,19 @@ from gamebuild import (
 )
 
 from phantom_log.rules.cards import Role, Suit, hand_mask, make_card, parse_card
-from phantom_log.rules.engine import (
-    Reason,
-    Rules,
-    judge_trick,
-    notes_after_trick,
-    replay,
-    swap_size,
-)
+from phantom_log.rules.engine import Rules, judge, notes_after, swap_size
+from phantom_log.rules.engine import super_trump as super_trump_of
+from phantom_log.rules.events import Reason, leader_wins, verdict_reason
 from phantom_log.rules.problems import Code, Severity
+from phantom_log.rules.replay import replay_record
 from phantom_log.rules.sheets import RULEBOOK_SHEET, sheet_from_json
+
+
+def judge_trick(lead: int, follow: int, super_trump: Suit | None) -> tuple[bool, Reason]:
+    """The engine's verdict on a trick, read: whether the leader wins, and why."""
+    verdict = judge(lead, follow, -1 if super_trump is None else int(super_trump))
+    return leader_wins(verdict), verdict_reason(verdict)
+
 
 PLAIN = Rules()
 BALANCE = Rules(balance=True)
@@ -224,8 +227,8 @@ def test_rulebook_sheet_is_the_builtin_sheet_of_records() -> None:
 def test_custom_sheet_is_accepted() -> None:
     outcome = replayed(record(plain_round(2), sheet=PHANTOM_SHEET, beginner=True))
     assert outcome.sheet.note_owners == (Role.PHANTOM,) * 12
-    assert outcome.sheet.super_trump(9) is Suit.MASK
-    assert outcome.sheet.super_trump(10) is Suit.MIRROR
+    assert super_trump_of(outcome.sheet, 9) is Suit.MASK
+    assert super_trump_of(outcome.sheet, 10) is Suit.MIRROR
 
 
 @pytest.mark.parametrize(
@@ -457,7 +460,7 @@ def mask_first_record(sheet: str | JsonDict) -> JsonDict:
 
 def test_mask_super_trump_when_last_note_in_mask_bar() -> None:
     for notes in (10, 11, 12):
-        assert RULEBOOK_SHEET.super_trump(notes) is Suit.MASK
+        assert super_trump_of(RULEBOOK_SHEET, notes) is Suit.MASK
     assert judged("Ch6", "Ma1", Suit.MASK) == ("follow", Reason.SUPER_TRUMP)
     assert judged("Ma1", "Ri6", Suit.MASK) == ("lead", Reason.SUPER_TRUMP)
     # ... and there is no other trump: between two other suits the lead suit wins.
@@ -489,10 +492,10 @@ def test_lead_suit_beats_other_suit() -> None:
 
 
 def test_no_super_trump_before_first_note() -> None:
-    assert RULEBOOK_SHEET.super_trump(0) is None
+    assert super_trump_of(RULEBOOK_SHEET, 0) is None
     # Mirror (the suit of bar 1) is no super trump yet: lead-suit Ch1 beats Mi6.
-    assert judged("Ch1", "Mi6", RULEBOOK_SHEET.super_trump(0)) == ("lead", Reason.LEAD_SUIT)
-    # Replay: the Phantom leads Ch1, Christine (no Chandelier) plays Mi5.
+    assert judged("Ch1", "Mi6", super_trump_of(RULEBOOK_SHEET, 0)) == ("lead", Reason.LEAD_SUIT)
+    # GameLog: the Phantom leads Ch1, Christine (no Chandelier) plays Mi5.
     data = record(
         round_(PLAIN_CHRISTINE, PLAIN_PHANTOM, [trick("P Ch1", "C Mi5")], special=6),
         beginner=True,
@@ -505,7 +508,7 @@ def test_no_super_trump_before_first_note() -> None:
 def test_super_trump_follows_the_last_completed_note() -> None:
     expected = [None] + [Suit.MIRROR] * 3 + [Suit.CHANDELIER] * 3 + [Suit.RING] * 3
     expected += [Suit.MASK] * 3
-    assert [RULEBOOK_SHEET.super_trump(notes) for notes in range(13)] == expected
+    assert [super_trump_of(RULEBOOK_SHEET, notes) for notes in range(13)] == expected
     # In a replay, the super trump of a trick is read from the notes before it.
     outcome = replayed(plain_record())
     assert [t.super_trump for t in outcome.tricks] == [None] * 9 + [Suit.MIRROR]
@@ -515,23 +518,23 @@ def test_rulebook_worked_example() -> None:
     """RULES.md, "The rulebook's worked example, as checks" (special number 3)."""
 
     def step(notes: int, lead: str, follow: str, leader: Role) -> tuple[Role, Reason, int]:
-        super_trump = RULEBOOK_SHEET.super_trump(notes)
+        super_trump = super_trump_of(RULEBOOK_SHEET, notes)
         leader_wins, reason = judge_trick(card(lead), card(follow), super_trump)
         winner = leader if leader_wins else leader.other
         in_order = winner is RULEBOOK_SHEET.owner_of(notes + 1)
         special = 3 in (int(lead[2]), int(follow[2]))
-        return winner, reason, notes_after_trick(notes, in_order, special, PLAIN)
+        return winner, reason, notes_after(notes, in_order, special, PLAIN.balance)
 
     phantom, christine = Role.PHANTOM, Role.CHRISTINE
     assert step(0, "Ma5", "Ma6", phantom) == (christine, Reason.HIGHER_NUMBER, 1)
     assert step(1, "Ch5", "Ch4", christine) == (christine, Reason.HIGHER_NUMBER, 1)
-    assert RULEBOOK_SHEET.super_trump(6) is Suit.CHANDELIER
+    assert super_trump_of(RULEBOOK_SHEET, 6) is Suit.CHANDELIER
     assert step(6, "Ch2", "Ma4", phantom) == (phantom, Reason.SUPER_TRUMP, 7)
-    assert RULEBOOK_SHEET.super_trump(7) is Suit.RING
+    assert super_trump_of(RULEBOOK_SHEET, 7) is Suit.RING
     assert step(7, "Ch3", "Ri1", phantom) == (christine, Reason.SUPER_TRUMP, 5)
-    assert RULEBOOK_SHEET.super_trump(5) is Suit.CHANDELIER
+    assert super_trump_of(RULEBOOK_SHEET, 5) is Suit.CHANDELIER
     assert step(5, "Mi3", "Ma3", christine) == (phantom, Reason.TRUMP, 7)
-    assert RULEBOOK_SHEET.super_trump(7) is Suit.RING
+    assert super_trump_of(RULEBOOK_SHEET, 7) is Suit.RING
 
 
 # -- notes -------------------------------------------------------------------------------
@@ -539,10 +542,10 @@ def test_rulebook_worked_example() -> None:
 
 def test_trick_in_order_adds_one_note() -> None:
     for notes in range(12):
-        assert notes_after_trick(notes, True, False, PLAIN) == notes + 1
-        assert notes_after_trick(notes, False, False, PLAIN) == notes
-        assert notes_after_trick(notes, False, False, BALANCE) == notes
-    # Replay: the second round's first trick is Christine's note 5 (4 -> 5), then her wins
+        assert notes_after(notes, True, False, PLAIN.balance) == notes + 1
+        assert notes_after(notes, False, False, PLAIN.balance) == notes
+        assert notes_after(notes, False, False, BALANCE.balance) == notes
+    # GameLog: the second round's first trick is Christine's note 5 (4 -> 5), then her wins
     # are out of order (note 6 is the Phantom's) and the notes stay 5.
     outcome = replayed(record(plain_round(), second_round(), beginner=True))
     assert [(t.notes_before, t.notes_after) for t in outcome.tricks[10:13]] == [
@@ -554,8 +557,8 @@ def test_trick_in_order_adds_one_note() -> None:
 
 def test_special_trick_in_order_adds_two_notes() -> None:
     for notes in range(11):
-        assert notes_after_trick(notes, True, True, PLAIN) == notes + 2
-        assert notes_after_trick(notes, True, True, BALANCE) == notes + 2
+        assert notes_after(notes, True, True, PLAIN.balance) == notes + 2
+        assert notes_after(notes, True, True, BALANCE.balance) == notes + 2
     outcome = replayed(seesaw_record())
     first_trick = outcome.tricks[0]
     assert (first_trick.in_order, first_trick.special) == (True, True)
@@ -576,14 +579,14 @@ def test_extra_note_counts_whoever_owns_it() -> None:
 
 
 def test_notes_capped_at_twelve() -> None:
-    assert notes_after_trick(11, True, True, PLAIN) == 12
-    assert notes_after_trick(11, True, True, BALANCE) == 12
-    assert notes_after_trick(10, True, True, PLAIN) == 12
+    assert notes_after(11, True, True, PLAIN.balance) == 12
+    assert notes_after(11, True, True, BALANCE.balance) == 12
+    assert notes_after(10, True, True, PLAIN.balance) == 12
 
 
 def test_special_trick_out_of_order_removes_two_notes() -> None:
     for notes in range(12):
-        assert notes_after_trick(notes, False, True, PLAIN) == max(0, notes - 2)
+        assert notes_after(notes, False, True, PLAIN.balance) == max(0, notes - 2)
     second = replayed(seesaw_record()).tricks[1]
     assert (second.winner, second.note_owner) == (Role.PHANTOM, Role.CHRISTINE)
     assert (second.in_order, second.special) == (False, True)
@@ -591,14 +594,14 @@ def test_special_trick_out_of_order_removes_two_notes() -> None:
 
 
 def test_notes_never_below_zero() -> None:
-    assert notes_after_trick(0, False, True, PLAIN) == 0
-    assert notes_after_trick(1, False, True, PLAIN) == 0
-    assert notes_after_trick(0, False, True, BALANCE) == 0
+    assert notes_after(0, False, True, PLAIN.balance) == 0
+    assert notes_after(1, False, True, PLAIN.balance) == 0
+    assert notes_after(0, False, True, BALANCE.balance) == 0
 
 
 def test_balance_removes_one_note() -> None:
     for notes in range(12):
-        assert notes_after_trick(notes, False, True, BALANCE) == max(0, notes - 1)
+        assert notes_after(notes, False, True, BALANCE.balance) == max(0, notes - 1)
     second = replayed(seesaw_record(balance=True)).tricks[1]
     assert (second.notes_before, second.notes_after) == (2, 1)
 
@@ -658,10 +661,10 @@ def test_swap_two_cards() -> None:
     data["rounds"][0]["tricks"] = [trick(swap, "C Ri1")]
     outcome = replayed(data)
     first_trick = outcome.tricks[0]
-    assert [(s.after, s.phantom, s.christine) for s in first_trick.swaps] == [
+    assert [(s.after, s.phantom_gave, s.christine_gave) for s in first_trick.swaps] == [
         ("lead", (card("Ma1"), card("Ma2")), (card("Ch1"), card("Ch2")))
     ]
-    assert first_trick.hands_after == (mask("Mi1-4 Ma3-5 Ch1 Ch2"), mask("Ch3-5 Ri2-5 Ma1 Ma2"))
+    assert first_trick.hands == (mask("Mi1-4 Ma3-5 Ch1 Ch2"), mask("Ch3-5 Ri2-5 Ma1 Ma2"))
 
 
 @pytest.mark.parametrize(
@@ -691,7 +694,7 @@ def test_swap_one_card_when_a_player_holds_one() -> None:
     assert swap_size(mask("Ch5 Ri5"), mask("Ma5")) == 1
     assert swap_size(mask("Ma5"), mask("Ri5")) == 1
     ninth = replayed(plain_record()).tricks[8]
-    assert [(s.after, s.phantom, s.christine) for s in ninth.swaps] == [
+    assert [(s.after, s.phantom_gave, s.christine_gave) for s in ninth.swaps] == [
         ("lead", (card("Ma5"),), (card("Ch5"),)),
         ("follow", (card("Ch5"),), (card("Ri5"),)),
     ]
@@ -759,7 +762,7 @@ def test_two_special_cards_two_swaps() -> None:
     ]
     first_trick = replayed(data).tricks[0]
     assert [s.after for s in first_trick.swaps] == ["lead", "follow"]
-    assert first_trick.hands_after == (mask("Mi1-4 Ma1-5"), mask("Ch1-4 Ri1-5"))
+    assert first_trick.hands == (mask("Mi1-4 Ma1-5"), mask("Ch1-4 Ri1-5"))
     # The second swap is due as well.
     del data["rounds"][0]["tricks"][0]["plays"][1]["swap"]
     problem = sole_error(data)
@@ -1036,7 +1039,7 @@ def test_notes_carry_over_by_simple_policy() -> None:
     ref = RefGame(beginner=True)
     ref.play_round(cards(PLAIN_PHANTOM), cards(PLAIN_CHRISTINE), first, special=5)
     ref.play_round(cards("Mi1-5 Ri1-5"), cards("Ch1-5 Ma1-5"), first, special=6)
-    outcome = replay(ref.record())
+    outcome = replay_record(ref.record())
     assert outcome.rounds[1].notes == ref.tricks[9].notes_after > 0
     assert outcome.rounds[1].leader is Role.CHRISTINE
     assert [t.notes_after for t in outcome.tricks] == [t.notes_after for t in ref.tricks]

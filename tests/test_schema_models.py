@@ -13,14 +13,15 @@ import json
 import pickle
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from phantom_log.checking.check import (
+from phantom_log.records.model import GameRecord, RecordModel
+from phantom_log.records.schema import (
     _VALID_ROUND,
     _VALID_TRICK,
     _checked_parts,
@@ -31,16 +32,14 @@ from phantom_log.checking.check import (
     schema_text,
     schema_validator,
 )
-from phantom_log.records.model import (
-    CARD_CODES,
-    ROLE_NAMES,
-    SUIT_CODES,
-    GameRecord,
-    RecordModel,
-)
 from phantom_log.records.sources import read_source
 from phantom_log.rules import cards
-from phantom_log.rules.engine import replay
+from phantom_log.rules.replay import replay_record
+
+# The codes the record model's fields take (the Literals of phantom_log.rules.cards).
+CARD_CODES: tuple[str, ...] = get_args(cards.CardCode)
+ROLE_NAMES: tuple[str, ...] = get_args(cards.RoleKey)
+SUIT_CODES: tuple[str, ...] = get_args(cards.SuitCode)
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -245,7 +244,7 @@ def test_the_bases_are_valid_records(name: str) -> None:
 
 
 def test_the_model_replays_as_its_json() -> None:
-    one, two = GameRecord.from_json(BASE).replay(), replay(BASE)
+    one, two = GameRecord.from_json(BASE).replay(), replay_record(BASE)
     assert one.result == two.result and one.problems == two.problems
 
 
@@ -967,7 +966,7 @@ def test_the_gate_s_patterns_match_the_strings_the_schema_s_match(pattern: str) 
     characters at the end included."""
     import jsonschema_rs
 
-    from phantom_log.checking.check import gate_pattern
+    from phantom_log.records.schema import gate_pattern
 
     schema = jsonschema_rs.validator_for({"pattern": pattern})
     gate = jsonschema_rs.validator_for({"pattern": gate_pattern(pattern)})
@@ -999,7 +998,7 @@ def test_the_gate_s_patterns_match_the_strings_the_schema_s_match(pattern: str) 
 def test_the_schema_gate_gives_the_verdict_of_the_schema_as_written(document: object) -> None:
     import jsonschema_rs
 
-    from phantom_log.checking.check import schema_gate
+    from phantom_log.records.schema import schema_gate
 
     as_written = jsonschema_rs.validator_for(json.loads(schema_text()), validate_formats=True)
     try:

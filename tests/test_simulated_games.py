@@ -24,13 +24,16 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from phantom_log.analysis.simulator import POLICIES, Simulation, simulate_game
-from phantom_log.checking.check import check_record, schema_problems, verify_record
+from phantom_log.checking.verdict import check_record, verify_record
 from phantom_log.cli.commands import main
 from phantom_log.records.model import GameRecord
+from phantom_log.records.schema import schema_problems
 from phantom_log.records.sources import read_source
 from phantom_log.rules.cards import CARD_CODES, Role, Suit, card_suit, hand_mask
-from phantom_log.rules.engine import Replay, Rules, TrickOutcome, replay
+from phantom_log.rules.engine import Rules
+from phantom_log.rules.events import TrickEnded
 from phantom_log.rules.problems import Code, Problem, Severity
+from phantom_log.rules.replay import GameLog, replay_record
 from phantom_log.rules.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
 
 JsonDict = dict[str, Any]
@@ -123,14 +126,14 @@ GAMES = games()
 # -- the replay of a legal game, and the hands at each moment -------------------------------
 
 
-def legal_replay(record: JsonDict) -> Replay:
+def legal_replay(record: JsonDict) -> GameLog:
     """The replay of a record that must be legal and complete."""
-    outcome = replay(record)
+    outcome = replay_record(record)
     assert outcome.problems == [], outcome.problems
     return outcome
 
 
-def trick_outcome(outcome: Replay, round_index: int, trick_index: int) -> TrickOutcome:
+def trick_outcome(outcome: GameLog, round_index: int, trick_index: int) -> TrickEnded:
     """The completed trick at indexes (from 0) of the record."""
     for trick in outcome.tricks:
         if (trick.round, trick.trick) == (round_index + 1, trick_index + 1):
@@ -138,14 +141,14 @@ def trick_outcome(outcome: Replay, round_index: int, trick_index: int) -> TrickO
     raise AssertionError(f"no trick {trick_index + 1} in round {round_index + 1}")
 
 
-def hands_before(outcome: Replay, round_index: int, trick_index: int) -> tuple[int, int]:
+def hands_before(outcome: GameLog, round_index: int, trick_index: int) -> tuple[int, int]:
     """Both hands (bit masks, Phantom first) just before a trick's lead."""
     if trick_index == 0:
         return outcome.rounds[round_index].hands
-    return trick_outcome(outcome, round_index, trick_index - 1).hands_after
+    return trick_outcome(outcome, round_index, trick_index - 1).hands
 
 
-def hand_at_play(outcome: Replay, round_index: int, trick_index: int, play: int) -> int:
+def hand_at_play(outcome: GameLog, round_index: int, trick_index: int, play: int) -> int:
     """The hand of the player of a trick's play (0 lead, 1 follow) as they play it: for
     the follow, after the lead left the leader's hand and any swap after the lead."""
     trick = trick_outcome(outcome, round_index, trick_index)
@@ -155,8 +158,8 @@ def hand_at_play(outcome: Replay, round_index: int, trick_index: int, play: int)
     hand = hands_before(outcome, round_index, trick_index)[follower]
     for swap in trick.swaps:
         if swap.after == "lead":
-            gave = swap.phantom if follower is Role.PHANTOM else swap.christine
-            got = swap.christine if follower is Role.PHANTOM else swap.phantom
+            gave = swap.phantom_gave if follower is Role.PHANTOM else swap.christine_gave
+            got = swap.christine_gave if follower is Role.PHANTOM else swap.phantom_gave
             hand = hand & ~hand_mask(gave) | hand_mask(got)
     card = trick.lead if play == 0 else trick.follow
     assert hand >> card & 1, "the hand computed must hold the card played"
@@ -360,7 +363,7 @@ def test_simulated_games_obey_the_rules_by_an_independent_count(game: SimulatedG
 @MANY
 @given(game=GAMES)
 def test_replay_of_the_same_record_is_deterministic(game: SimulatedGame) -> None:
-    one, two = replay(game.record), replay(copy.deepcopy(game.record))
+    one, two = replay_record(game.record), replay_record(copy.deepcopy(game.record))
     assert one.tricks == two.tricks
     assert one.rounds == two.rounds
     assert one.problems == two.problems
@@ -534,7 +537,7 @@ def test_card_not_held_in_a_swap_is_reported_at_the_card_given(
     if play == 1:
         for swap in trick.swaps:
             if swap.after == "lead":
-                phantom, christine = hand_mask(swap.phantom), hand_mask(swap.christine)
+                phantom, christine = hand_mask(swap.phantom_gave), hand_mask(swap.christine_gave)
                 hands = [hands[0] & ~phantom | christine, hands[1] & ~christine | phantom]
         hands[trick.follower] &= ~(1 << trick.follow)
     not_held = [card for card in range(24) if not hands[role] >> card & 1]

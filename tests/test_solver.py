@@ -39,19 +39,18 @@ from phantom_log.analysis.solver import (
     solve,
     value,
 )
-from phantom_log.rules.cards import CARD_BY_CODE, Role, hand_cards, hand_mask
+from phantom_log.rules.cards import CARD_BY_CODE, Role, hand_cards, hand_mask, popcount
 from phantom_log.rules.engine import (
     TRICKS_PER_ROUND,
-    Deal,
+    DealCards,
     ExchangeCards,
     GameState,
     Phase,
+    PickSpecialNumber,
     PlayCard,
     Rules,
-    SpecialNumber,
     SwapCards,
     judge,
-    popcount,
 )
 from phantom_log.rules.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
 
@@ -107,7 +106,7 @@ def reference_options(state: GameState, side: Role) -> dict[Choice, int]:
         return {
             action.number: minimax(after(state, action), side)
             for action in state.legal_actions()
-            if isinstance(action, SpecialNumber)
+            if isinstance(action, PickSpecialNumber)
         }
     worst = min if side == Role.PHANTOM else max
     return {mine: worst(row.values()) for mine, row in matrix(state, side).items()}
@@ -152,7 +151,7 @@ def random_position(rng: random.Random, tricks_left: int) -> Position | None:
     state = GameState.start(sheet, rules, tracking=False)
     deck = list(range(24))
     rng.shuffle(deck)
-    state = after(state, Deal(hand_mask(deck[:10]), hand_mask(deck[10:20])))
+    state = after(state, DealCards(hand_mask(deck[:10]), hand_mask(deck[10:20])))
     if rng.random() < 0.3:
         # Many notes already completed (as in a second round): the sheet can be completed.
         state.round_index = 1

@@ -335,7 +335,7 @@ def test_json_test_suite_rejected_texts_are_json_problems(path: Path) -> None:
 
 @pytest.mark.parametrize("path", suite_files("y") + suite_files("i"), ids=lambda path: path.name)
 def test_json_test_suite_no_text_is_a_record(path: Path) -> None:
-    from phantom_log.checking.check import verify_record
+    from phantom_log.checking.verdict import verify_record
 
     reports = [verify_record(item) for item in read_source(str(path))]
     assert reports

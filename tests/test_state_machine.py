@@ -19,18 +19,18 @@ from phantom_log.rules.cards import CARD_BY_CODE, Role, Suit, hand_mask
 from phantom_log.rules.engine import (
     BALANCE_PENALTY,
     SPECIAL_PENALTY,
-    Deal,
+    DealCards,
     ExchangeCards,
     GameState,
     Phase,
+    PickSpecialNumber,
     PlayCard,
     Rules,
-    SpecialNumber,
     SwapCards,
-    TrickOutcome,
-    replay,
 )
+from phantom_log.rules.events import TrickEnded
 from phantom_log.rules.problems import Code, Illegal
+from phantom_log.rules.replay import replay_record
 from phantom_log.rules.sheets import RULEBOOK_SHEET
 
 ENGINE = Path(__file__).resolve().parent.parent / "phantom_log" / "rules" / "engine.py"
@@ -44,7 +44,7 @@ def mask(codes: list[str]) -> int:
 
 def dealt(rules: Rules | None = None) -> GameState:
     state = GameState.start(RULEBOOK_SHEET, rules or Rules())
-    after = state.apply(Deal(mask(PHANTOM), mask(CHRISTINE)))
+    after = state.apply(DealCards(mask(PHANTOM), mask(CHRISTINE)))
     assert isinstance(after, GameState)
     return after
 
@@ -89,7 +89,7 @@ def test_under_the_beginner_rule_the_die_gives_any_number() -> None:
 def playing(number: int = 5) -> GameState:
     """Round 1 after the Phantom gave Mi1 and Christine Ma5, with special number 1 or 5."""
     state = step(dealt(), ExchangeCards(CARD_BY_CODE["Mi1"], CARD_BY_CODE["Ma5"]))
-    return step(state, SpecialNumber(number))
+    return step(state, PickSpecialNumber(number))
 
 
 def test_the_phantom_leads_round_one_with_any_card() -> None:
@@ -159,7 +159,7 @@ def test_a_completed_trick_reports_its_outcome() -> None:
     state = step(playing(), PlayCard(Role.PHANTOM, CARD_BY_CODE["Ch2"]))
     state = step(state, PlayCard(Role.CHRISTINE, CARD_BY_CODE["Ma2"]))
     outcome = state.last_trick
-    assert isinstance(outcome, TrickOutcome)
+    assert isinstance(outcome, TrickEnded)
     assert outcome.winner is Role.CHRISTINE and outcome.reason.value == "trump"
     assert (outcome.notes_before, outcome.notes_after) == (0, 1)  # note 1 is Christine's
     assert state.turn is Role.CHRISTINE and state.trick == 2
@@ -189,7 +189,7 @@ def test_perft_counts_from_a_fixed_deal(tricks: int, expected: int) -> None:
     follow-suit rule would move. The deal holds no 6 and the die shows 6, so no swap;
     neither player ever holds the other's suits, so every trick is any card against any
     card: 10 x 10, then 9 x 9 (worked out by hand)."""
-    state = step(dealt(Rules(beginner=True)), SpecialNumber(6))
+    state = step(dealt(Rules(beginner=True)), PickSpecialNumber(6))
     assert perft(state, tricks) == expected
 
 
@@ -210,11 +210,11 @@ def test_replay_is_a_fold_of_the_records_actions_over_the_state() -> None:
             special=1,
         )
     )
-    replayed = replay(data)
+    replayed = replay_record(data)
     state = GameState.start(RULEBOOK_SHEET)
-    state = step(state, Deal(mask(PHANTOM), mask(CHRISTINE)))
+    state = step(state, DealCards(mask(PHANTOM), mask(CHRISTINE)))
     state = step(state, ExchangeCards(CARD_BY_CODE["Mi1"], CARD_BY_CODE["Ma5"]))
-    state = step(state, SpecialNumber(1))
+    state = step(state, PickSpecialNumber(1))
     outcomes = []
     for item in data["rounds"][0]["tricks"]:
         for entry in item["plays"]:
@@ -264,11 +264,10 @@ def test_the_engine_holds_no_english() -> None:
 def test_card_codes_are_read_from_their_characters_exactly() -> None:
     """The replay reads each card code from its three characters; every code of the deck
     gives its card, anything else is refused as the table would refuse it."""
-    from phantom_log.rules.cards import CARD_BY_CODE
-    from phantom_log.rules.engine import _card_of
+    from phantom_log.rules.cards import CARD_BY_CODE, parse_card
 
     for code, card in CARD_BY_CODE.items():
-        assert _card_of(code) == card
+        assert parse_card(code) == card
     for wrong in ["Mi0", "Mi7", "mi1", "MI1", "Mx1", "Ca1", "Mi", "Mi11", "", 3, None, "\uff2di1"]:
         with pytest.raises((KeyError, TypeError)):
-            _card_of(wrong)
+            parse_card(wrong)

@@ -220,11 +220,11 @@ def test_annotate_fits_the_terminal() -> None:
     wide at most; without a terminal, lines are whole."""
     import json
 
-    from phantom_log.rules.engine import replay
+    from phantom_log.rules.replay import replay_record
     from phantom_log.views.annotate import annotate, table_lines
 
     walkthrough = Path(__file__).resolve().parent.parent / "examples/rulebook-walkthrough.json"
-    replayed = replay(json.loads(walkthrough.read_text(encoding="utf-8")))
+    replayed = replay_record(json.loads(walkthrough.read_text(encoding="utf-8")))
     annotations = list(annotate(replayed))
     whole = table_lines(annotations, replayed, Style())
     fitted = table_lines(annotations, replayed, Style(width=80))
@@ -357,11 +357,11 @@ def test_a_sheets_progress_is_never_cut(width: int) -> None:
     import json
     import re
 
-    from phantom_log.rules.engine import replay
+    from phantom_log.rules.replay import replay_record
     from phantom_log.views.annotate import annotate, table_lines
 
     walkthrough = Path(__file__).resolve().parent.parent / "examples/rulebook-walkthrough.json"
-    replayed = replay(json.loads(walkthrough.read_text(encoding="utf-8")))
+    replayed = replay_record(json.loads(walkthrough.read_text(encoding="utf-8")))
     lines = table_lines(list(annotate(replayed)), replayed, Style(width=width))
     assert all(visible_width(line) <= width for line in lines)
     whole = re.compile(r"(?<![#.|])[#.]{3}\|[#.]{3}\|[#.]{3}\|[#.]{3}(?![#.|])")

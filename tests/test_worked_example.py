@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
-from phantom_log.checking.check import check_record
+from phantom_log.checking.verdict import check_record
 from phantom_log.rules.cards import Role, Suit, card_code, card_number, parse_card
-from phantom_log.rules.engine import Replay, TrickOutcome
+from phantom_log.rules.engine import super_trump as super_trump_of
+from phantom_log.rules.events import TrickEnded
+from phantom_log.rules.replay import GameLog
 
 ROOT = Path(__file__).resolve().parents[1]
 WALKTHROUGH = ROOT / "examples" / "rulebook-walkthrough.json"
@@ -30,34 +32,34 @@ def record() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def replay(record: dict[str, Any]) -> Replay:
+def replay(record: dict[str, Any]) -> GameLog:
     problems, outcome = check_record(record)
     assert problems == []
     assert outcome is not None
     return outcome
 
 
-def trick(replay: Replay, round_no: int, trick_no: int) -> TrickOutcome:
+def trick(replay: GameLog, round_no: int, trick_no: int) -> TrickEnded:
     """One trick of the replay, both numbers counted from 1."""
     return next(t for t in replay.tricks if (t.round, t.trick) == (round_no, trick_no))
 
 
-def hands_at_start(replay: Replay, round_no: int, trick_no: int) -> tuple[int, int]:
+def hands_at_start(replay: GameLog, round_no: int, trick_no: int) -> tuple[int, int]:
     """Both hands (bit masks, the Phantom's first) as a trick begins."""
     if trick_no == 1:
         return replay.rounds[round_no - 1].hands
-    return trick(replay, round_no, trick_no - 1).hands_after
+    return trick(replay, round_no, trick_no - 1).hands
 
 
-def hands_when_following(replay: Replay, round_no: int, trick_no: int) -> tuple[int, int]:
+def hands_when_following(replay: GameLog, round_no: int, trick_no: int) -> tuple[int, int]:
     """Both hands as the follower plays: after the lead, and after the swap it called."""
     outcome = trick(replay, round_no, trick_no)
     hands = list(hands_at_start(replay, round_no, trick_no))
     hands[outcome.leader] &= ~(1 << outcome.lead)
     for swap in outcome.swaps:
         if swap.after == "lead":
-            phantom_gives = sum(1 << card for card in swap.phantom)
-            christine_gives = sum(1 << card for card in swap.christine)
+            phantom_gives = sum(1 << card for card in swap.phantom_gave)
+            christine_gives = sum(1 << card for card in swap.christine_gave)
             hands = [
                 hands[0] & ~phantom_gives | christine_gives,
                 hands[1] & ~christine_gives | phantom_gives,
@@ -65,7 +67,7 @@ def hands_when_following(replay: Replay, round_no: int, trick_no: int) -> tuple[
     return hands[0], hands[1]
 
 
-def summary(outcome: TrickOutcome) -> dict[str, object]:
+def summary(outcome: TrickEnded) -> dict[str, object]:
     """The trick's facts the rulebook states, cards as codes."""
     return {
         "leader": outcome.leader,
@@ -84,7 +86,7 @@ def summary(outcome: TrickOutcome) -> dict[str, object]:
 
 
 def test_rulebook_walkthrough_is_a_finished_legal_game(
-    record: dict[str, Any], replay: Replay
+    record: dict[str, Any], replay: GameLog
 ) -> None:
     assert record["sheet"] == "rulebook"
     assert all(len(data["deal"]["aside"]) == 4 for data in record["rounds"])
@@ -94,7 +96,7 @@ def test_rulebook_walkthrough_is_a_finished_legal_game(
 
 
 def test_rulebook_round_1_exchange_of_a_3_and_a_5_makes_3_special(
-    record: dict[str, Any], replay: Replay
+    record: dict[str, Any], replay: GameLog
 ) -> None:
     exchange = record["rounds"][0]["exchange"]
     given_by_phantom = parse_card(exchange["phantom"])
@@ -107,7 +109,7 @@ def test_rulebook_round_1_exchange_of_a_3_and_a_5_makes_3_special(
     assert start.hands[Role.PHANTOM] >> given_by_christine & 1
 
 
-def test_rulebook_trick_1_higher_mask_wins(replay: Replay) -> None:
+def test_rulebook_trick_1_higher_mask_wins(replay: GameLog) -> None:
     assert summary(trick(replay, 1, 1)) == {
         "leader": Role.PHANTOM,
         "lead": "Ma5",
@@ -124,7 +126,7 @@ def test_rulebook_trick_1_higher_mask_wins(replay: Replay) -> None:
     }
 
 
-def test_rulebook_trick_2_out_of_order_win_completes_no_note(replay: Replay) -> None:
+def test_rulebook_trick_2_out_of_order_win_completes_no_note(replay: GameLog) -> None:
     assert summary(trick(replay, 1, 2)) == {
         "leader": Role.CHRISTINE,
         "lead": "Ch5",
@@ -141,7 +143,7 @@ def test_rulebook_trick_2_out_of_order_win_completes_no_note(replay: Replay) -> 
     }
 
 
-def test_rulebook_round_2_keeps_3_special_and_reaches_6_notes(replay: Replay) -> None:
+def test_rulebook_round_2_keeps_3_special_and_reaches_6_notes(replay: GameLog) -> None:
     start = replay.rounds[1]
     assert start.leader is Role.CHRISTINE
     assert start.special_number == 3
@@ -149,7 +151,7 @@ def test_rulebook_round_2_keeps_3_special_and_reaches_6_notes(replay: Replay) ->
     assert trick(replay, 2, 2).notes_after == 6
 
 
-def test_rulebook_super_trump_beats_trump(replay: Replay) -> None:
+def test_rulebook_super_trump_beats_trump(replay: GameLog) -> None:
     assert not hands_at_start(replay, 2, 3)[Role.CHRISTINE] & Suit.CHANDELIER.mask
     assert summary(trick(replay, 2, 3)) == {
         "leader": Role.PHANTOM,
@@ -165,12 +167,14 @@ def test_rulebook_super_trump_beats_trump(replay: Replay) -> None:
         "swaps": [],
         "notes": (6, 7),
     }
-    assert replay.sheet.super_trump(7) is Suit.RING
+    assert super_trump_of(replay.sheet, 7) is Suit.RING
 
 
-def test_rulebook_special_trick_out_of_order_removes_two_notes(replay: Replay) -> None:
+def test_rulebook_special_trick_out_of_order_removes_two_notes(replay: GameLog) -> None:
     outcome = trick(replay, 2, 4)
-    assert [(len(swap.phantom), len(swap.christine)) for swap in outcome.swaps] == [(2, 2)]
+    assert [(len(swap.phantom_gave), len(swap.christine_gave)) for swap in outcome.swaps] == [
+        (2, 2)
+    ]
     assert not hands_when_following(replay, 2, 4)[Role.CHRISTINE] & Suit.CHANDELIER.mask
     assert summary(outcome) == {
         "leader": Role.PHANTOM,
@@ -186,12 +190,14 @@ def test_rulebook_special_trick_out_of_order_removes_two_notes(replay: Replay) -
         "swaps": ["lead"],
         "notes": (7, 5),
     }
-    assert replay.sheet.super_trump(5) is Suit.CHANDELIER
+    assert super_trump_of(replay.sheet, 5) is Suit.CHANDELIER
 
 
-def test_rulebook_two_special_cards_count_once(replay: Replay) -> None:
+def test_rulebook_two_special_cards_count_once(replay: GameLog) -> None:
     outcome = trick(replay, 2, 5)
-    assert [(len(swap.phantom), len(swap.christine)) for swap in outcome.swaps] == [(2, 2)] * 2
+    assert [(len(swap.phantom_gave), len(swap.christine_gave)) for swap in outcome.swaps] == [
+        (2, 2)
+    ] * 2
     assert not hands_when_following(replay, 2, 5)[Role.PHANTOM] & Suit.MIRROR.mask
     assert summary(outcome) == {
         "leader": Role.CHRISTINE,
@@ -207,12 +213,12 @@ def test_rulebook_two_special_cards_count_once(replay: Replay) -> None:
         "swaps": ["lead", "follow"],
         "notes": (5, 7),
     }
-    assert replay.sheet.super_trump(7) is Suit.RING
+    assert super_trump_of(replay.sheet, 7) is Suit.RING
 
 
-def test_rulebook_super_trump_follows_the_last_note(replay: Replay) -> None:
+def test_rulebook_super_trump_follows_the_last_note(replay: GameLog) -> None:
     tricks = [trick(replay, 2, number) for number in (3, 4, 5)]
     read_before = [outcome.super_trump for outcome in tricks]
-    after_last = replay.sheet.super_trump(tricks[-1].notes_after)
+    after_last = super_trump_of(replay.sheet, tricks[-1].notes_after)
     assert [*read_before, after_last] == [Suit.CHANDELIER, Suit.RING, Suit.CHANDELIER, Suit.RING]
     assert [outcome.notes_after for outcome in tricks] == [7, 5, 7]

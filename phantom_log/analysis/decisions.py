@@ -2,7 +2,8 @@
 the value of the best one, by the perfect-information solver (:mod:`phantom_log.analysis.solver`).
 
 No rule is applied here and no sentence is written. The decisions and the state before
-each come from the engine's replay (``replay(..., decisions=True)``), the values from the
+each come from the engine's replay (a :class:`~phantom_log.rules.replay.GameLogBuilder`
+that keeps the decisions), the values from the
 solver, who has won from :func:`~phantom_log.rules.engine.game_winner`, and the layouts a player
 could not tell apart from the engine accepting or refusing the record's actions on them;
 :mod:`phantom_log.analysis.coach` words the rows.
@@ -23,20 +24,18 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING, Any, Final
 
-from ..rules.cards import CARD_CODES, FULL_DECK, Role, hand_cards, hand_mask
+from ..rules.cards import CARD_CODES, FULL_DECK, Role, hand_cards, hand_mask, popcount
 from ..rules.engine import (
     CARDS_PER_HAND,
     Action,
     ExchangeCards,
     GameState,
+    PickSpecialNumber,
     PlayCard,
-    Replay,
-    SpecialNumber,
     SwapCards,
     game_winner,
-    popcount,
-    replay,
 )
+from ..rules.replay import GameLog, GameLogBuilder, VerdictBuilder, replay_record
 from .solver import Choice, Solver, Unsolved
 
 if TYPE_CHECKING:
@@ -271,7 +270,7 @@ def _items(decisions: list[tuple[GameState, Action]]) -> Iterator[_Item]:
             kind = DecisionKind.LEAD if state.lead is None else DecisionKind.FOLLOW
             forced = popcount(state.legal_cards()) <= 1
             yield _Item(index, state, action, action.player, kind, action.card, None, forced)
-        elif isinstance(action, SpecialNumber):
+        elif isinstance(action, PickSpecialNumber):
             forced = len(state.number_options()) <= 1
             kind = DecisionKind.SPECIAL_NUMBER
             yield _Item(index, state, action, state.leader, kind, action.number, None, forced)
@@ -343,13 +342,15 @@ def _deals(first: GameState, mover: Role) -> list[GameState]:
     opponent = mover.other
     unseen = hand_cards(FULL_DECK & ~first.hand(mover))
     size = popcount(first.hand(opponent))
+    mine = first.hand(mover)
     deals = []
     for cards in combinations(unseen, size):
-        world = first.copy()
+        theirs = hand_mask(cards)
         if opponent is Role.PHANTOM:
-            world.phantom_hand = hand_mask(cards)
+            world = first.with_hands(theirs, mine)
         else:
-            world.christine_hand = hand_mask(cards)
+            world = first.with_hands(mine, theirs)
+        assert isinstance(world, GameState)  # the unseen cards, as many as the opponent's
         deals.append(world)
     return deals
 
@@ -458,12 +459,13 @@ def _bounds(solver: Solver, state: GameState, deadline: float | None) -> tuple[i
 
 
 def analyse_replay(
-    replayed: Replay,
+    replayed: GameLog,
     game_id: str | None = None,
     options: AnalysisOptions = AnalysisOptions(),
     solver: Solver | None = None,
 ) -> list[Decision]:
-    """The analysed decisions of a replay made with ``decisions=True``, in play order.
+    """The analysed decisions of a game log built with its decisions
+    (:func:`record_decisions`), in play order.
 
     A decision with one option only (a forced card, a single special number) is left out,
     and so is the exchange unless ``deep``: its row is a solve of the whole round per card.
@@ -471,7 +473,7 @@ def analyse_replay(
     table: a decision not solved before the game's time limit has no values (never a wrong
     one)."""
     if replayed.decisions is None:
-        raise ValueError("replay the record with decisions=True")
+        raise ValueError("the game log holds no decisions: build it with record_decisions()")
     decisions = replayed.decisions
     items = [
         item
@@ -579,10 +581,10 @@ def analyse(
     checked first), in play order; see :class:`AnalysisOptions` for the options. An
     illegal record is analysed up to its first problem (:func:`phantom_log.replay` says
     which); a record that cannot be replayed at all has no decisions."""
-    from ..checking.check import check_record
+    from ..checking.verdict import check_record
 
     data = record.to_json() if not isinstance(record, Mapping) else dict(record)
-    _problems, checked = check_record(data, sheets, trace=False)
+    _problems, checked = check_record(data, sheets, VerdictBuilder)
     if checked is None:
         return []
     game_id = data.get("game_id") if isinstance(data.get("game_id"), str) else None
@@ -590,6 +592,7 @@ def analyse(
     return analyse_replay(record_decisions(data, sheets), game_id, options, solver)
 
 
-def record_decisions(data: Mapping[str, Any], sheets: Mapping[str, Sheet] | None) -> Replay:
-    """The replay of a record that passed the checks, keeping its decisions."""
-    return replay(data, sheets, trace=False, decisions=True)
+def record_decisions(data: Mapping[str, Any], sheets: Mapping[str, Sheet] | None) -> GameLog:
+    """The game log of a record that passed the checks, with its decisions (and no event:
+    the analysis needs the states only)."""
+    return replay_record(data, GameLogBuilder(events=False, decisions=True), sheets)

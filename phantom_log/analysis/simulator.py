@@ -3,7 +3,8 @@
 A :class:`~phantom_log.rules.engine.GameState` plays each game: it says whose turn it is, which
 cards are legal, when a swap is due and of what size, who won each trick and when the
 game is over; the simulator only chooses among the moves it allows (the greedy policy
-also predicts tricks with :func:`~phantom_log.rules.engine.judge_trick` to choose its card).
+also predicts tricks with :func:`~phantom_log.rules.engine.judge` to choose its card, and
+ranks cards by their class in a trick, :func:`~phantom_log.rules.engine.card_class`).
 Game ``i`` of seed ``s`` draws from its own generator, seeded with ``"s:i"``, so a game
 does not depend on the games before it.
 """
@@ -19,13 +20,22 @@ from ..rules.cards import (
     CARD_CODES,
     DECK_SIZE,
     Role,
-    Suit,
     card_number,
-    card_suit,
+    card_suit_index,
     hand_cards,
     hand_mask,
 )
-from ..rules.engine import CARDS_PER_HAND, GameState, Phase, Rules, judge_trick
+from ..rules.engine import (
+    CARDS_PER_HAND,
+    GameState,
+    Phase,
+    Rules,
+    card_class,
+    judge,
+    next_note_owner_code,
+    super_trump_code,
+)
+from ..rules.events import leader_wins
 from ..rules.problems import Illegal
 from ..rules.sheets import Sheet
 
@@ -49,16 +59,16 @@ class View:
     special_number: int
 
     @property
-    def super_trump(self) -> Suit | None:
-        """The super trump in force."""
-        return self.sheet.super_trump(self.notes)
+    def super_trump(self) -> int:
+        """The super trump in force, as a suit int (-1 for none)."""
+        return super_trump_code(self.sheet.suit_bits, self.notes)
 
     @property
     def wants_to_win(self) -> bool:
         """Whether this player wants the trick: the Phantom wants it to go in order, and
-        Christine out of order, so both want to win exactly when the next note is the
-        Phantom's."""
-        return self.sheet.owner_of(self.notes + 1) is Role.PHANTOM
+        Christine out of order, so both want to win exactly when the player who must win
+        it for it to be in order is the Phantom."""
+        return next_note_owner_code(self.sheet.owner_bits, self.notes) == Role.PHANTOM
 
 
 class Policy(Protocol):
@@ -98,12 +108,10 @@ class RandomPolicy:
         return sorted(rng.sample(hand_cards(hand), size))
 
 
-def strength(card: int, super_trump: Suit | None) -> int:
-    """How strong a card is to win tricks: super trump above Mask above the rest, then by
-    number."""
-    suit = card_suit(card)
-    rank = 3 if suit == super_trump else 2 if suit == Suit.MASK else 1
-    return rank * 10 + card_number(card)
+def strength(card: int, super_trump: int) -> int:
+    """How strong a card is to win tricks: its class were it led (the super trump above
+    Mask above the rest, :func:`~phantom_log.rules.engine.card_class`), then its number."""
+    return card_class(card, super_trump, card_suit_index(card)) * 10 + card_number(card)
 
 
 class GreedyPolicy:
@@ -131,8 +139,7 @@ class GreedyPolicy:
     def follow(self, rng: random.Random, legal: int, lead: int, view: View) -> int:
         ranked = self._weakest(hand_cards(legal), view)
         for card in ranked:
-            leader_wins, _ = judge_trick(lead, card, view.super_trump)
-            if leader_wins != view.wants_to_win:
+            if leader_wins(judge(lead, card, view.super_trump)) != view.wants_to_win:
                 return card
         return ranked[0]
 

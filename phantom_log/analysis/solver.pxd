@@ -2,7 +2,8 @@
 # solver's buffers are typed memoryviews, its states the engine's own C struct.
 
 cimport cython
-from phantom_log.rules.engine cimport GameState, judge, playable, popcount
+from phantom_log.rules.cards cimport popcount
+from phantom_log.rules.engine cimport GameState, judge, playable
 
 cdef int _NOTES
 cdef int _TRICKS

@@ -43,8 +43,8 @@ from array import array
 from dataclasses import dataclass
 from typing import Final
 
-from ..rules.cards import NUMBERS_PER_SUIT, Role
-from ..rules.engine import TRICKS_PER_ROUND, GameState, Phase, judge, playable, popcount
+from ..rules.cards import DECK_SIZE, NUMBERS_PER_SUIT, SUIT_CODES, Role, popcount
+from ..rules.engine import TRICKS_PER_ROUND, GameState, Phase, judge, playable
 from ..rules.sheets import NOTES_PER_SHEET
 
 #: One option at a decision: a card (to play, or to give in the exchange), a special
@@ -67,10 +67,10 @@ _SPECIAL_NUMBER = int(Phase.SPECIAL_NUMBER)
 _PLAY = int(Phase.PLAY)
 _SWAP = int(Phase.SWAP)
 _OVER = int(Phase.OVER)
-_DECK = 24
+_DECK = DECK_SIZE
 #: Plies of one round at most: exchange, special number, then per trick a lead, a swap, a
 #: follow and a swap; with room to spare.
-_MAX_PLY = 48
+_MAX_PLY = 2 + 4 * TRICKS_PER_ROUND + 6
 #: Children kept per ply (a hand holds at most 10 cards; six die faces).
 _WIDTH = 12
 #: Gives listed per ply: a side's choices at a swap (at most 10 choose 2), twice.
@@ -98,7 +98,7 @@ _TABLE_FROM = 2
 #: searching any (their children then have at least :data:`_TABLE_FROM` left).
 _ETC_FROM = 4
 _SUIT_BITS = (1 << NUMBERS_PER_SUIT) - 1
-_SUITS = 4
+_SUITS = len(SUIT_CODES)
 
 
 def _bit_tables() -> tuple[array[int], array[int]]:
@@ -467,7 +467,7 @@ class Solver:
         self.nodes = 0
         root: GameState = self.pool[0]
         root.assign(state)
-        root.tracking = False
+        root.events = None
         return root
 
     def _options(self, root: GameState) -> list[list[Choice]]:
@@ -885,10 +885,10 @@ class Solver:
         base = ply * _WIDTH
         following = state.lead_card >= 0
         beats = (state.super_trump_code() + 1) * _DECK
-        # Who wants the trick: the owner of the next note wins it in order, which the
-        # Phantom wants and Christine does not; so both want to win it when that note is
-        # the Phantom's, and both want to lose it when it is Christine's.
-        want_win = state.notes < _NOTES and state.note_owner_code(state.notes + 1) == 0
+        # Who wants the trick: the trick is in order when the one who must win it for that
+        # wins it, which the Phantom wants and Christine does not; so both want to win it
+        # when that is the Phantom, and both want to lose it when it is Christine.
+        want_win = state.next_note_owner_code() == 0
         other_hand = state.christine_hand if player == 0 else state.phantom_hand
         best_card = _NONE if best_move == _NONE else _lowest(self._expand(ply, 1 << best_move))
         count = 0

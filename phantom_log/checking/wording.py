@@ -8,12 +8,12 @@ words them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..rules.cards import CARD_CODES, Role, Suit, hand_codes
-from ..rules.engine import CARDS_PER_HAND, TRICKS_PER_ROUND, Exchange, Reason, card_number_of
+from ..rules.engine import CARDS_PER_HAND, DIE_FACES, ROUNDS_PER_GAME, SWAP_SIZE, TRICKS_PER_ROUND
+from ..rules.events import Reason
 from ..rules.problems import Code, Illegal, Problem
 from ..rules.sheets import BARS_PER_SHEET, NOTES_PER_SHEET
 
@@ -23,95 +23,6 @@ _PART_TITLES: Final = {
     "christine": "Christine",
     "aside": "the cards aside",
 }
-
-
-# -- values from a record, quoted ---------------------------------------------------------
-
-#: How many characters of a value from a record a message quotes: a record of any size
-#: gives messages of a bounded size.
-EXCERPT: Final = 60
-
-
-def counted(number: int, word: str) -> str:
-    """``1 item``, ``1,000,000 items``."""
-    return f"{number:,} {word}{'' if number == 1 else 's'}"
-
-
-def _size(value: Any) -> str:
-    if isinstance(value, str):
-        return counted(len(value), "character")
-    if isinstance(value, list):
-        return counted(len(value), "item")
-    if isinstance(value, dict):
-        return counted(len(value), "key")
-    return counted(len(str(value)), "character")
-
-
-def _json_prefix(value: Any, budget: int) -> tuple[str, bool]:
-    """The JSON text of a value and ``True``; or, when that text would be longer than
-    ``budget`` characters, a prefix of it longer than ``budget`` and ``False``. No more of
-    the value is read than that needs: its size and its depth do not matter."""
-    if isinstance(value, str):
-        if len(value) <= budget:
-            return json.dumps(value, ensure_ascii=False), True
-        return json.dumps(value[: budget + 1], ensure_ascii=False), False
-    if isinstance(value, list | dict):
-        text = "[" if isinstance(value, list) else "{"
-        pairs = value.items() if isinstance(value, dict) else enumerate(value)
-        for position, (key, item) in enumerate(pairs):
-            if len(text) > budget:
-                return text, False
-            if position:
-                text += ", "
-            if isinstance(value, dict):
-                text += json.dumps(str(key)[:budget], ensure_ascii=False) + ": "
-            part, whole = _json_prefix(item, budget - len(text))
-            text += part
-            if not whole:
-                return text, False
-        text += "]" if isinstance(value, list) else "}"
-        return text, len(text) <= budget
-    plain = value is None or isinstance(value, bool | int | float)
-    text = json.dumps(value) if plain else str(value)
-    return text[: budget + 1], len(text) <= budget
-
-
-def _visible(text: str) -> str:
-    # A lone surrogate (possible in a value given through the Python API) as an escape,
-    # so that a message is always UTF-8 text.
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def excerpt(value: Any, limit: int = EXCERPT) -> str:
-    """A value from a record as a message quotes it, in JSON: whole when short; otherwise
-    its first ``limit`` characters, an ellipsis and its size, as in ``"xxx…" (5,000,000
-    characters)`` or ``["Ma5", "Ma5", …] (1,000,000 items)``. Only a bounded prefix of
-    the value is read, however large it is."""
-    if isinstance(value, str):
-        if len(value) <= limit:
-            return _visible(json.dumps(value, ensure_ascii=False))
-        cut = json.dumps(value[:limit], ensure_ascii=False)[:-1]
-        return _visible(f'{cut}…" ({_size(value)})')
-    text, whole = _json_prefix(value, limit)
-    if whole:
-        return _visible(text)
-    return _visible(f"{text[:limit]}… ({_size(value)})")
-
-
-def shortened(text: str, limit: int = EXCERPT) -> str:
-    """A text from a record as prose quotes it: whole when at most ``limit`` characters,
-    otherwise its first ``limit``, an ellipsis and its length."""
-    if len(text) <= limit:
-        return _visible(text)
-    return _visible(f"{text[:limit]}… ({_size(text)})")
-
-
-def quoted(text: str, limit: int = EXCERPT) -> str:
-    """A name from a record in quotes (Python's, with anything unprintable escaped), cut
-    as :func:`shortened` cuts it."""
-    if len(text) <= limit:
-        return _visible(repr(text))
-    return _visible(f"{repr(text[:limit])[:-1]}…{repr(text[:1])[-1]} ({_size(text)})")
 
 
 def _list(items: Sequence[str]) -> str:
@@ -166,7 +77,7 @@ def _bad_sheet(facts: Mapping[str, Any]) -> Words:
         return f"sheet {name!r}: bar {facts['bar']} has no note; each bar holds at least one", None
     return (
         f"sheet {name!r} has {facts['notes']} notes; a sheet has {NOTES_PER_SHEET}",
-        "Count the letters P and C of all four bars together: they must be 12.",
+        f"Count the letters P and C of all four bars together: they must be {NOTES_PER_SHEET}.",
     )
 
 
@@ -214,15 +125,17 @@ def _bad_exchange(facts: Mapping[str, Any]) -> Words:
 
 def _bad_special_number(facts: Mapping[str, Any]) -> Words:
     number, round_no = facts["number"], facts["round"]
-    exchange: Exchange | None = facts.get("exchange")
+    exchange: tuple[int, int] | None = facts.get("exchange")
     if exchange is None:
-        return f"special number {number} of round {round_no} is not a die roll (1-6)", None
-    allowed = sorted({card_number_of(exchange.phantom), card_number_of(exchange.christine)})
-    shown = " or ".join(str(value) for value in allowed)
+        return (
+            f"special number {number} of round {round_no} is not a die roll (1-{DIE_FACES})",
+            None,
+        )
+    shown = " or ".join(str(value) for value in facts["choices"])
     leader: Role = facts["leader"]
     return (
         f"special number {number} of round {round_no} is not allowed: the exchanged cards "
-        f"{CARD_CODES[exchange.phantom]} and {CARD_CODES[exchange.christine]} allow only "
+        f"{CARD_CODES[exchange[0]]} and {CARD_CODES[exchange[1]]} allow only "
         f"{shown}",
         f"{_capital(leader.in_text)}, who leads round {round_no}, picks the number of one of "
         "the two exchanged cards.",
@@ -296,7 +209,7 @@ def _unexpected_swap(facts: Mapping[str, Any]) -> Words:
         return (
             f"the swap after {code} is {size} {_plural(size, 'card')} each, but "
             f"{role.in_text} gives {facts['count']}",
-            "Each player gives 2 cards, or 1 when either player holds only one card.",
+            f"Each player gives {SWAP_SIZE} cards, or 1 when either player holds only one card.",
         )
     if facts.get("no_swap_possible"):
         empty: Role = facts["empty"]
@@ -352,8 +265,8 @@ def _unfinished(facts: Mapping[str, Any]) -> Words:
     return (
         f"the record stops at {where} with {facts['notes']} notes completed; the game is not "
         "over, so it has no winner",
-        "A finished game ends when the Phantom completes the 12th note or when round 2's 10th "
-        "trick is played.",
+        f"A finished game ends when the Phantom completes the {_ordinal(NOTES_PER_SHEET)} note "
+        f"or when round {ROUNDS_PER_GAME}'s {_ordinal(TRICKS_PER_ROUND)} trick is played.",
     )
 
 
@@ -391,8 +304,18 @@ def _notes_mismatch(facts: Mapping[str, Any]) -> Words:
 
 def _schema(facts: Mapping[str, Any]) -> Words:
     if "rounds" in facts:
-        return f"{facts['rounds']} rounds are recorded; a game has at most 2 rounds", None
-    return f"{facts['tricks']} tricks are recorded; a round has at most 10", None
+        return (
+            f"{facts['rounds']} rounds are recorded; a game has at most {ROUNDS_PER_GAME} rounds",
+            None,
+        )
+    return f"{facts['tricks']} tricks are recorded; a round has at most {TRICKS_PER_ROUND}", None
+
+
+def _ordinal(number: int) -> str:
+    """``12th``, ``10th``, ``2nd``."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
 _WORDS: Final[dict[Code, Callable[[Mapping[str, Any]], Words]]] = {

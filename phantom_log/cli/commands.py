@@ -15,14 +15,8 @@ from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 import click
 import orjson
 
-from ..checking.check import (
-    MANIFEST_SCHEMA,
-    RECORD_SCHEMA,
-    SHEETS_SCHEMA,
-    RecordReport,
-    read_sheets,
-    schema_text,
-)
+from ..checking.verdict import RecordReport, read_sheets
+from ..records.schema import MANIFEST_SCHEMA, RECORD_SCHEMA, SHEETS_SCHEMA, schema_text
 from ..records.sources import DEFAULT_MAX_RECORD_SIZE, SourceError, read_limited, record_size_limit
 from ..rules.problems import Severity
 from ..rules.sheets import Sheet
@@ -889,7 +883,7 @@ def _reports(
 ) -> Iterator[RecordReport]:
     """The report on every record of the paths; a usage error (exit 2) for a path that
     does not exist or paths that hold no records."""
-    from ..checking.check import verify_paths
+    from ..checking.verdict import verify_paths
 
     records = 0
     try:
@@ -1021,7 +1015,7 @@ def _annotate_to(
                 sys.stderr.write(line + "\n")
             continue
         annotations = (
-            [] if report.replay is None else list(annotate(report.replay, report.game_id, explain))
+            [] if report.log is None else list(annotate(report.log, report.game_id, explain))
         )
         marks = trick_reviews(reviews(report) or {}) if analysed else None
         if output_format == "table":
@@ -1030,13 +1024,13 @@ def _annotate_to(
             first = False
             for line in style.fit(_record_title(report)):
                 stdout.write(style.paint(line, bold=True) + "\n")
-            if report.replay is not None:
+            if report.log is not None:
                 mistakes = None
                 if marks is not None:
                     mistakes = {
                         trick: printable(trick_mistakes(found)) for trick, found in marks.items()
                     }
-                for line in table_lines(annotations, report.replay, style, explain, mistakes):
+                for line in table_lines(annotations, report.log, style, explain, mistakes):
                     stdout.write(line + "\n")
         for annotation in annotations:
             trick = (annotation.round, annotation.trick)
@@ -1067,9 +1061,9 @@ def _record_title(report: RecordReport) -> str:
     """The record's name, players, sheet and rules, as a terminal may print it."""
     title = record_name(report)
     record = report.record
-    if isinstance(record, dict) and report.replay is not None:
-        title = game_heading(title, record["players"], report.replay.sheet.name)
-        rules = [name for name in ("beginner", "balance") if getattr(report.replay.rules, name)]
+    if isinstance(record, dict) and report.log is not None:
+        title = game_heading(title, record["players"], report.log.sheet.name)
+        rules = [name for name in ("beginner", "balance") if getattr(report.log.rules, name)]
         if rules:
             title += f", {' and '.join(rules)} rule{'s' if len(rules) > 1 else ''}"
     return printable(title)
@@ -1201,7 +1195,7 @@ def show(
         raise _usage_error(f"--index {index}: {path} holds {len(reports)} record(s)")
     report = reports[index]
     style = detect_style(colour, output.to_standard_output)
-    if svg_path is not None and report.replay is None:
+    if svg_path is not None and report.log is None:
         click.echo(
             printable(
                 f"phantom-log: {output.name} not written: the record cannot be replayed "
@@ -1255,11 +1249,11 @@ def _show_to(
     )
 
     svg = output.format == "svg"
-    if report.replay is None:
+    if report.log is None:
         pass
     elif svg:
         try:
-            picture = game_svg(report.replay, _record_title(report), report.problems, at)
+            picture = game_svg(report.log, _record_title(report), report.problems, at)
         except MomentError as error:
             # The SVG draws a moment the replay reached, or refuses.
             raise _usage_error(f"--at {at_text}: {error}") from None
@@ -1268,25 +1262,25 @@ def _show_to(
         shown: Moment | None = None
         missed = ""
         try:
-            shown = moment(report.replay, at)
+            shown = moment(report.log, at)
         except MomentError as error:
             if report.valid:  # a moment the record does not reach
                 raise _usage_error(f"--at {at_text}: {error}") from None
             # An illegal record: shown where its replay stopped, its problems below.
             if at is not None:
                 missed = f"--at {at_text}: {error}; shown where the replay stops"
-            if report.replay.rounds:
-                shown = moment(report.replay)
+            if report.log.rounds:
+                shown = moment(report.log)
         for line in style.fit(_record_title(report)):
             stdout.write(style.paint(line, bold=True) + "\n")
         if missed:
             stdout.write(style.fitted(missed))
         lines = (
-            before_play_lines(report.replay, style)
+            before_play_lines(report.log, style)
             if shown is None
-            else moment_lines(report.replay, shown, style)
+            else moment_lines(report.log, shown, style)
         )
-        story = [] if shown is None else story_lines(report.replay, shown, style.text_width(88))
+        story = [] if shown is None else story_lines(report.log, shown, style.text_width(88))
         if story:
             lines += ["", *(printable(line) for line in story)]
         analysed = analysis_path is not None or analyse_games
@@ -1349,7 +1343,7 @@ def _page_reviews(
         def analysed(report: RecordReport) -> Reviews | None:
             from ..analysis.decisions import analyse
 
-            if report.replay is None or not isinstance(report.record, dict):
+            if report.log is None or not isinstance(report.record, dict):
                 return None
             return reviews_of(analyse(report.record, sheets, time_limit=time_limit))
 
@@ -2143,12 +2137,12 @@ def _analyse_record(
     """Check and analyse one record; a failure of the analysis is the record's
     internal-error problem, not the run's."""
     from ..analysis.decisions import analyse_replay, record_decisions
-    from ..checking.check import internal_error, verify_record
+    from ..checking.verdict import internal_error, verify_record
     from ..rules.cards import Role
 
     report = verify_record(record, sheets)
     rows: list[Decision] = []
-    if report.replay is not None and not report.failed:
+    if report.log is not None and not report.failed:
         try:
             replayed = record_decisions(report.record, sheets)
             rows = analyse_replay(replayed, report.game_id, options, _process_solver())
@@ -2165,7 +2159,7 @@ def _analyse_record(
         verdict_line(report) if report.valid and report.result is not None else None,
         report.valid,
         report.failed,
-        report.replay is not None and not report.valid,
+        report.log is not None and not report.valid,
         players,
     )
 

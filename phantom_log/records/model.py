@@ -23,7 +23,7 @@ import re
 import warnings
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Self, TypeVar, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Self, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -46,30 +46,34 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError, PydanticKnownError
 
+from ..rules.cards import DECK_SIZE, CardCode, RoleKey, SuitCode
+from ..rules.engine import (
+    CARDS_PER_HAND,
+    DIE_FACES,
+    PLAYS_PER_TRICK,
+    ROUNDS_PER_GAME,
+    TRICKS_PER_ROUND,
+)
+from ..rules.sheets import NOTES_PER_SHEET
+
 if TYPE_CHECKING:
-    from ..rules.engine import Replay as GameLog
+    from ..rules.replay import GameLog
     from ..rules.sheets import Sheet
 
 __all__ = [
-    "CARD_CODES",
     "EXTENSION_PREFIX",
     "FORMAT_VERSION",
-    "ROLE_NAMES",
-    "SUIT_CODES",
-    "Bar",
-    "CardCode",
+    "BarObject",
     "Deal",
     "Exchange",
     "GameRecord",
     "Play",
     "Players",
     "RecordModel",
-    "Result",
-    "RoleName",
+    "ResultObject",
     "Round",
-    "Rules",
+    "RulesObject",
     "SheetObject",
-    "SuitCode",
     "Swap",
     "Trick",
 ]
@@ -80,22 +84,6 @@ TEXT_MAX: Final = 200
 COMMENT_MAX: Final = 2000
 
 # --- Scalars -----------------------------------------------------------------------------
-
-CardCode = Literal[
-    "Mi1", "Mi2", "Mi3", "Mi4", "Mi5", "Mi6",
-    "Ch1", "Ch2", "Ch3", "Ch4", "Ch5", "Ch6",
-    "Ri1", "Ri2", "Ri3", "Ri4", "Ri5", "Ri6",
-    "Ma1", "Ma2", "Ma3", "Ma4", "Ma5", "Ma6",
-]  # fmt: skip
-"""A card: suit code and number, e.g. ``"Ma5"``; the 24 codes of the deck."""
-RoleName = Literal["phantom", "christine"]
-"""A role as written in records."""
-SuitCode = Literal["Mi", "Ch", "Ri", "Ma"]
-"""A suit code: ``Mi`` Mirror, ``Ch`` Chandelier, ``Ri`` Ring, ``Ma`` Mask."""
-
-CARD_CODES: Final[tuple[str, ...]] = get_args(CardCode)
-ROLE_NAMES: Final[tuple[str, ...]] = get_args(RoleName)
-SUIT_CODES: Final[tuple[str, ...]] = get_args(SuitCode)
 
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _NOTE_OWNERS: Final = re.compile(r"[PC]*")
@@ -180,9 +168,6 @@ def _note_owners(value: str) -> str:
 
 
 # Literals need no ``Strict()``: from JSON data only the very strings match them.
-Card = CardCode
-Role = RoleName
-Suit = SuitCode
 Text = Annotated[
     str,
     Strict(),
@@ -205,11 +190,19 @@ Comment = Annotated[
     AfterValidator(_no_control_but_lines),
 ]
 CalendarDate = Annotated[str, Strict(), AfterValidator(_calendar_date)]
-NoteOwners = Annotated[str, Strict(), Field(max_length=12), AfterValidator(_note_owners)]
-SpecialNumber = Annotated[int, Strict(), Field(ge=1, le=6), BeforeValidator(_json_integer)]
-NoteCount = Annotated[int, Strict(), Field(ge=0, le=12), BeforeValidator(_json_integer)]
-Cards = Annotated[tuple[Card, ...], Field(max_length=24)]
-SwapCards = Annotated[tuple[Card, ...], Field(max_length=10)]
+# The schema's limits (schemas/game-record-1.schema.json; a test holds them to it): the
+# numbers of the game, so that a record over one breaks the schema, not the replay.
+NoteOwners = Annotated[
+    str, Strict(), Field(max_length=NOTES_PER_SHEET), AfterValidator(_note_owners)
+]
+SpecialNumberValue = Annotated[
+    int, Strict(), Field(ge=1, le=DIE_FACES), BeforeValidator(_json_integer)
+]
+NoteCount = Annotated[
+    int, Strict(), Field(ge=0, le=NOTES_PER_SHEET), BeforeValidator(_json_integer)
+]
+HandCards = Annotated[tuple[CardCode, ...], Field(max_length=DECK_SIZE)]
+GivenCards = Annotated[tuple[CardCode, ...], Field(max_length=CARDS_PER_HAND)]
 
 
 # --- The shared behaviour of every object of the format ---------------------------------
@@ -385,17 +378,17 @@ class Players(RecordModel):
     christine: Name
 
 
-class Rules(RecordModel):
+class RulesObject(RecordModel):
     """The optional rules the game was played under (both off when absent)."""
 
     beginner: StrictBool = False
     balance: StrictBool = False
 
 
-class Bar(RecordModel):
+class BarObject(RecordModel):
     """One bar of a sheet: its suit and its note owners left to right, e.g. ``"PCP"``."""
 
-    suit: Suit
+    suit: SuitCode
     notes: NoteOwners
 
 
@@ -403,21 +396,22 @@ class SheetObject(RecordModel):
     """A sheet given in the record itself (the sheet rules are checked by the replay)."""
 
     name: Name
-    bars: Annotated[tuple[Bar, ...], Field(max_length=12)]
+    # At most one bar a note: a sheet of other than four bars is the replay's bad-sheet.
+    bars: Annotated[tuple[BarObject, ...], Field(max_length=NOTES_PER_SHEET)]
 
 
 class Swap(RecordModel):
     """The cards each player gave in a swap; ``{}`` when no swap was possible."""
 
-    phantom: SwapCards | None = None
-    christine: SwapCards | None = None
+    phantom: GivenCards | None = None
+    christine: GivenCards | None = None
 
 
 class Play(RecordModel):
     """One card played, and the swap that followed it if any."""
 
-    player: Role
-    card: Card
+    player: RoleKey
+    card: CardCode
     swap: Swap | None = None
 
 
@@ -425,24 +419,26 @@ class Trick(RecordModel):
     """The plays of one trick in order (2, or 1 in the last trick of an unfinished record),
     the recorder's claimed winner and a comment."""
 
-    plays: Annotated[tuple[Play, ...], Field(max_length=2), AfterValidator(_not_empty)]
-    winner: Role | None = None
+    plays: Annotated[
+        tuple[Play, ...], Field(max_length=PLAYS_PER_TRICK), AfterValidator(_not_empty)
+    ]
+    winner: RoleKey | None = None
     comment: Comment | None = None
 
 
 class Deal(RecordModel):
     """The cards dealt in a round: each player's hand and, optionally, the four aside."""
 
-    phantom: Cards
-    christine: Cards
-    aside: Cards | None = None
+    phantom: HandCards
+    christine: HandCards
+    aside: HandCards | None = None
 
 
 class Exchange(RecordModel):
     """The card each player gave at the start of a round."""
 
-    phantom: Card
-    christine: Card
+    phantom: CardCode
+    christine: CardCode
 
 
 class Round(RecordModel):
@@ -451,15 +447,15 @@ class Round(RecordModel):
 
     deal: Deal
     exchange: Exchange | None = None
-    special_number: SpecialNumber
-    tricks: Annotated[tuple[Trick, ...], Field(max_length=10)]
+    special_number: SpecialNumberValue
+    tricks: Annotated[tuple[Trick, ...], Field(max_length=TRICKS_PER_ROUND)]
 
 
-class Result(RecordModel):
+class ResultObject(RecordModel):
     """The recorder's claimed result: the winner (``None`` for an unfinished game) and the
     notes completed."""
 
-    winner: Role | None
+    winner: RoleKey | None
     notes: NoteCount
 
 
@@ -485,9 +481,11 @@ class GameRecord(RecordModel):
     stage: Text | None = None
     players: Players
     sheet: SheetValue
-    rules: Rules | None = None
-    rounds: Annotated[tuple[Round, ...], Field(max_length=2), AfterValidator(_not_empty)]
-    result: Result | None = None
+    rules: RulesObject | None = None
+    rounds: Annotated[
+        tuple[Round, ...], Field(max_length=ROUNDS_PER_GAME), AfterValidator(_not_empty)
+    ]
+    result: ResultObject | None = None
 
     # The objects of a record made by from_validated not yet made into models, by field:
     # each is made on first reading (see __getattr__), or by _materialize.
@@ -520,7 +518,7 @@ class GameRecord(RecordModel):
             if key == "players":
                 values[key] = _construct(Players, value)
             elif key == "rules":
-                values[key] = _construct(Rules, value)
+                values[key] = _construct(RulesObject, value)
             elif key in _LAZY_FIELDS and (key != "sheet" or isinstance(value, dict)):
                 lazy[key] = value
             else:
@@ -636,14 +634,14 @@ class GameRecord(RecordModel):
             DeprecationWarning,
             stacklevel=2,
         )
-        from ..rules.engine import replay
+        from ..rules.replay import replay_record
 
-        return replay(dict(self.document()), sheets)
+        return replay_record(dict(self.document()), sheets=sheets)
 
 
 def _sheet_model(value: Any) -> SheetObject:
     """A record's sheet object as its model (a sheet's name is kept as it is, at once)."""
-    bars = tuple(_construct(Bar, bar) for bar in value["bars"])
+    bars = tuple(_construct(BarObject, bar) for bar in value["bars"])
     return _construct(SheetObject, {**value, "bars": bars})
 
 
@@ -653,7 +651,7 @@ def _rounds_model(value: Any) -> tuple[Round, ...]:
 
 # How each object of a record made by GameRecord.from_validated becomes its model.
 _LAZY_FIELDS: Final[dict[str, Callable[[Any], Any]]] = {
-    "result": partial(_construct, Result),
+    "result": partial(_construct, ResultObject),
     "sheet": _sheet_model,
     "rounds": _rounds_model,
 }

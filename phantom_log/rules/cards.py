@@ -2,7 +2,11 @@
 
 A card is an ``int`` from 0 to 23: ``suit * 6 + (number - 1)``. A hand is a bit mask of
 cards (bit ``card`` set when the card is held). Card codes such as ``"Ma5"`` are parsed
-once at the edge; the engine only ever sees the compact forms.
+here and nowhere else (:func:`parse_card`); the engine only ever sees the compact forms.
+
+This module is the one place that knows that layout: the number, the suit and the masks
+of a card or a suit are read with the functions here, which the compiled engine calls
+as C functions (``cards.pxd`` gives their C types; the same source runs as Python).
 """
 
 from __future__ import annotations
@@ -14,6 +18,13 @@ from typing import Final, Literal
 RoleKey = Literal["phantom", "christine"]
 #: A suit's two-letter code as records write it.
 SuitCode = Literal["Mi", "Ch", "Ri", "Ma"]
+#: A card's code as records write it: its suit's code and its number, e.g. ``"Ma5"``.
+CardCode = Literal[
+    "Mi1", "Mi2", "Mi3", "Mi4", "Mi5", "Mi6",
+    "Ch1", "Ch2", "Ch3", "Ch4", "Ch5", "Ch6",
+    "Ri1", "Ri2", "Ri3", "Ri4", "Ri5", "Ri6",
+    "Ma1", "Ma2", "Ma3", "Ma4", "Ma5", "Ma6",
+]  # fmt: skip
 
 NUMBERS_PER_SUIT: Final = 6
 DECK_SIZE: Final = 24
@@ -45,12 +56,11 @@ class Suit(IntEnum):
     @property
     def mask(self) -> int:
         """The bit mask of the six cards of this suit."""
-        return SUIT_MASKS[self]
+        return suit_mask(self)
 
 
 SUIT_CODES: Final = ("Mi", "Ch", "Ri", "Ma")
 SUIT_BY_CODE: Final = {code: Suit(index) for index, code in enumerate(SUIT_CODES)}
-SUIT_MASKS: Final = tuple(((1 << NUMBERS_PER_SUIT) - 1) << (6 * suit) for suit in range(4))
 
 
 class Role(IntEnum):
@@ -97,14 +107,40 @@ def card_suit(card: int) -> Suit:
     return CARD_SUITS[card]
 
 
+def card_suit_index(card: int) -> int:
+    """The suit of a compact card as an int (0-3, :class:`Suit`'s values)."""
+    return card // _NUMBERS
+
+
 def card_number(card: int) -> int:
     """The number (1-6) of a compact card."""
-    return card % NUMBERS_PER_SUIT + 1
+    return card % _NUMBERS + 1
 
 
 def make_card(suit: Suit, number: int) -> int:
     """The compact card of a suit and a number (1-6)."""
     return suit * NUMBERS_PER_SUIT + number - 1
+
+
+def suit_mask(suit: int) -> int:
+    """The bit mask of the six cards of a suit (0-3)."""
+    return _SUIT_BITS << (_NUMBERS * suit)
+
+
+def number_mask(number: int) -> int:
+    """The bit mask of the four cards showing ``number`` (1-6); 0 for any other number."""
+    if not 1 <= number <= _NUMBERS:
+        return 0
+    return _ONES << (number - 1)
+
+
+def popcount(mask: int) -> int:
+    """How many cards a hand (bit mask of up to 24 cards) holds."""
+    # Bit arithmetic rather than int.bit_count(), so that the compiled build stays in C.
+    mask = mask - ((mask >> 1) & 0x555555)
+    mask = (mask & 0x333333) + ((mask >> 2) & 0x333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F
+    return (mask & 0xFF) + ((mask >> 8) & 0xFF) + ((mask >> 16) & 0xFF)
 
 
 CARD_SUITS: Final = tuple(Suit(card // NUMBERS_PER_SUIT) for card in range(DECK_SIZE))
@@ -115,9 +151,38 @@ CARD_CODES: Final = tuple(
 CARD_BY_CODE: Final = {code: card for card, code in enumerate(CARD_CODES)}
 
 
-def parse_card(code: str) -> int:
-    """The compact card of a code such as ``"Ma5"``; ``KeyError`` for anything else."""
-    return CARD_BY_CODE[code]
+def parse_card(code: object) -> int:
+    """The compact card of a code such as ``"Ma5"``; ``KeyError`` for anything else.
+
+    Read from the code's three characters: every card of every record passes here, and a
+    dict lookup would hash each fresh string the JSON reader made."""
+    if type(code) is str and len(code) == 3:
+        text: str = code
+        first = ord(text[0])
+        second = ord(text[1])
+        number = ord(text[2]) - 49  # "1" is 49
+        if first < 128 and second < 128 and 0 <= number < _NUMBERS:
+            suit = _SUIT_OF_LETTERS[first * 128 + second] - 1
+            if suit >= 0:
+                return suit * _NUMBERS + number
+    return CARD_BY_CODE[code]  # type: ignore[index]
+
+
+def _suit_table() -> bytes:
+    table = bytearray(128 * 128)
+    for suit, letters in enumerate(SUIT_CODES):
+        table[ord(letters[0]) * 128 + ord(letters[1])] = suit + 1
+    return bytes(table)
+
+
+# C copies for the compiled build (cards.pxd types them); the values are the ones above.
+_NUMBERS = NUMBERS_PER_SUIT
+_SUIT_BITS = (1 << NUMBERS_PER_SUIT) - 1
+# The four cards showing a 1, one a suit (shifted to show another number).
+_ONES = sum(1 << (suit * NUMBERS_PER_SUIT) for suit in range(len(SUIT_CODES)))
+# The suit of a card code's two letters (both ASCII, first * 128 + second), plus one; 0
+# for two letters that are no suit's code.
+_SUIT_OF_LETTERS = _suit_table()
 
 
 def card_code(card: int) -> str:
@@ -136,11 +201,6 @@ def hand_mask(cards: list[int] | tuple[int, ...]) -> int:
 def hand_cards(mask: int) -> list[int]:
     """The compact cards of a hand, in deck order."""
     return [card for card in range(DECK_SIZE) if mask >> card & 1]
-
-
-def hand_size(mask: int) -> int:
-    """How many cards a hand holds."""
-    return mask.bit_count()
 
 
 def hand_codes(mask: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""The rules of the game as one state machine, and the replay of a record as a fold over it.
+"""The rules of the game as one state machine.
 
 :class:`GameState` is the one place where each rule lives: who deals, exchanges, picks the
 special number, leads and follows, when a swap is due and how large it is, who wins a
@@ -6,34 +6,66 @@ trick, how the notes move, when a round and the game end. Everything else in pha
 (verify, annotate, show, the tables, the tournament checks, the simulator, the examples
 builder, the solver) drives it and restates no rule.
 
-No I/O, no printing, no English, no global state. An illegal step is returned as an
-:class:`~phantom_log.rules.problems.Illegal`: a code and the facts it is about (cards, players,
-the hand, the lead suit); :mod:`phantom_log.checking.wording` turns it into a sentence.
+A state that tracks events says what each step did (:mod:`phantom_log.rules.events`): the
+deal, the exchange, the start of a round's play, each card, each swap, each trick's end
+and why the notes moved, the end of a round and of the game. The replay of a record
+(:mod:`phantom_log.rules.replay`) is a fold of its actions over a state.
 
-Cards are ints 0-23 and hands bit masks (:mod:`phantom_log.rules.cards`); a sheet is read as two
-ints, the owner of each note and the suit of its bar. This module is compiled with Cython
-(``engine.pxd`` gives the C types) where a compiler is available; the very same source runs
-as plain Python elsewhere.
+No I/O, no printing, no English, no global state. An illegal step is returned as an
+:class:`~phantom_log.rules.problems.Illegal`: a code and the facts it is about (cards,
+players, the hand, the lead suit); :mod:`phantom_log.checking.wording` words it.
+
+Cards are ints 0-23 and hands bit masks (:mod:`phantom_log.rules.cards`); a sheet is read
+as two ints, the owner of each note and the suit of its bar. This module is compiled with
+Cython (``engine.pxd`` gives the C types) where a compiler is available; the very same
+source runs as plain Python elsewhere.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import IntEnum
 from typing import Any, Final
 
-from .cards import CARD_BY_CODE, NUMBERS_PER_SUIT, SUIT_CODES, Role, Suit
+from .cards import (
+    DECK_SIZE,
+    NUMBERS_PER_SUIT,
+    Role,
+    Suit,
+    card_number,
+    card_suit_index,
+    hand_cards,
+    number_mask,
+    popcount,
+    suit_mask,
+)
+from .events import (
+    ROLES,
+    SUITS,
+    CardPlayed,
+    CardsSwapped,
+    Dealt,
+    Exchanged,
+    GameEnded,
+    NoteChange,
+    RoundEnded,
+    RoundStarted,
+    TrickEnded,
+    leader_wins,
+)
 from .problems import Code, Illegal
-from .sheets import BUILTIN_SHEETS, NOTES_PER_SHEET, Sheet, sheet_from_json
+from .sheets import NOTES_PER_SHEET, Sheet
 
 TRICKS_PER_ROUND: Final = 10
+#: A trick is a card from each of the two players.
+PLAYS_PER_TRICK: Final = 2
 ROUNDS_PER_GAME: Final = 2
 TRICKS_PER_GAME: Final = TRICKS_PER_ROUND * ROUNDS_PER_GAME
 CARDS_PER_HAND: Final = 10
-CARDS_ASIDE: Final = 4
+CARDS_ASIDE: Final = DECK_SIZE - 2 * CARDS_PER_HAND
 SWAP_SIZE: Final = 2
-DIE_FACES: Final = 6
+DIE_FACES: Final = NUMBERS_PER_SUIT
 #: Notes an out-of-order trick with a special card removes, and the same under the
 #: balance rule (docs/rules.md, "Filling the sheet" and "Optional rules").
 SPECIAL_PENALTY: Final = 2
@@ -44,16 +76,16 @@ BALANCE_PENALTY: Final = 1
 _NOTES = NOTES_PER_SHEET
 _TRICKS = TRICKS_PER_ROUND
 _ROUNDS = ROUNDS_PER_GAME
+_HAND = CARDS_PER_HAND
+_DECK = DECK_SIZE
+_FACES = DIE_FACES
 _SWAP_SIZE = SWAP_SIZE
 _SPECIAL_PENALTY = SPECIAL_PENALTY
 _BALANCE_PENALTY = BALANCE_PENALTY
-_SUIT_MASK: Final = 0x3F  # the six cards of suit 0; shift by 6 * suit
 _NO_CARD: Final = -1
 _NOBODY: Final = -1
-ROLES: Final = (Role.PHANTOM, Role.CHRISTINE)
-SUITS: Final = (Suit.MIRROR, Suit.CHANDELIER, Suit.RING, Suit.MASK)
+_MASK_SUIT: Final = int(Suit.MASK)
 ROLE_KEYS: Final = ("phantom", "christine")
-
 
 # The phases as plain ints, for the compiled build (engine.pxd makes them C ints).
 _DEAL = 0
@@ -62,6 +94,21 @@ _SPECIAL_NUMBER = 2
 _PLAY = 3
 _SWAP = 4
 _OVER = 5
+
+# The classes of a card in a trick, strongest first (RULES: "Who wins a trick").
+_SUPER_TRUMP_CLASS = 3
+_TRUMP_CLASS = 2
+_LEAD_SUIT_CLASS = 1
+_OTHER_CLASS = 0
+# Why a trick was won, as the ints of events.REASONS.
+_HIGHER_NUMBER, _SUPER_TRUMP_REASON, _TRUMP_REASON, _LEAD_SUIT_REASON = range(4)
+# The branches of the notes rule, as the ints of events.NoteChange.
+_COMPLETED = int(NoteChange.COMPLETED)
+_UNCHANGED = int(NoteChange.UNCHANGED)
+_EXTRA = int(NoteChange.EXTRA)
+_EXTRA_CAPPED = int(NoteChange.EXTRA_CAPPED)
+_REMOVED = int(NoteChange.REMOVED)
+_REMOVED_FLOORED = int(NoteChange.REMOVED_FLOORED)
 
 
 class Phase(IntEnum):
@@ -75,19 +122,6 @@ class Phase(IntEnum):
     OVER = _OVER
 
 
-class Reason(StrEnum):
-    """Why a trick was won: by the higher number in one suit, or by the winning card's class."""
-
-    HIGHER_NUMBER = "higher-number"
-    SUPER_TRUMP = "super-trump"
-    TRUMP = "trump"
-    LEAD_SUIT = "lead-suit"
-
-
-REASONS: Final = tuple(Reason)
-_HIGHER_NUMBER, _SUPER_TRUMP_REASON, _TRUMP_REASON, _LEAD_SUIT_REASON = range(4)
-
-
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The optional rules a game is played under."""
@@ -99,60 +133,77 @@ class Rules:
 # -- the pure rules ------------------------------------------------------------------------
 
 
-def card_number_of(card: int) -> int:
-    """The number (1-6) of a compact card."""
-    return card % 6 + 1
-
-
-def suit_mask(suit: int) -> int:
-    """The bit mask of the six cards of a suit."""
-    return _SUIT_MASK << (6 * suit)
+def card_class(card: int, super_trump: int, lead_suit: int) -> int:
+    """The class of a card in a trick, strongest first: 3 the super trump suit, 2 Mask
+    (always a trump suit) when Mask is not the super trump, 1 the lead suit, 0 any other
+    suit (which never wins). ``super_trump`` is a suit, or -1 for none."""
+    suit = card_suit_index(card)
+    if suit == super_trump:
+        return _SUPER_TRUMP_CLASS
+    if suit == _MASK_SUIT:
+        return _TRUMP_CLASS
+    return _LEAD_SUIT_CLASS if suit == lead_suit else _OTHER_CLASS
 
 
 def judge(lead: int, follow: int, super_trump: int) -> int:
-    """Who wins a trick, as ``reason * 2 + (1 if the leader wins else 0)``.
+    """Who wins a trick and why, as one int, the verdict: ``reason * 2`` (the index of
+    its :class:`~phantom_log.rules.events.Reason` in ``REASONS``), plus 1 when the
+    leader's card wins (read it with :func:`~phantom_log.rules.events.leader_wins` and
+    :func:`~phantom_log.rules.events.verdict_reason`).
 
     ``super_trump`` is a suit, or -1 for none. Same suit: the higher number wins.
-    Different suits: the stronger class wins (super trump, then Mask when Mask is not the
-    super trump, then the lead suit); the leader's card is always of the lead suit, so a
-    different-suit trick never ties.
+    Different suits: the stronger class wins (:func:`card_class`); the leader's card is
+    always of the lead suit, so a different-suit trick never ties.
     """
-    lead_suit = lead // 6
-    follow_suit = follow // 6
-    if lead_suit == follow_suit:
+    lead_suit = card_suit_index(lead)
+    if lead_suit == card_suit_index(follow):
         return _HIGHER_NUMBER * 2 + (1 if lead > follow else 0)
-    lead_class = 3 if lead_suit == super_trump else (2 if lead_suit == 3 else 1)
-    follow_class = 3 if follow_suit == super_trump else (2 if follow_suit == 3 else 0)
+    lead_class = card_class(lead, super_trump, lead_suit)
+    follow_class = card_class(follow, super_trump, lead_suit)
     if follow_class > lead_class:
-        return (_SUPER_TRUMP_REASON if follow_class == 3 else _TRUMP_REASON) * 2
-    if lead_class == 3:
-        return _SUPER_TRUMP_REASON * 2 + 1
-    return (_TRUMP_REASON if lead_class == 2 else _LEAD_SUIT_REASON) * 2 + 1
-
-
-def judge_trick(lead: int, follow: int, super_trump: Suit | None) -> tuple[bool, Reason]:
-    """Who wins a trick: ``(True, reason)`` when the leader's card wins."""
-    verdict = judge(lead, follow, -1 if super_trump is None else int(super_trump))
-    return bool(verdict & 1), REASONS[verdict >> 1]
-
-
-def notes_after(notes_before: int, in_order: bool, special: bool, balance: bool) -> int:
-    """The notes completed after a trick (docs/rules.md, "Filling the sheet")."""
-    if not special:
-        return notes_before + 1 if in_order else notes_before
-    if in_order:
-        return min(_NOTES, notes_before + 2)
-    return max(0, notes_before - (_BALANCE_PENALTY if balance else _SPECIAL_PENALTY))
+        winning_class = follow_class
+        leader_won = 0
+    else:
+        winning_class = lead_class
+        leader_won = 1
+    if winning_class == _SUPER_TRUMP_CLASS:
+        return _SUPER_TRUMP_REASON * 2 + leader_won
+    if winning_class == _TRUMP_CLASS:
+        return _TRUMP_REASON * 2 + leader_won
+    return _LEAD_SUIT_REASON * 2 + leader_won
 
 
 def special_penalty(balance: bool) -> int:
     """How many notes an out-of-order trick with a special card removes."""
-    return BALANCE_PENALTY if balance else SPECIAL_PENALTY
+    return _BALANCE_PENALTY if balance else _SPECIAL_PENALTY
 
 
-def notes_after_trick(notes_before: int, in_order: bool, special: bool, rules: Rules) -> int:
-    """The notes completed after a trick, under a game's rules."""
-    return notes_after(notes_before, in_order, special, rules.balance)
+def note_change(notes_before: int, in_order: bool, special: bool, balance: bool) -> int:
+    """Which branch of the notes rule a trick takes (RULES: "Notes"), as an int of
+    :class:`~phantom_log.rules.events.NoteChange`: ``notes_before`` completed before
+    it, in order or not, with a card of the special number or not, under the balance
+    rule or not."""
+    if not special:
+        return _COMPLETED if in_order else _UNCHANGED
+    if in_order:
+        return _EXTRA if notes_before + 2 <= _NOTES else _EXTRA_CAPPED
+    return _REMOVED if notes_before >= special_penalty(balance) else _REMOVED_FLOORED
+
+
+def notes_after(notes_before: int, in_order: bool, special: bool, balance: bool) -> int:
+    """The notes completed after a trick: the one count of the notes rule."""
+    change = note_change(notes_before, in_order, special, balance)
+    if change == _COMPLETED:
+        return notes_before + 1
+    if change == _UNCHANGED:
+        return notes_before
+    if change == _EXTRA:
+        return notes_before + 2
+    if change == _EXTRA_CAPPED:
+        return _NOTES
+    if change == _REMOVED:
+        return notes_before - special_penalty(balance)
+    return 0
 
 
 def playable(hand: int, lead_suit: int) -> int:
@@ -164,21 +215,10 @@ def playable(hand: int, lead_suit: int) -> int:
     return follow_suit_required or hand
 
 
-def legal_cards(hand: int, lead_suit: Suit | int | None) -> int:
-    """:func:`playable`, with the lead suit as a :class:`~phantom_log.rules.cards.Suit` (or
-    ``None`` to lead)."""
-    return playable(hand, -1 if lead_suit is None else int(lead_suit))
-
-
-def leader_code(round_index: int) -> int:
-    """Who leads the first trick of a round (index from 0): the Phantom (0), then
-    Christine (1)."""
+def round_leader(round_index: int) -> int:
+    """Who leads the first trick of a round (index from 0): the Phantom (0) in round 1,
+    Christine (1) in round 2."""
     return 0 if round_index == 0 else 1
-
-
-def round_leader(round_index: int) -> Role:
-    """:func:`leader_code` as a :class:`~phantom_log.rules.cards.Role`."""
-    return ROLES[leader_code(round_index)]
 
 
 def swap_size(phantom_hand: int, christine_hand: int) -> int:
@@ -198,258 +238,43 @@ def game_winner(round_index: int, notes: int, round_over: bool) -> int:
     return _NOBODY
 
 
-def number_mask(number: int) -> int:
-    """The bit mask of the four cards showing ``number`` (1-6); 0 for any other number."""
-    if not 1 <= number <= _NUMBERS:
-        return 0
-    return _ONES << (number - 1)
+def super_trump_code(suit_bits: int, notes: int) -> int:
+    """The super trump with ``notes`` completed on a sheet whose bars' suits are
+    ``suit_bits`` (:attr:`~phantom_log.rules.sheets.Sheet.suit_bits`): the suit of the bar
+    that holds the last completed note, -1 for none (no note completed)."""
+    if notes == 0:
+        return -1
+    return (suit_bits >> (2 * (notes - 1))) & 3
 
 
-def popcount(mask: int) -> int:
-    """How many cards a hand (bit mask of up to 24 cards) holds."""
-    # Bit arithmetic rather than int.bit_count(), so that the compiled build stays in C.
-    mask = mask - ((mask >> 1) & 0x555555)
-    mask = (mask & 0x333333) + ((mask >> 2) & 0x333333)
-    mask = (mask + (mask >> 4)) & 0x0F0F0F
-    return (mask & 0xFF) + ((mask >> 8) & 0xFF) + ((mask >> 16) & 0xFF)
+def next_note_owner_code(owner_bits: int, notes: int) -> int:
+    """Who owns the note a trick is about with ``notes`` completed (note ``notes + 1``):
+    the one who must win the trick for it to be in order; -1 once the sheet is full."""
+    if notes >= _NOTES:
+        return -1
+    return (owner_bits >> notes) & 1
+
+
+def next_note_number(notes: int) -> int | None:
+    """The note a trick is about with ``notes`` completed: the one after them (``None``
+    once the sheet is full)."""
+    return notes + 1 if notes < _NOTES else None
+
+
+def super_trump(sheet: Sheet, notes: int) -> Suit | None:
+    """The super trump suit on ``sheet`` with ``notes`` completed (``None``: none)."""
+    code = super_trump_code(sheet.suit_bits, notes)
+    return None if code < 0 else SUITS[code]
+
+
+def next_note_owner(sheet: Sheet, notes: int) -> Role | None:
+    """Who must win the next trick on ``sheet`` with ``notes`` completed for it to be in
+    order (``None`` once the sheet is full)."""
+    code = next_note_owner_code(sheet.owner_bits, notes)
+    return None if code < 0 else ROLES[code]
 
 
 # -- what the state machine reports --------------------------------------------------------
-
-
-class SwapOutcome:
-    """A swap that happened: after the ``lead`` or the ``follow`` card, who gave what."""
-
-    def __init__(self, after: str, phantom: tuple[int, ...], christine: tuple[int, ...]) -> None:
-        self.after = after
-        self.phantom = phantom
-        self.christine = christine
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SwapOutcome) and (
-            self.after,
-            self.phantom,
-            self.christine,
-        ) == (other.after, other.phantom, other.christine)
-
-    def __hash__(self) -> int:
-        return hash((self.after, self.phantom, self.christine))
-
-    def __repr__(self) -> str:
-        return f"SwapOutcome({self.after!r}, {self.phantom!r}, {self.christine!r})"
-
-
-#: How :attr:`TrickOutcome.packed` lays a trick's facts out in one int, as
-#: ``(name, shift, bits)``: tables decode whole columns of these at once.
-PACKED_LAYOUT: Final = (
-    ("round", 0, 2),
-    ("trick", 2, 4),
-    ("leader", 6, 1),
-    ("lead", 7, 5),
-    ("follow", 12, 5),
-    ("super_trump", 17, 3),  # the suit + 1; 0 for none
-    ("verdict", 20, 3),  # the reason * 2, + 1 when the leader won
-    ("note_owner", 23, 1),
-    ("special", 24, 1),
-    ("notes_before", 25, 4),
-    ("notes_after", 29, 4),
-)
-
-
-def pack_trick(
-    round_no: int,
-    trick_no: int,
-    leader: int,
-    lead: int,
-    follow: int,
-    super_trump: int,
-    verdict: int,
-    note_owner: int,
-    special: bool,
-    notes_before: int,
-    notes_after: int,
-) -> int:
-    """A trick's facts in one int, as :data:`PACKED_LAYOUT` lays them out (built from the
-    highest field down, so that the compiled build computes in 64 bits)."""
-    packed = notes_after
-    packed = packed << 4 | notes_before
-    packed = packed << 1 | (1 if special else 0)
-    packed = packed << 1 | note_owner
-    packed = packed << 3 | verdict
-    packed = packed << 3 | (super_trump + 1)
-    packed = packed << 5 | follow
-    packed = packed << 5 | lead
-    packed = packed << 1 | leader
-    packed = packed << 4 | trick_no
-    return packed << 2 | round_no
-
-
-class TrickOutcome:
-    """A completed trick: the cards, the judgement, and the notes before and after.
-
-    ``hands_after`` are the two hands (bit masks, Phantom first) once the trick is over;
-    ``super_trump_after`` is the super trump the notes after it give. Roles, suits and
-    reasons come back as enums; the compact ints are on the ``_``-less fields named
-    ``*_code``.
-    """
-
-    def __init__(
-        self,
-        round_no: int,
-        trick_no: int,
-        leader: int,
-        lead: int,
-        follow: int,
-        super_trump: int,
-        verdict: int,
-        note_owner: int,
-        special: bool,
-        swaps: tuple[SwapOutcome, ...],
-        notes_before: int,
-        notes_after: int,
-        phantom_after: int,
-        christine_after: int,
-        super_trump_after: int,
-    ) -> None:
-        self.round = round_no
-        self.trick = trick_no
-        self.leader_code = leader
-        self.lead = lead
-        self.follow = follow
-        self.super_trump_code = super_trump
-        self.verdict = verdict
-        self.note_owner_code = note_owner
-        self.special = special
-        self.swaps = swaps
-        self.notes_before = notes_before
-        self.notes_after = notes_after
-        self.phantom_after = phantom_after
-        self.christine_after = christine_after
-        self.super_trump_after_code = super_trump_after
-
-    @property
-    def leader(self) -> Role:
-        """Who led the trick."""
-        return ROLES[self.leader_code]
-
-    @property
-    def follower(self) -> Role:
-        """Who followed."""
-        return ROLES[1 - self.leader_code]
-
-    @property
-    def winner_code(self) -> int:
-        """The winner as an int (0 the Phantom, 1 Christine)."""
-        return self.leader_code if self.verdict & 1 else 1 - self.leader_code
-
-    @property
-    def winner(self) -> Role:
-        """Who won the trick."""
-        return ROLES[self.winner_code]
-
-    @property
-    def reason(self) -> Reason:
-        """Why the winner won."""
-        return REASONS[self.verdict >> 1]
-
-    @property
-    def note_owner(self) -> Role:
-        """The owner of the next note: who had to win for the trick to be in order."""
-        return ROLES[self.note_owner_code]
-
-    @property
-    def in_order(self) -> bool:
-        """True when the winner owns the next note."""
-        return self.winner_code == self.note_owner_code
-
-    @property
-    def lead_suit(self) -> Suit:
-        """The suit of the leader's card."""
-        return SUITS[self.lead // 6]
-
-    @property
-    def super_trump(self) -> Suit | None:
-        """The super trump in force for the trick (read before it was judged)."""
-        return None if self.super_trump_code < 0 else SUITS[self.super_trump_code]
-
-    @property
-    def super_trump_after(self) -> Suit | None:
-        """The super trump the notes after the trick give."""
-        code = self.super_trump_after_code
-        return None if code < 0 else SUITS[code]
-
-    @property
-    def hands_after(self) -> tuple[int, int]:
-        """Both hands once the trick is over (bit masks, the Phantom's first)."""
-        return (self.phantom_after, self.christine_after)
-
-    @property
-    def packed(self) -> int:
-        """The trick's facts in one int, laid out as :data:`PACKED_LAYOUT` says."""
-        return pack_trick(
-            self.round,
-            self.trick,
-            self.leader_code,
-            self.lead,
-            self.follow,
-            self.super_trump_code,
-            self.verdict,
-            self.note_owner_code,
-            self.special,
-            self.notes_before,
-            self.notes_after,
-        )
-
-    def fields(self) -> tuple[Any, ...]:
-        """Every fact of the trick, compact, as one tuple (for comparisons)."""
-        return (
-            self.round,
-            self.trick,
-            self.leader_code,
-            self.lead,
-            self.follow,
-            self.super_trump_code,
-            self.verdict,
-            self.note_owner_code,
-            self.special,
-            self.swaps,
-            self.notes_before,
-            self.notes_after,
-            self.phantom_after,
-            self.christine_after,
-            self.super_trump_after_code,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TrickOutcome) and self.fields() == other.fields()
-
-    def __hash__(self) -> int:
-        return hash(self.fields())
-
-    def __repr__(self) -> str:
-        return f"TrickOutcome(round={self.round}, trick={self.trick}, winner={self.winner.key})"
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """The card each player gave at the start of a round."""
-
-    phantom: int
-    christine: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundStart:
-    """A round's state once the exchange is done: the hands (bit masks, Phantom first),
-    the leader, the special number, the notes carried in, and the exchange (``None``
-    under the beginner rule)."""
-
-    round: int
-    leader: Role
-    special_number: int
-    hands: tuple[int, int]
-    notes: int
-    exchange: Exchange | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,7 +293,7 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
-class Deal:
+class DealCards:
     """Chance deals a round: each player's hand (bit masks)."""
 
     phantom: int
@@ -484,7 +309,7 @@ class ExchangeCards:
 
 
 @dataclass(frozen=True, slots=True)
-class SpecialNumber:
+class PickSpecialNumber:
     """The round's leader picks the special number (under the beginner rule: the die)."""
 
     number: int
@@ -506,7 +331,7 @@ class SwapCards:
     christine: tuple[int, ...]
 
 
-Action = Deal | ExchangeCards | SpecialNumber | PlayCard | SwapCards
+Action = DealCards | ExchangeCards | PickSpecialNumber | PlayCard | SwapCards
 
 
 def _illegal(code: Code, **facts: Any) -> Illegal:
@@ -524,6 +349,11 @@ class GameState:
     :meth:`legal_cards` what may be done. The ``step_*`` methods change the state in place
     (cheaper, for replays and searches) and return ``None`` or the illegal step, leaving
     the state as it was on an illegal step.
+
+    A state that tracks events (``events`` is a list) appends what each step did to
+    ``events`` (a state made by :meth:`apply` holds the events of that action only) and
+    keeps the last trick's :class:`~phantom_log.rules.events.TrickEnded` in
+    ``last_trick``; one that does not (``events`` is ``None``) builds no event at all.
     """
 
     def __init__(self, owners: int, suits: int, beginner: bool, balance: bool) -> None:
@@ -531,7 +361,7 @@ class GameState:
         self.suits = suits
         self.beginner = beginner
         self.balance = balance
-        self.phase_code = 0
+        self.phase_code = _DEAL
         self.round_index = 0
         self.phantom_hand = 0
         self.christine_hand = 0
@@ -552,51 +382,30 @@ class GameState:
         self.last_lead = _NO_CARD
         self.last_follow = _NO_CARD
         self.last_verdict = 0
-        self.tracking = False
-        self.swaps: list[SwapOutcome] = []
-        self.last_trick: TrickOutcome | None = None
+        self.events: list[Any] | None = None
+        self.swaps: list[CardsSwapped] = []
+        self.exchange: Exchanged | None = None
+        self.last_trick: TrickEnded | None = None
 
     @classmethod
     def start(cls, sheet: Sheet, rules: Rules = Rules(), tracking: bool = True) -> GameState:
         """A game about to be dealt, on ``sheet`` under ``rules``. With ``tracking``, each
-        completed trick's :class:`TrickOutcome` is kept in :attr:`last_trick`."""
+        step's events are kept in :attr:`events`."""
         state = cls(sheet.owner_bits, sheet.suit_bits, rules.beginner, rules.balance)
-        state.tracking = tracking
+        if tracking:
+            state.events = []
         return state
 
     def copy(self) -> GameState:
-        """An independent copy."""
+        """An independent copy (tracking events as this state does, with none yet)."""
         other = GameState(self.owners, self.suits, self.beginner, self.balance)
-        other.phase_code = self.phase_code
-        other.round_index = self.round_index
-        other.phantom_hand = self.phantom_hand
-        other.christine_hand = self.christine_hand
-        other.notes = self.notes
-        other.leader_code = self.leader_code
-        other.turn_code = self.turn_code
-        other.lead_card = self.lead_card
-        other.follow_card = self.follow_card
-        other.special_number = self.special_number
-        other.number_choices = self.number_choices
-        other.tricks_played = self.tricks_played
-        other.pending_swap = self.pending_swap
-        other.swap_after_follow = self.swap_after_follow
-        other.special_in_trick = self.special_in_trick
-        other.winner_code = self.winner_code
-        other.ended_round = self.ended_round
-        other.ended_trick = self.ended_trick
-        other.last_lead = self.last_lead
-        other.last_follow = self.last_follow
-        other.last_verdict = self.last_verdict
-        other.tracking = self.tracking
-        other.swaps = list(self.swaps)
-        other.last_trick = self.last_trick
+        other.assign(self)
         return other
 
     def assign(self, other: GameState) -> None:
         """Make this state a copy of ``other``, in place: a search keeps one state per ply
-        and reuses it instead of allocating a copy per move. The list of swaps is copied
-        only when either state tracks tricks."""
+        and reuses it instead of allocating a copy per move. The events and the trick's
+        swaps are copied only when either state tracks events."""
         self.owners = other.owners
         self.suits = other.suits
         self.beginner = other.beginner
@@ -622,12 +431,18 @@ class GameState:
         self.last_lead = other.last_lead
         self.last_follow = other.last_follow
         self.last_verdict = other.last_verdict
-        if self.tracking or other.tracking:
+        if self.events is not None or other.events is not None:
+            self.events = None if other.events is None else []
             self.swaps = list(other.swaps)
-        self.tracking = other.tracking
+        self.exchange = other.exchange
         self.last_trick = other.last_trick
 
     # -- reading the state -----------------------------------------------------------------
+
+    @property
+    def tracking(self) -> bool:
+        """True when the state tracks events."""
+        return self.events is not None
 
     @property
     def phase(self) -> Phase:
@@ -691,18 +506,37 @@ class GameState:
 
     def super_trump_code(self) -> int:
         """The super trump as a suit int, -1 for none."""
-        notes = self.notes
-        if notes == 0:
-            return -1
-        return (self.suits >> (2 * (notes - 1))) & 3
+        return super_trump_code(self.suits, self.notes)
 
     def note_owner_code(self, note: int) -> int:
         """The owner (0 the Phantom, 1 Christine) of note ``note`` (1-12)."""
         return (self.owners >> (note - 1)) & 1
 
+    def next_note_owner_code(self) -> int:
+        """Who must win the trick in play for it to be in order (the owner of the note
+        after those completed): 0 the Phantom, 1 Christine, -1 once the sheet is full."""
+        return next_note_owner_code(self.owners, self.notes)
+
+    @property
+    def next_note_owner(self) -> Role | None:
+        """:meth:`next_note_owner_code` as a role (``None`` once the sheet is full)."""
+        code = self.next_note_owner_code()
+        return None if code < 0 else ROLES[code]
+
     def swap_due(self) -> int:
         """The size of the swap the game waits for (0 outside the swap phase)."""
         return self.pending_swap if self.phase_code == _SWAP else 0
+
+    def swap_card(self) -> int:
+        """The card that called the swap the game waits for (-1 outside the swap phase)."""
+        if self.phase_code != _SWAP:
+            return _NO_CARD
+        return self.follow_card if self.swap_after_follow else self.lead_card
+
+    def is_special(self, card: int) -> bool:
+        """True when ``card`` shows the special number of the round in play (or just
+        ended); never before the first special number is picked."""
+        return card_number(card) == self.special_number
 
     def special_cards(self) -> int:
         """The cards (bit mask) showing the round's special number; 0 before it is picked."""
@@ -753,15 +587,13 @@ class GameState:
         if self.phase_code != _PLAY:
             return 0
         hand = self.christine_hand if self.turn_code else self.phantom_hand
-        return playable(hand, -1 if self.lead_card < 0 else self.lead_card // 6)
+        return playable(hand, -1 if self.lead_card < 0 else card_suit_index(self.lead_card))
 
     def number_options(self) -> tuple[int, ...]:
         """The special numbers that may be picked now."""
         if self.phase_code != _SPECIAL_NUMBER:
             return ()
-        return tuple(
-            number for number in range(1, DIE_FACES + 1) if self.number_choices >> number & 1
-        )
+        return _numbers(self.number_choices)
 
     def legal_actions(self) -> list[Action]:
         """Every action that may be taken now (deals are chance's: not listed)."""
@@ -769,14 +601,14 @@ class GameState:
         if phase == _EXCHANGE:
             return [
                 ExchangeCards(mine, theirs)
-                for mine in _cards_of(self.phantom_hand)
-                for theirs in _cards_of(self.christine_hand)
+                for mine in hand_cards(self.phantom_hand)
+                for theirs in hand_cards(self.christine_hand)
             ]
         if phase == _SPECIAL_NUMBER:
-            return [SpecialNumber(number) for number in self.number_options()]
+            return [PickSpecialNumber(number) for number in self.number_options()]
         if phase == _PLAY:
             player = ROLES[self.turn_code]
-            return [PlayCard(player, card) for card in _cards_of(self.legal_cards())]
+            return [PlayCard(player, card) for card in hand_cards(self.legal_cards())]
         if phase == _SWAP:
             size = self.pending_swap
             return [
@@ -787,25 +619,48 @@ class GameState:
         return []
 
     def apply(self, action: Action) -> GameState | Illegal:
-        """The state after ``action``, or the illegal step (this state is unchanged)."""
+        """The state after ``action`` (holding that action's events, when tracking), or
+        the illegal step (this state is unchanged)."""
         state = self.copy()
         if isinstance(action, PlayCard):
             problem = state.step_play(int(action.player), action.card)
         elif isinstance(action, SwapCards):
             problem = state.step_swap(action.phantom, action.christine)
-        elif isinstance(action, SpecialNumber):
+        elif isinstance(action, PickSpecialNumber):
             problem = state.step_special_number(action.number)
         elif isinstance(action, ExchangeCards):
             problem = state.step_exchange(action.phantom, action.christine)
-        elif isinstance(action, Deal):
+        elif isinstance(action, DealCards):
             problem = state.step_deal(action.phantom, action.christine)
         else:
             raise TypeError(action)
         return state if problem is None else problem
 
+    def with_hands(self, phantom: int, christine: int) -> GameState | Illegal:
+        """This position with other hands, the same number of cards each (the analysis
+        lays out what a player could not see), or the ``bad-deal`` problem of hands that
+        overlap, hold a card outside the deck, or differ in size from the ones held."""
+        if phantom & christine:
+            return _illegal(Code.BAD_DEAL, overlap=phantom & christine)
+        for role, hand, held in (
+            (0, phantom, self.phantom_hand),
+            (1, christine, self.christine_hand),
+        ):
+            if hand >> _DECK or popcount(hand) != popcount(held):
+                return _illegal(
+                    Code.BAD_DEAL,
+                    part=ROLE_KEYS[role],
+                    count=popcount(hand),
+                    expected=popcount(held),
+                )
+        other = self.copy()
+        other.phantom_hand = phantom
+        other.christine_hand = christine
+        return other
+
     # -- the steps -------------------------------------------------------------------------
 
-    def _out_of_phase(self) -> Illegal:
+    def out_of_phase(self) -> Illegal:
         """The problem of a deal or a card played when the game waits for something else."""
         if self.phase_code == _OVER:
             return _illegal(
@@ -814,7 +669,7 @@ class GameState:
         if self.phase_code == _SWAP:
             return _illegal(
                 Code.MISSING_SWAP,
-                card=self.follow_card if self.swap_after_follow else self.lead_card,
+                card=self.swap_card(),
                 special_number=self.special_number,
                 size=self.pending_swap,
             )
@@ -831,24 +686,31 @@ class GameState:
     def step_deal(self, phantom: int, christine: int) -> Illegal | None:
         """Deal the next round: 10 distinct cards to each player."""
         if self.phase_code != _DEAL:
-            return self._out_of_phase()
+            return self.out_of_phase()
         if phantom & christine:
             return _illegal(Code.BAD_DEAL, overlap=phantom & christine)
         for role, hand in ((0, phantom), (1, christine)):
-            if popcount(hand) != CARDS_PER_HAND or hand >> 24:
+            if popcount(hand) != _HAND or hand >> _DECK:
                 return _illegal(
-                    Code.BAD_DEAL, part=ROLE_KEYS[role], count=popcount(hand), expected=10
+                    Code.BAD_DEAL, part=ROLE_KEYS[role], count=popcount(hand), expected=_HAND
                 )
         self.phantom_hand = phantom
         self.christine_hand = christine
-        self.leader_code = leader_code(self.round_index)
+        self.leader_code = round_leader(self.round_index)
         self.turn_code = self.leader_code
         self.tricks_played = 0
+        self.exchange = None
         if self.beginner:
-            self.number_choices = ((1 << DIE_FACES) - 1) << 1
+            self.number_choices = ((1 << _FACES) - 1) << 1
             self.phase_code = _SPECIAL_NUMBER
         else:
             self.phase_code = _EXCHANGE
+        if self.events is not None:
+            dealt = Dealt.__new__(Dealt)
+            dealt.round = self.round_index + 1
+            dealt.phantom_hand = phantom
+            dealt.christine_hand = christine
+            self.events.append(dealt)
         return None
 
     def step_exchange(self, phantom_card: int, christine_card: int) -> Illegal | None:
@@ -856,7 +718,7 @@ class GameState:
         if self.phase_code != _EXCHANGE:
             if self.phase_code == _SPECIAL_NUMBER and self.beginner:
                 return _illegal(Code.BAD_EXCHANGE, beginner=True, round=self.round_index + 1)
-            return self._out_of_phase()
+            return self.out_of_phase()
         for role, card, hand in (
             (0, phantom_card, self.phantom_hand),
             (1, christine_card, self.christine_hand),
@@ -871,22 +733,45 @@ class GameState:
                 )
         self.phantom_hand = self.phantom_hand & ~(1 << phantom_card) | 1 << christine_card
         self.christine_hand = self.christine_hand & ~(1 << christine_card) | 1 << phantom_card
-        self.number_choices = (1 << (phantom_card % 6 + 1)) | (1 << (christine_card % 6 + 1))
+        self.number_choices = (1 << card_number(phantom_card)) | (1 << card_number(christine_card))
         self.phase_code = _SPECIAL_NUMBER
+        if self.events is not None:
+            exchanged = Exchanged.__new__(Exchanged)
+            exchanged.round = self.round_index + 1
+            exchanged.phantom_gave = phantom_card
+            exchanged.christine_gave = christine_card
+            exchanged.phantom_hand = self.phantom_hand
+            exchanged.christine_hand = self.christine_hand
+            self.exchange = exchanged
+            self.events.append(exchanged)
         return None
 
     def step_special_number(self, number: int) -> Illegal | None:
         """The round's leader picks the special number (or the die shows it)."""
         if self.phase_code != _SPECIAL_NUMBER:
-            return self._out_of_phase()
-        if not 1 <= number <= DIE_FACES or not self.number_choices >> number & 1:
+            return self.out_of_phase()
+        if not 1 <= number <= _FACES or not self.number_choices >> number & 1:
             return _illegal(
                 Code.BAD_SPECIAL_NUMBER,
                 number=number,
                 round=self.round_index + 1,
                 beginner=self.beginner,
                 leader=ROLES[self.leader_code],
+                choices=_numbers(self.number_choices),
             )
+        if self.events is not None:
+            started = RoundStarted.__new__(RoundStarted)
+            started.round = self.round_index + 1
+            started.leader_code = self.leader_code
+            started.special_number = number
+            started.chooser_code = _NOBODY if self.beginner else self.leader_code
+            started.choices = _numbers(self.number_choices)
+            started.phantom_hand = self.phantom_hand
+            started.christine_hand = self.christine_hand
+            started.notes = self.notes
+            started.super_trump_code = super_trump_code(self.suits, self.notes)
+            started.exchange = self.exchange
+            self.events.append(started)
         self.special_number = number
         self.number_choices = 0
         self.phase_code = _PLAY
@@ -899,7 +784,7 @@ class GameState:
         """The player whose turn it is plays ``card``; checks, in order: right player,
         card held, follow suit."""
         if self.phase_code != _PLAY:
-            return self._out_of_phase()
+            return self.out_of_phase()
         leading = self.lead_card < 0
         if player != self.turn_code:
             return _illegal(
@@ -913,7 +798,7 @@ class GameState:
         if not hand >> card & 1:
             return _illegal(Code.CARD_NOT_HELD, player=ROLES[player], card=card, hand=hand)
         if not leading:
-            lead_suit = self.lead_card // 6
+            lead_suit = card_suit_index(self.lead_card)
             if not playable(hand, lead_suit) >> card & 1:
                 return _illegal(
                     Code.REVOKE,
@@ -929,19 +814,37 @@ class GameState:
             self.phantom_hand = hand
         if leading:
             self.lead_card = card
-            if self.tracking:
+            if self.events is not None:
                 self.swaps = []
         else:
             self.follow_card = card
-        if card % 6 + 1 == self.special_number:
+        special = self.is_special(card)
+        size = 0
+        if special:
             self.special_in_trick = True
             size = swap_size(self.phantom_hand, self.christine_hand)
-            if size > 0:
-                self.pending_swap = size
-                self.swap_after_follow = not leading
-                self.phase_code = _SWAP
-                return None
+        played = None
+        if self.events is not None:
+            played = CardPlayed.__new__(CardPlayed)
+            played.round = self.round_index + 1
+            played.trick = self.tricks_played + 1
+            played.player_code = player
+            played.card = card
+            played.leading = leading
+            played.special = special
+            played.swap_due = size
+            played.phantom_hand = self.phantom_hand
+            played.christine_hand = self.christine_hand
+            played.next_code = _NOBODY
+            self.events.append(played)
+        if size > 0:
+            self.pending_swap = size
+            self.swap_after_follow = not leading
+            self.phase_code = _SWAP
+            return None
         self._after_card(leading)
+        if played is not None:
+            played.next_code = self.turn_code if self.phase_code == _PLAY else _NOBODY
         return None
 
     def _after_card(self, leading: bool) -> None:
@@ -958,7 +861,7 @@ class GameState:
             if self.phase_code == _PLAY:
                 card = self.follow_card if self.lead_card >= 0 else self.lead_card
                 return _illegal(Code.UNEXPECTED_SWAP, card=card, special_number=self.special_number)
-            return self._out_of_phase()
+            return self.out_of_phase()
         size = self.pending_swap
         given = (phantom, christine)
         for role in (0, 1):
@@ -968,7 +871,7 @@ class GameState:
                     player=ROLES[role],
                     count=len(given[role]),
                     size=size,
-                    card=self._swap_card(),
+                    card=self.swap_card(),
                 )
         for role in (0, 1):
             if len(given[role]) > size:
@@ -977,7 +880,7 @@ class GameState:
                     player=ROLES[role],
                     count=len(given[role]),
                     size=size,
-                    card=self._swap_card(),
+                    card=self.swap_card(),
                 )
         mask0 = 0
         mask1 = 0
@@ -985,14 +888,14 @@ class GameState:
             hand = self.christine_hand if role else self.phantom_hand
             mask = 0
             for position, card in enumerate(given[role]):
-                if not (0 <= card < 24 and hand >> card & 1):
+                if not (0 <= card < _DECK and hand >> card & 1):
                     return _illegal(
                         Code.CARD_NOT_HELD,
                         player=ROLES[role],
                         card=card,
                         position=position,
-                        twice=bool(0 <= card < 24 and mask >> card & 1),
-                        after=self._swap_card(),
+                        twice=bool(0 <= card < _DECK and mask >> card & 1),
+                        after=self.swap_card(),
                         hand=self.christine_hand if role else self.phantom_hand,
                         swap=True,
                     )
@@ -1002,33 +905,44 @@ class GameState:
                 mask1 = mask
             else:
                 mask0 = mask
+        swapped = None
+        if self.events is not None:
+            swapped = CardsSwapped.__new__(CardsSwapped)
+            swapped.round = self.round_index + 1
+            swapped.trick = self.tricks_played + 1
+            swapped.after_follow = self.swap_after_follow
+            swapped.card = self.swap_card()
+            swapped.phantom_gave = tuple(phantom)
+            swapped.christine_gave = tuple(christine)
         self.phantom_hand = self.phantom_hand & ~mask0 | mask1
         self.christine_hand = self.christine_hand & ~mask1 | mask0
-        if self.tracking:
-            self.swaps.append(
-                SwapOutcome(
-                    "follow" if self.swap_after_follow else "lead", tuple(phantom), tuple(christine)
-                )
-            )
         self.pending_swap = 0
         self.phase_code = _PLAY
+        if swapped is not None:
+            swapped.phantom_hand = self.phantom_hand
+            swapped.christine_hand = self.christine_hand
+            swapped.next_code = _NOBODY
+            self.swaps.append(swapped)
+            self.events.append(swapped)  # type: ignore[union-attr]
         self._after_card(not self.swap_after_follow)
+        if swapped is not None:
+            swapped.next_code = self.turn_code if self.phase_code == _PLAY else _NOBODY
         return None
 
     def step_swap_masks(self, phantom: int, christine: int) -> Illegal | None:
         """:meth:`step_swap` with each side's cards as a bit mask: the same checks and the
-        same result, without building tuples (for searches). A state that tracks tricks,
+        same result, without building tuples (for searches). A state that tracks events,
         or a swap that is not legal, goes through :meth:`step_swap` itself."""
         size = self.pending_swap
         if (
             self.phase_code != _SWAP
-            or self.tracking
+            or self.events is not None
             or phantom & ~self.phantom_hand
             or christine & ~self.christine_hand
             or popcount(phantom) != size
             or popcount(christine) != size
         ):
-            return self.step_swap(tuple(_cards_of(phantom)), tuple(_cards_of(christine)))
+            return self.step_swap(tuple(hand_cards(phantom)), tuple(hand_cards(christine)))
         self.phantom_hand = self.phantom_hand & ~phantom | christine
         self.christine_hand = self.christine_hand & ~christine | phantom
         self.pending_swap = 0
@@ -1036,43 +950,42 @@ class GameState:
         self._after_card(not self.swap_after_follow)
         return None
 
-    def _swap_card(self) -> int:
-        return self.follow_card if self.swap_after_follow else self.lead_card
-
     def _finish_trick(self) -> None:
         lead = self.lead_card
         follow = self.follow_card
         leader = self.leader_code
         notes = self.notes
-        super_trump = -1 if notes == 0 else (self.suits >> (2 * (notes - 1))) & 3
-        verdict = judge(lead, follow, super_trump)
-        winner = leader if verdict & 1 else 1 - leader
-        note_owner = (self.owners >> notes) & 1 if notes < _NOTES else 0
+        trump = super_trump_code(self.suits, notes)
+        verdict = judge(lead, follow, trump)
+        winner = leader if leader_wins(verdict) else 1 - leader
+        note_owner = next_note_owner_code(self.owners, notes)
         in_order = winner == note_owner
         special = self.special_in_trick
         after = notes_after(notes, in_order, special, self.balance)
         self.notes = after
         self.tricks_played += 1
-        if self.tracking:
-            outcome = TrickOutcome.__new__(TrickOutcome)
-            outcome.round = self.round_index + 1
-            outcome.trick = self.tricks_played
-            outcome.leader_code = leader
-            outcome.lead = lead
-            outcome.follow = follow
-            outcome.super_trump_code = super_trump
-            outcome.verdict = verdict
-            outcome.note_owner_code = note_owner
-            outcome.special = special
-            outcome.swaps = tuple(self.swaps)
-            outcome.notes_before = notes
-            outcome.notes_after = after
-            outcome.phantom_after = self.phantom_hand
-            outcome.christine_after = self.christine_hand
-            outcome.super_trump_after_code = (
-                -1 if after == 0 else (self.suits >> (2 * (after - 1))) & 3
-            )
-            self.last_trick = outcome
+        events = self.events
+        if events is not None:
+            ended = TrickEnded.__new__(TrickEnded)
+            ended.round = self.round_index + 1
+            ended.trick = self.tricks_played
+            ended.leader_code = leader
+            ended.lead = lead
+            ended.follow = follow
+            ended.super_trump_code = trump
+            ended.verdict = verdict
+            ended.note_owner_code = note_owner
+            ended.special = special
+            ended.swaps = tuple(self.swaps)
+            ended.notes_before = notes
+            ended.notes_after = after
+            ended.change = note_change(notes, in_order, special, self.balance)
+            ended.penalty = special_penalty(self.balance)
+            ended.phantom_hand = self.phantom_hand
+            ended.christine_hand = self.christine_hand
+            ended.super_trump_after_code = super_trump_code(self.suits, after)
+            self.last_trick = ended
+            events.append(ended)
         self.last_lead = lead
         self.last_follow = follow
         self.last_verdict = verdict
@@ -1081,10 +994,17 @@ class GameState:
         self.special_in_trick = False
         self.leader_code = winner
         self.turn_code = winner
-        decided = game_winner(self.round_index, after, self.tricks_played == _TRICKS)
+        round_over = self.tricks_played == _TRICKS
+        decided = game_winner(self.round_index, after, round_over)
+        if events is not None and (round_over or decided != _NOBODY):
+            round_ended = RoundEnded.__new__(RoundEnded)
+            round_ended.round = self.round_index + 1
+            round_ended.notes = after
+            round_ended.tricks = self.tricks_played
+            events.append(round_ended)
         if decided != _NOBODY:
             self._end(decided)
-        elif self.tricks_played == _TRICKS:
+        elif round_over:
             self.round_index += 1
             self.phase_code = _DEAL
 
@@ -1093,510 +1013,22 @@ class GameState:
         self.ended_round = self.round_index + 1
         self.ended_trick = self.tricks_played
         self.phase_code = _OVER
+        if self.events is not None:
+            ended = GameEnded.__new__(GameEnded)
+            ended.winner_code = winner
+            ended.notes = self.notes
+            ended.round = self.ended_round
+            ended.trick = self.ended_trick
+            self.events.append(ended)
 
 
-def _cards_of(mask: int) -> list[int]:
-    return [card for card in range(24) if mask >> card & 1]
+def _numbers(choices: int) -> tuple[int, ...]:
+    """The numbers (1-6) whose bits are set in ``choices``."""
+    return tuple(number for number in range(1, _FACES + 1) if choices >> number & 1)
 
 
 def _subsets(mask: int, size: int) -> list[tuple[int, ...]]:
-    cards = _cards_of(mask)
+    cards = hand_cards(mask)
     if size == 1:
         return [(card,) for card in cards]
     return [(a, b) for index, a in enumerate(cards) for b in cards[index + 1 :]]
-
-
-# -- the replay of a record -----------------------------------------------------------------
-
-
-class Replay:
-    """What the replay of one record found.
-
-    ``problems`` are the engine's findings as data (:class:`~phantom_log.rules.problems.Illegal`,
-    with pointer, round and trick). ``result`` is set when the replay got to the end of the
-    record (an unfinished game has a result whose winner is ``None``); it is ``None`` when
-    an illegal step stopped the replay. ``ended_at`` is the (round, trick) where the game
-    was decided; ``final`` the state where the replay stopped.
-    """
-
-    def __init__(self, sheet: Sheet, rules: Rules) -> None:
-        self.sheet = sheet
-        self.rules = rules
-        self.rounds: list[RoundStart] = []
-        self.tricks: list[TrickOutcome] = []
-        self.problems: list[Illegal] = []
-        self.result: Result | None = None
-        self.ended_at: tuple[int, int] | None = None
-        self.final: GameState | None = None
-        #: The notes completed at the end of each round that ended (its last trick
-        #: played, or the game won in it).
-        self.round_ends: list[int] = []
-        #: With ``replay(..., decisions=True)``: every decision a player made, in order,
-        #: as the state just before it and the action taken (the exchange, the special
-        #: number when the leader picks it, each card played, each swap), up to the
-        #: first illegal step; else ``None``.
-        self.decisions: list[tuple[GameState, Action]] | None = None
-
-    @property
-    def valid(self) -> bool:
-        """True when no problem is an error."""
-        return all(problem.is_warning for problem in self.problems)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Replay) and (
-            self.sheet,
-            self.rules,
-            self.rounds,
-            self.tricks,
-            self.problems,
-            self.result,
-            self.ended_at,
-        ) == (
-            other.sheet,
-            other.rules,
-            other.rounds,
-            other.tricks,
-            other.problems,
-            other.result,
-            other.ended_at,
-        )
-
-    def __hash__(self) -> int:
-        raise TypeError(type(self).__name__)
-
-
-# The four combinations of the optional rules, made once (records name them by flags).
-_RULES: Final = {
-    (beginner, balance): Rules(beginner, balance)
-    for beginner in (False, True)
-    for balance in (False, True)
-}
-
-
-class SheetProblems(ValueError):
-    """A record whose sheet is unknown or breaks the sheet rules: nothing to replay."""
-
-    def __init__(self, problems: list[Illegal]) -> None:
-        super().__init__(", ".join(problem.code for problem in problems))
-        self.problems = problems
-
-
-class _Stop(Exception):
-    """Ends a replay at its first illegal step."""
-
-    def __init__(self, problem: Illegal) -> None:
-        super().__init__(problem.code)
-        self.problem = problem
-
-
-def _cards(codes: list[Any]) -> list[int]:
-    return [_card_of(code) for code in codes]
-
-
-def _card_of(code: Any) -> int:
-    """The card of a card code such as ``"Ma5"`` (``KeyError`` for anything else), read
-    from its three characters: every card of every record passes here, and a dict lookup
-    would hash each fresh string."""
-    if type(code) is str and len(code) == 3:
-        text = code
-        first = ord(text[0])
-        second = ord(text[1])
-        number = ord(text[2]) - 49  # "1" is 49
-        if first < 128 and second < 128 and 0 <= number < _NUMBERS:
-            suit = _SUIT_OF_LETTERS[first * 128 + second] - 1
-            if suit >= 0:
-                return suit * _NUMBERS + number
-    return CARD_BY_CODE[code]
-
-
-def _suit_table() -> bytes:
-    table = bytearray(128 * 128)
-    for suit, letters in enumerate(SUIT_CODES):
-        table[ord(letters[0]) * 128 + ord(letters[1])] = suit + 1
-    return bytes(table)
-
-
-# The suit of a card code's two letters (both ASCII, first * 128 + second), plus one; 0
-# for two letters that are no suit's code.
-_SUIT_OF_LETTERS = _suit_table()
-_NUMBERS = NUMBERS_PER_SUIT
-# The four cards showing a 1, one a suit (shifted to show another number).
-_ONES = sum(1 << (suit * NUMBERS_PER_SUIT) for suit in range(len(SUITS)))
-
-
-def record_sheet(value: Any, sheets: Mapping[str, Sheet] | None = None) -> Sheet | list[Illegal]:
-    """The sheet a record's ``sheet`` value names or carries, or its problems."""
-    if isinstance(value, str):
-        known = BUILTIN_SHEETS if sheets is None else sheets
-        sheet = known.get(value)
-        if sheet is None:
-            return [
-                Illegal(
-                    Code.UNKNOWN_SHEET, {"name": value, "known": tuple(sorted(known))}, "/sheet"
-                )
-            ]
-        return sheet
-    return sheet_from_json(value)
-
-
-def replay(
-    record: Mapping[str, Any],
-    sheets: Mapping[str, Sheet] | None = None,
-    trace: bool = True,
-    decisions: bool = False,
-) -> Replay:
-    """Replay a record that passed the schema check, by the rules.
-
-    Raises :class:`SheetProblems` when the record's sheet is unknown or broken (there is
-    nothing to replay); never raises for anything else such a record can hold. With
-    ``trace``, the replay keeps
-    each round's start and each completed trick (for annotations, pictures and tables);
-    without, only the problems and the result (for verify). With ``decisions``, the
-    replay also keeps each decision a player made, in :attr:`Replay.decisions` (for the
-    analysis).
-    """
-    rules_value = record.get("rules")
-    rules = _RULES[
-        (bool(rules_value.get("beginner", False)), bool(rules_value.get("balance", False)))
-        if rules_value
-        else (False, False)
-    ]
-    sheet = record_sheet(record["sheet"], sheets)
-    if isinstance(sheet, list):
-        raise SheetProblems(sheet)
-    out = Replay(sheet, rules)
-    if decisions:
-        out.decisions = []
-    state = GameState.start(sheet, rules, trace)
-    try:
-        _fold(record if type(record) is dict else dict(record), state, out, trace)
-    except _Stop as stop:
-        out.problems.append(stop.problem)
-    out.final = state
-    return out
-
-
-def _at(problem: Illegal, pointer: str, round_no: int | None, trick_no: int | None) -> _Stop:
-    return _Stop(problem.located(pointer, round_no, trick_no))
-
-
-def _fold(record: Mapping[str, Any], state: GameState, out: Replay, trace: bool) -> None:
-    # Pointers are written only for a problem: the replay of a valid record makes none.
-    rounds = record["rounds"]
-    last_round = len(rounds) - 1
-    for index, data in enumerate(rounds):
-        round_no = index + 1
-        if state.phase_code == _OVER:
-            problem = state._out_of_phase().with_facts(what="round", round=round_no)
-            raise _at(problem, f"/rounds/{index}", round_no, None)
-        if index >= ROUNDS_PER_GAME:  # the schema allows no third round
-            raise _at(
-                Illegal(Code.SCHEMA, {"rounds": len(rounds)}), f"/rounds/{index}", round_no, None
-            )
-        _deal(state, data, index)
-        _round_start(state, data, out, index, trace)
-        tricks = data["tricks"]
-        last_trick = len(tricks) - 1
-        for trick_index, trick in enumerate(tricks):
-            trick_no = trick_index + 1
-            if state.phase_code == _OVER:
-                problem = state._out_of_phase().with_facts(
-                    what="trick", round=round_no, trick=trick_no
-                )
-                raise _at(problem, _trick_pointer(index, trick_index), round_no, trick_no)
-            if trick_index >= TRICKS_PER_ROUND:  # the schema allows no eleventh trick
-                raise _at(
-                    Illegal(Code.SCHEMA, {"tricks": len(tricks)}),
-                    _trick_pointer(index, trick_index),
-                    round_no,
-                    trick_no,
-                )
-            is_last = index == last_round and trick_index == last_trick
-            _trick(state, trick, out, index, trick_index, is_last, trace)
-    _finish(record, state, out)
-
-
-def _trick_pointer(index: int, trick_index: int) -> str:
-    return f"/rounds/{index}/tricks/{trick_index}"
-
-
-_DEAL_PARTS: Final = (("phantom", CARDS_PER_HAND), ("christine", CARDS_PER_HAND))
-_DEAL_PARTS_ASIDE: Final = (*_DEAL_PARTS, ("aside", CARDS_ASIDE))
-
-
-def _deal(state: GameState, data: Mapping[str, Any], index: int) -> None:
-    round_no = index + 1
-    at = f"/rounds/{index}"
-    if state.phase_code != _DEAL:
-        # A round before this one stopped short of its tenth trick.
-        raise _at(
-            Illegal(
-                Code.INCOMPLETE_ROUND,
-                {"round": index, "played": state.tricks_played, "next": round_no},
-            ),
-            f"/rounds/{index - 1}/tricks",
-            index,
-            None,
-        )
-    deal = data["deal"]
-    seen = 0
-    hands = [0, 0, 0]
-    parts = _DEAL_PARTS_ASIDE if "aside" in deal else _DEAL_PARTS
-    for part_index, (key, expected) in enumerate(parts):
-        codes = deal[key]
-        if len(codes) != expected:
-            raise _at(
-                Illegal(
-                    Code.BAD_DEAL,
-                    {"part": key, "count": len(codes), "expected": expected, "round": round_no},
-                ),
-                f"/rounds/{index}/deal/{key}",
-                round_no,
-                None,
-            )
-        hand = 0
-        for position, code in enumerate(codes):
-            card = _card_of(code)
-            if seen >> card & 1:
-                first = key if hand >> card & 1 else _holder(hands, card)
-                raise _at(
-                    Illegal(
-                        Code.BAD_DEAL,
-                        {"card": card, "first": first, "part": key, "round": round_no},
-                    ),
-                    f"/rounds/{index}/deal/{key}/{position}",
-                    round_no,
-                    None,
-                )
-            seen |= 1 << card
-            hand |= 1 << card
-        hands[part_index] = hand
-    problem = state.step_deal(hands[0], hands[1])
-    if problem is not None:  # only reachable through a state built by hand
-        raise _at(problem, f"{at}/deal", round_no, None)
-
-
-def _holder(hands: list[int], card: int) -> str:
-    """Which part of a deal (read so far) holds a card."""
-    for key, hand in zip(("phantom", "christine", "aside"), hands, strict=True):
-        if hand >> card & 1:
-            return key
-    return "aside"
-
-
-def _round_start(
-    state: GameState, data: Mapping[str, Any], out: Replay, index: int, trace: bool
-) -> None:
-    round_no = index + 1
-    decisions = out.decisions
-    exchange = data.get("exchange")
-    if exchange is not None:
-        phantom_card = _card_of(exchange["phantom"])
-        christine_card = _card_of(exchange["christine"])
-        before = None if decisions is None else state.copy()
-        problem = state.step_exchange(phantom_card, christine_card)
-        if problem is not None:
-            player = problem.facts.get("player")
-            pointer = (
-                f"/rounds/{index}/exchange"
-                if player is None
-                else f"/rounds/{index}/exchange/{player.key}"
-            )
-            raise _at(problem, pointer, round_no, None)
-        if decisions is not None and before is not None:
-            decisions.append((before, ExchangeCards(phantom_card, christine_card)))
-    before = None if decisions is None or state.beginner else state.copy()
-    problem = state.step_special_number(int(data["special_number"]))
-    if problem is not None:
-        if problem.code is Code.BAD_SPECIAL_NUMBER and exchange is not None:
-            problem = problem.with_facts(exchange=Exchange(phantom_card, christine_card))
-        pointer = (
-            f"/rounds/{index}"
-            if problem.code is Code.BAD_EXCHANGE
-            else f"/rounds/{index}/special_number"
-        )
-        raise _at(problem, pointer, round_no, None)
-    if decisions is not None and before is not None:  # not the die's (beginner rule)
-        decisions.append((before, SpecialNumber(state.special_number)))
-    if trace:
-        out.rounds.append(
-            RoundStart(
-                round_no,
-                ROLES[state.leader_code],
-                state.special_number,
-                (state.phantom_hand, state.christine_hand),
-                state.notes,
-                None if exchange is None else Exchange(phantom_card, christine_card),
-            )
-        )
-
-
-def _trick(
-    state: GameState,
-    trick: Mapping[str, Any],
-    out: Replay,
-    index: int,
-    trick_index: int,
-    is_last: bool,
-    trace: bool,
-) -> None:
-    plays = trick["plays"]
-    round_no = index + 1
-    trick_no = trick_index + 1
-    _play(state, plays[0], index, trick_index, 0, out.decisions)
-    claimed = trick.get("winner")
-    if len(plays) < 2:
-        if not is_last:
-            raise _at(
-                Illegal(Code.INCOMPLETE_TRICK, {"round": round_no, "trick": trick_no}),
-                _trick_pointer(index, trick_index) + "/plays",
-                round_no,
-                trick_no,
-            )
-        if claimed is not None:
-            out.problems.append(
-                Illegal(
-                    Code.WINNER_MISMATCH,
-                    {
-                        "claimed": _role(claimed),
-                        "one_card": True,
-                        "round": round_no,
-                        "trick": trick_no,
-                    },
-                    _trick_pointer(index, trick_index) + "/winner",
-                    round_no,
-                    trick_no,
-                )
-            )
-        return
-    _play(state, plays[1], index, trick_index, 1, out.decisions)
-    if trace and state.last_trick is not None:
-        out.tricks.append(state.last_trick)
-    if state.phase_code == _DEAL or state.phase_code == _OVER:
-        out.round_ends.append(state.notes)
-    if claimed is not None:
-        winner = state.leader_code  # the winner leads the next trick
-        if _role(claimed) is not ROLES[winner]:
-            out.problems.append(
-                Illegal(
-                    Code.WINNER_MISMATCH,
-                    {
-                        "claimed": _role(claimed),
-                        "winner": ROLES[winner],
-                        "lead": state.last_lead,
-                        "follow": state.last_follow,
-                        "reason": REASONS[state.last_verdict >> 1],
-                        "round": round_no,
-                        "trick": trick_no,
-                    },
-                    _trick_pointer(index, trick_index) + "/winner",
-                    round_no,
-                    trick_no,
-                )
-            )
-
-
-def _role(key: str) -> Role:
-    return ROLES[0] if key == "phantom" else ROLES[1]
-
-
-def _play(
-    state: GameState,
-    play: Mapping[str, Any],
-    index: int,
-    trick_index: int,
-    position: int,
-    decisions: list[tuple[GameState, Action]] | None,
-) -> None:
-    role = play["player"]
-    player = 0 if role == "phantom" else 1
-    card = _card_of(play["card"])
-    before = None if decisions is None else state.copy()
-    problem = state.step_play(player, card)
-    if problem is not None:
-        field = "player" if problem.code is Code.WRONG_PLAYER else "card"
-        raise _at(
-            problem,
-            f"{_trick_pointer(index, trick_index)}/plays/{position}/{field}",
-            index + 1,
-            trick_index + 1,
-        )
-    if decisions is not None and before is not None:
-        decisions.append((before, PlayCard(ROLES[player], card)))
-    swap = play.get("swap")
-    if state.phase_code == _SWAP:
-        if swap is None:
-            at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
-            raise _at(state._out_of_phase(), at, index + 1, trick_index + 1)
-        phantom = swap.get("phantom")
-        christine = swap.get("christine")
-        phantom = () if phantom is None else tuple(_cards(phantom))
-        christine = () if christine is None else tuple(_cards(christine))
-        before = None if decisions is None else state.copy()
-        problem = state.step_swap(phantom, christine)
-        if problem is not None:
-            at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
-            key = problem.facts["player"].key
-            if problem.code is Code.CARD_NOT_HELD:
-                pointer = f"{at}/swap/{key}/{problem.facts['position']}"
-            elif swap.get(key) is None:
-                pointer = f"{at}/swap"
-            else:
-                pointer = f"{at}/swap/{key}"
-            raise _at(problem, pointer, index + 1, trick_index + 1)
-        if decisions is not None and before is not None:
-            decisions.append((before, SwapCards(phantom, christine)))
-    elif swap and (swap.get("phantom") or swap.get("christine")):
-        problem = _illegal(
-            Code.UNEXPECTED_SWAP,
-            card=card,
-            special_number=state.special_number,
-            no_swap_possible=card % 6 + 1 == state.special_number,
-            empty=ROLES[0] if not state.phantom_hand else ROLES[1],
-        )
-        raise _at(
-            problem,
-            f"{_trick_pointer(index, trick_index)}/plays/{position}/swap",
-            index + 1,
-            trick_index + 1,
-        )
-
-
-def _finish(record: Mapping[str, Any], state: GameState, out: Replay) -> None:
-    winner = state.winner if state.phase_code == _OVER else None
-    if winner is not None:
-        out.ended_at = (state.ended_round, state.ended_trick)
-    out.result = result = Result(winner, state.notes)
-    rounds = record["rounds"]
-    if winner is None:
-        tricks = len(rounds[-1]["tricks"])
-        out.problems.append(
-            Illegal(
-                Code.UNFINISHED,
-                {"rounds": len(rounds), "tricks": tricks, "notes": state.notes},
-                "/rounds",
-                len(rounds),
-                tricks or None,
-            )
-        )
-    claim = record.get("result")
-    if claim is None:
-        return
-    claimed_winner = claim["winner"]
-    claimed = None if claimed_winner is None else _role(claimed_winner)
-    if claimed is not result.winner:
-        out.problems.append(
-            Illegal(
-                Code.WINNER_MISMATCH,
-                {"claimed": claimed, "winner": result.winner, "result": True},
-                "/result/winner",
-            )
-        )
-    if int(claim["notes"]) != result.notes:
-        out.problems.append(
-            Illegal(
-                Code.NOTES_MISMATCH,
-                {"claimed": int(claim["notes"]), "notes": result.notes},
-                "/result/notes",
-            )
-        )

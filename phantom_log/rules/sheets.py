@@ -60,13 +60,6 @@ class Sheet:
         """The owner of a note (1-12)."""
         return self.note_owners[note - 1]
 
-    def super_trump(self, notes_completed: int) -> Suit | None:
-        """The super trump suit with this many notes completed: the suit of the bar that
-        holds the last completed note, or ``None`` when no note is completed."""
-        if notes_completed == 0:
-            return None
-        return self.note_suits[notes_completed - 1]
-
     def to_json(self) -> dict[str, Any]:
         """The sheet as a record's sheet object."""
         return {

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from ..checking.check import RecordReport
+from ..checking.verdict import RecordReport
 from ..rules.sheets import Sheet
 from ..tournament.checks import FactsTable, RecordFacts, TournamentProblem, record_facts
 from ..views.reports import report_lines, verdict_line

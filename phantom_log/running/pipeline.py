@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final, Protocol, TypeVar
 
-from ..checking.check import verify_record
+from ..checking.verdict import verify_record
 from ..records.sources import (
     Chunk,
     chunk_records,
@@ -30,6 +30,7 @@ from ..records.sources import (
     record_line,
     source_size,
 )
+from ..rules.replay import VerdictBuilder
 from ..rules.sheets import Sheet
 from .collector import tune_collector_for_a_run
 from .outcomes import Batch, Options, Outcome, batch_outcomes, report_outcome
@@ -174,7 +175,7 @@ def verify_chunk(chunk: Chunk, options: Options) -> list[Outcome]:
     outcomes = []
     for record in chunk_records(chunk):
         outcome = report_outcome(
-            verify_record(record, options.sheets, options.strict, False), options
+            verify_record(record, options.sheets, options.strict, VerdictBuilder), options
         )
         if options.keep_text:
             outcome.record_text = record_line(record)

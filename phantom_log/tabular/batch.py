@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 import polars as pl
 
-from ..checking.check import RecordReport, verify_record
+from ..checking.verdict import RecordReport, verify_record
 from ..records.selection import Selection
 from ..records.sources import SourceRecord, chunk_records, text_chunks
 from ..rules.problems import Problem
+from ..rules.replay import GameLogBuilder, VerdictBuilder
 from ..rules.sheets import Sheet
 from .tables import (
     GAME_KEY,
@@ -213,7 +214,9 @@ def batch_rows(
     def rows() -> Iterator[RecordRows]:
         nonlocal warnings
         for record in records:
-            report = verify_record(record, sheets, strict, tables)
+            report = verify_record(
+                record, sheets, strict, GameLogBuilder if tables else VerdictBuilder
+            )
             if tables:
                 report, one = isolated_rows(report, include_invalid)
             else:

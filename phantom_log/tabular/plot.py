@@ -7,7 +7,8 @@ from typing import Any
 
 import polars as pl
 
-from ..rules.engine import TRICKS_PER_GAME
+from ..rules.engine import ROUNDS_PER_GAME, TRICKS_PER_GAME, TRICKS_PER_ROUND
+from ..rules.sheets import NOTES_PER_SHEET
 
 
 def plot_curve(curve: pl.DataFrame, keys: list[str], path: Path, png: bool) -> None:
@@ -39,12 +40,16 @@ def _draw(pyplot: Any, curve: pl.DataFrame, keys: list[str], path: Path, png: bo
             marker="o",
             label=printable(f"{label} ({games})"),
         )
-    axes.axvline(10.5, color="grey", linestyle="--", linewidth=1)
-    axes.text(5.5, 12.3, "round 1", ha="center", color="grey")
-    axes.text(15.5, 12.3, "round 2", ha="center", color="grey")
+    # The rounds' boundary, and each round's name above the middle of its tricks.
+    axes.axvline(TRICKS_PER_ROUND + 0.5, color="grey", linestyle="--", linewidth=1)
+    for round_index in range(ROUNDS_PER_GAME):
+        middle = round_index * TRICKS_PER_ROUND + (TRICKS_PER_ROUND + 1) / 2
+        axes.text(
+            middle, NOTES_PER_SHEET + 0.3, f"round {round_index + 1}", ha="center", color="grey"
+        )
     axes.set_xlim(0.5, TRICKS_PER_GAME + 0.5)
-    axes.set_ylim(0, 13)
-    axes.set_xticks(range(1, 21))
+    axes.set_ylim(0, NOTES_PER_SHEET + 1)
+    axes.set_xticks(range(1, TRICKS_PER_GAME + 1))
     axes.set_xlabel("trick of the game")
     axes.set_ylabel("mean notes completed")
     axes.set_title("Progress of the sheet (finished games)")

@@ -4,7 +4,8 @@ Each batch of records becomes two Arrow IPC files in a work folder: the games ro
 the tricks as the engine packs them (an integer per trick, and its swaps as text). Export
 and statistics then scan those files lazily and decode the tricks a whole column at a
 time, only the columns a query reads, so memory stays bounded however many records there
-are. Every value comes from the replay (nothing here applies a rule).
+are. Every value comes from the engine's events in the record's game log: the packed
+fields are plain numbers to decode, and nothing here applies a rule.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from typing import IO, Any, Final, Protocol, TypeVar
 
 import polars as pl
 
-from ..checking.check import RecordReport
+from ..checking.verdict import RecordReport
 from ..files.outputs import writing_work_files
 from ..rules.cards import CARD_CODES, SUIT_CODES, Role
-from ..rules.engine import PACKED_LAYOUT, Reason, notes_after
+from ..rules.events import PACKED_LAYOUT, Reason
 from ..rules.problems import Severity
 from ..views.annotate import ANNOTATION_FIELDS, swaps_text
 
@@ -92,7 +93,7 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
     as the record's text: whole columns are read as dates at once). See the README for
     the columns' meaning."""
     model = report.model
-    replayed = report.replay
+    replayed = report.log
     sheet_name: str | None = None
     beginner: bool | None = None
     balance: bool | None = None
@@ -145,19 +146,12 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
         number_1 = numbers[0] if numbers else None
         number_2 = numbers[1] if len(numbers) > 1 else None
         if replayed.round_ends:
-            after_round_1 = replayed.round_ends[0]
+            after_round_1 = replayed.round_ends[0].notes
         for outcome in replayed.tricks:
             if outcome.special:
                 special += 1
-                # What the special card changed: the notes after the trick against those
-                # after the same trick without it, as the engine counts both.
-                change = outcome.notes_after - notes_after(
-                    outcome.notes_before, outcome.in_order, False, balance
-                )
-                if outcome.in_order:
-                    added += change
-                else:
-                    removed -= change
+                added += outcome.notes_added_by_special
+                removed += outcome.notes_removed_by_special
     return (
         report.source,
         report.index,
@@ -197,7 +191,7 @@ facts of each trick, and its swaps as text (``None`` when there was no swap)."""
 
 def trick_rows(report: RecordReport) -> TrickRows:
     """The tricks of one record, compact: one per completed trick."""
-    replayed = report.replay
+    replayed = report.log
     packed: list[int] = []
     swaps: list[str | None] = []
     if replayed is not None:
@@ -271,26 +265,23 @@ def swaps_as_text(frame: Frame) -> Frame:
 def decode_tricks(frame: Frame) -> Frame:
     """The tricks table of a frame of packed tricks (``game_key``, ``game_id``, ``packed``,
     ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a whole column at a time
-    (lazily for a lazy frame: only the columns a query reads)."""
-    leader = _field("leader")
-    verdict = _field("verdict")
-    winner = pl.when(verdict % 2 == 1).then(leader).otherwise(1 - leader)
-    super_trump = _field("super_trump")
+    (lazily for a lazy frame: only the columns a query reads). Each is a field of the
+    engine's packing read as the code it is: nothing is worked out here."""
     return frame.select(
         pl.col(GAME_KEY),
         pl.col("game_id"),
         round=_field("round"),
         trick=_field("trick"),
-        leader=_role(leader),
+        leader=_role(_field("leader")),
         lead=_codes(_field("lead"), CARD_CODES),
-        follower=_role(1 - leader),
+        follower=_role(_field("follower")),
         follow=_codes(_field("follow"), CARD_CODES),
-        lead_suit=_codes(_field("lead") // 6, SUIT_CODES),
-        super_trump=_codes(super_trump, [None, *SUIT_CODES]),
-        winner=_role(winner),
-        reason=_codes(verdict // 2, REASONS),
+        lead_suit=_codes(_field("lead_suit"), SUIT_CODES),
+        super_trump=_codes(_field("super_trump"), [None, *SUIT_CODES]),
+        winner=_role(_field("winner")),
+        reason=_codes(_field("reason"), REASONS),
         note_owner=_role(_field("note_owner")),
-        in_order=winner == _field("note_owner"),
+        in_order=_field("in_order") == 1,
         special=_field("special") == 1,
         swaps=_swap_lists(pl.col("swaps")),
         notes_before=_field("notes_before"),
@@ -440,7 +431,7 @@ def isolated_rows(
     """The rows of one verified record, a failure to make them (a bug) being that
     record's ``internal-error`` problem, never the batch's: the report then holds that
     problem alone, and the rows are its games row (or none, if even that fails)."""
-    from ..checking.check import internal_error
+    from ..checking.verdict import internal_error
 
     try:
         return report, record_rows(report, include_invalid)

@@ -1,6 +1,6 @@
 """Tournament checking: the checks across records, the manifest, and the standings.
 
-Each record is first verified on its own (:mod:`phantom_log.checking.check`); what the checks
+Each record is first verified on its own (:mod:`phantom_log.checking.verdict`); what the checks
 across records need of it is kept in a small :class:`RecordFacts`, so that records can
 be verified in worker processes and only their facts come back.
 """
@@ -18,10 +18,12 @@ from typing import IO, Any, Final, TypeVar, cast, overload
 
 import orjson
 
-from ..checking.check import MANIFEST_SCHEMA, RecordReport
-from ..checking.wording import quoted, shortened
+from ..checking.verdict import RecordReport
 from ..records.identity import game_key, person_key
+from ..records.quoting import quoted, shortened
+from ..records.schema import MANIFEST_SCHEMA
 from ..records.sources import JsonError, parse_json
+from ..rules.engine import ROUNDS_PER_GAME
 from ..rules.problems import Severity
 
 STANDINGS_COLUMNS: Final = (
@@ -111,7 +113,7 @@ def record_facts(report: RecordReport) -> RecordFacts:
             report.game_id,
             report.valid,
             record,
-            report.replay is not None,
+            report.log is not None,
             winner,
             notes,
         )
@@ -126,9 +128,7 @@ def record_facts(report: RecordReport) -> RecordFacts:
         model.players.christine,
         stage,
         _content_digest({key: value for key, value in record.items() if key != "game_id"}),
-        ()
-        if report.replay is None
-        else tuple(_deal_key(data["deal"]) for data in record["rounds"]),
+        () if report.log is None else tuple(_deal_key(data["deal"]) for data in record["rounds"]),
         winner,
         notes,
         winner is not None,
@@ -233,8 +233,8 @@ def _deal_key(deal: Mapping[str, Any]) -> bytes:
 
 # Digests (of a record's content, of a deal) are 16 bytes: two 64-bit words in a table.
 _DIGEST: Final = 16
-# The most rounds a record holds (the schema's limit): the deals a table keeps per record.
-_ROUNDS: Final = 2
+# The most rounds a record holds: the deals a table keeps per record.
+_ROUNDS: Final = ROUNDS_PER_GAME
 _WINNERS: Final = (None, "phantom", "christine")
 
 
@@ -544,7 +544,7 @@ class Manifest:
 
 def read_manifest(data: bytes, source: str) -> Manifest | list[str]:
     """The manifest of a file's bytes, or the messages of its problems."""
-    from ..checking.check import schema_problems
+    from ..records.schema import schema_problems
 
     try:
         document = parse_json(data)

@@ -1,6 +1,8 @@
-"""Trick-by-trick annotations: rows built from the engine's replay, and a sentence per trick.
+"""Trick-by-trick annotations: rows built from the engine's events, and a sentence per trick.
 
-No rule is applied here: every fact comes from :class:`~phantom_log.rules.engine.TrickOutcome`.
+No rule is applied here: every fact comes from the game log's events
+(:class:`~phantom_log.rules.events.TrickEnded`, :class:`~phantom_log.rules.events.RoundStarted`,
+:class:`~phantom_log.rules.events.GameEnded`).
 """
 
 from __future__ import annotations
@@ -9,16 +11,20 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypedDict, cast
 
-from ..rules.cards import CARD_CODES
-from ..rules.engine import Reason, Replay, SwapOutcome, TrickOutcome, special_penalty
-from ..rules.sheets import NOTES_PER_SHEET
+from ..rules.cards import CARD_CODES, Role, RoleKey, SuitCode
+from ..rules.events import (
+    CardsSwapped,
+    GameEnded,
+    NoteChange,
+    Reason,
+    RoundEnded,
+    RoundStarted,
+    TrickEnded,
+)
+from ..rules.replay import GameLog
 from .terminal import Style, table, table_parts
 
-#: A role as records write it.
-RoleKey = Literal["phantom", "christine"]
-#: A suit as records write it.
-SuitCode = Literal["Mi", "Ch", "Ri", "Ma"]
-#: Why a trick was won (:class:`~phantom_log.rules.engine.Reason`'s values).
+#: Why a trick was won (:class:`~phantom_log.rules.events.Reason`'s values).
 TrickReason = Literal["higher-number", "super-trump", "trump", "lead-suit"]
 
 
@@ -58,9 +64,10 @@ ANNOTATION_FIELDS: Final = (
 
 @dataclass(frozen=True, slots=True)
 class Annotation:
-    """One completed trick of one game: the fields of docs/format.md's annotation rows, with
-    the values the JSON rows hold (card and suit codes, role names), the explanation, and
-    the engine's :class:`~phantom_log.rules.engine.TrickOutcome` for compact access."""
+    """One completed trick of one game as annotate writes it: the fields of docs/format.md's
+    annotation rows, with the values the JSON rows hold (card and suit codes, role names),
+    the explanation, and the engine's :class:`~phantom_log.rules.events.TrickEnded` event
+    it is made from (``outcome``), for compact access."""
 
     game_id: str | None
     round: int
@@ -80,10 +87,10 @@ class Annotation:
     notes_before: int
     notes_after: int
     explanation: str
-    outcome: TrickOutcome
+    outcome: TrickEnded
 
     @classmethod
-    def of(cls, game_id: str | None, outcome: TrickOutcome, explanation: str) -> Annotation:
+    def of(cls, game_id: str | None, outcome: TrickEnded, explanation: str) -> Annotation:
         """The annotation of one trick."""
         return cls(game_id=game_id, **trick_json(outcome), explanation=explanation, outcome=outcome)
 
@@ -108,16 +115,16 @@ class Annotation:
         return row
 
 
-def swap_json(swap: SwapOutcome) -> SwapRow:
+def swap_json(swap: CardsSwapped) -> SwapRow:
     """A swap as docs/format.md's annotations write it."""
     return {
         "after": cast(SwapAfter, swap.after),  # the engine's "lead" or "follow"
-        "phantom": [CARD_CODES[card] for card in swap.phantom],
-        "christine": [CARD_CODES[card] for card in swap.christine],
+        "phantom": [CARD_CODES[card] for card in swap.phantom_gave],
+        "christine": [CARD_CODES[card] for card in swap.christine_gave],
     }
 
 
-def trick_json(outcome: TrickOutcome) -> dict[str, Any]:
+def trick_json(outcome: TrickEnded) -> dict[str, Any]:
     """A trick's annotation fields of docs/format.md (without ``game_id``)."""
     super_trump = outcome.super_trump
     return {
@@ -140,15 +147,15 @@ def trick_json(outcome: TrickOutcome) -> dict[str, Any]:
     }
 
 
-def swaps_text(swaps: tuple[SwapOutcome, ...]) -> str:
+def swaps_text(swaps: tuple[CardsSwapped, ...]) -> str:
     """Swaps as one compact string: ``lead P:Mi2+Ri4 C:Ch1+Ch6; follow P:Ma1 C:Ri2``
     (``P:-`` when a side gave nothing)."""
 
     # Written for speed: export writes this for every trick with a swap.
     parts = []
     for swap in swaps:
-        phantom = "+".join([CARD_CODES[card] for card in swap.phantom]) or "-"
-        christine = "+".join([CARD_CODES[card] for card in swap.christine]) or "-"
+        phantom = "+".join([CARD_CODES[card] for card in swap.phantom_gave]) or "-"
+        christine = "+".join([CARD_CODES[card] for card in swap.christine_gave]) or "-"
         parts.append(f"{swap.after} P:{phantom} C:{christine}")
     return "; ".join(parts)
 
@@ -160,27 +167,21 @@ def _title(text: str) -> str:
 _NOTE_COUNTS: Final = {1: "one note", 2: "two notes", 3: "three notes"}
 
 
-def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
-    """One paragraph on a trick: the swaps, who won and why, what the notes did."""
+def explain(
+    outcome: TrickEnded, special_number: int, balance: bool, ended: GameEnded | None = None
+) -> str:
+    """One paragraph on a trick: the swaps, who won and why, what the notes did and why,
+    and, given the game's end at this trick (``ended``), who won the game. ``balance``:
+    the game is played under the balance rule (which set the notes a special card
+    removes)."""
     sentences: list[str] = []
     for swap in outcome.swaps:
-        card = outcome.lead if swap.after == "lead" else outcome.follow
-        if not swap.phantom and not swap.christine:
-            sentences.append(
-                f"{CARD_CODES[card]} shows the special number {special_number}, but a hand "
-                "is empty, so there is no swap."
-            )
-            continue
         sentences.append(
-            f"{CARD_CODES[card]} shows the special number {special_number}: the Phantom "
-            f"gives {' and '.join(CARD_CODES[c] for c in swap.phantom)}, Christine gives "
-            f"{' and '.join(CARD_CODES[c] for c in swap.christine)}."
+            f"{CARD_CODES[swap.card]} shows the special number {special_number}: the Phantom "
+            f"gives {' and '.join(CARD_CODES[c] for c in swap.phantom_gave)}, Christine gives "
+            f"{' and '.join(CARD_CODES[c] for c in swap.christine_gave)}."
         )
-    leader_won = outcome.winner == outcome.leader
-    winning, losing = (
-        (outcome.lead, outcome.follow) if leader_won else (outcome.follow, outcome.lead)
-    )
-    win, lose = CARD_CODES[winning], CARD_CODES[losing]
+    win, lose = CARD_CODES[outcome.winning_card], CARD_CODES[outcome.losing_card]
     if outcome.reason is Reason.HIGHER_NUMBER:
         sentences.append(f"{win} beats {lose}: same suit, higher number.")
     elif outcome.reason is Reason.SUPER_TRUMP:
@@ -191,27 +192,27 @@ def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
         sentences.append(
             f"{win} of the lead suit wins: {lose} is neither trump nor of the lead suit."
         )
-    note = outcome.notes_before + 1
-    owner = f"note {note} was {outcome.note_owner.in_text}'s"
+    owner = f"note {outcome.note} was {outcome.note_owner.in_text}'s"
     before, after = outcome.notes_before, outcome.notes_after
-    if outcome.in_order and not outcome.special:
+    change = outcome.note_change
+    if change is NoteChange.COMPLETED:
         sentences.append(f"{_title(owner)}: in order, {before} -> {after}.")
-    elif not outcome.special:
+    elif change is NoteChange.UNCHANGED:
         sentences.append(f"{_title(owner)}: out of order, the notes stay at {before}.")
-    elif outcome.in_order:
-        extra = "" if after - before == 2 else " (the sheet is full)"
+    elif change is NoteChange.EXTRA or change is NoteChange.EXTRA_CAPPED:
+        extra = "" if change is NoteChange.EXTRA else " (the sheet is full)"
         sentences.append(
             f"{_title(owner)} and a {special_number} was played, so an extra note is "
             f"completed{extra}: {before} -> {after}."
         )
     else:
-        penalty = special_penalty(balance)
+        penalty = outcome.penalty
         removed = _NOTE_COUNTS.get(penalty, f"{penalty} notes")
         if balance:
             removed += " (balance rule)"
         if before == 0:
             removed += ", but none is completed"
-        elif before - after < penalty:
+        elif change is NoteChange.REMOVED_FLOORED:
             removed += f", but only {before} is completed"
         sentences.append(
             f"{_title(owner)}, so the special card removes {removed}: {before} -> {after}."
@@ -220,26 +221,52 @@ def explain(outcome: TrickOutcome, special_number: int, balance: bool) -> str:
         super_trump_after = outcome.super_trump_after
         if super_trump_after != outcome.super_trump:
             if super_trump_after is None:
-                change = "no super trump now"
+                shift = "no super trump now"
             elif outcome.super_trump is None:
-                change = f"{super_trump_after.title} is now the super trump"
+                shift = f"{super_trump_after.title} is now the super trump"
             else:
-                change = f"super trump {outcome.super_trump.title} -> {super_trump_after.title}"
-            sentences[-1] = f"{sentences[-1][:-1]}; {change}."
-    if after == NOTES_PER_SHEET:
+                shift = f"super trump {outcome.super_trump.title} -> {super_trump_after.title}"
+            sentences[-1] = f"{sentences[-1][:-1]}; {shift}."
+    if ended is not None and ended.winner is Role.PHANTOM:
         sentences.append("The sheet is complete: the Phantom wins.")
     return " ".join(sentences)
 
 
+def explained_tricks(log: GameLog) -> Iterator[tuple[TrickEnded, str]]:
+    """Each completed trick of a game log, with its explanation (:func:`explain`): a
+    trick is explained once the events after it say whether the game ended there."""
+    special_number = 0
+    pending: TrickEnded | None = None
+    balance = log.rules.balance
+    for event in log.events:
+        if isinstance(event, RoundEnded):
+            continue
+        if isinstance(event, GameEnded):
+            if pending is not None:
+                yield pending, explain(pending, special_number, balance, event)
+                pending = None
+            continue
+        if pending is not None:
+            yield pending, explain(pending, special_number, balance)
+            pending = None
+        if isinstance(event, TrickEnded):
+            pending = event
+        elif isinstance(event, RoundStarted):
+            special_number = event.special_number
+    if pending is not None:
+        yield pending, explain(pending, special_number, balance)
+
+
 def annotate(
-    replayed: Replay, game_id: str | None = None, explained: bool = True
+    log: GameLog, game_id: str | None = None, explained: bool = True
 ) -> Iterator[Annotation]:
-    """The annotations of every completed trick of a replay, in play order; without
+    """The annotations of every completed trick of a game log, in play order; without
     ``explained``, the explanation is left empty (it is the costly part)."""
-    special_numbers = {start.round: start.special_number for start in replayed.rounds}
-    balance = replayed.rules.balance
-    for outcome in replayed.tricks:
-        text = explain(outcome, special_numbers[outcome.round], balance) if explained else ""
+    if not explained:
+        for outcome in log.tricks:
+            yield Annotation.of(game_id, outcome, "")
+        return
+    for outcome, text in explained_tricks(log):
         yield Annotation.of(game_id, outcome, text)
 
 
@@ -257,7 +284,7 @@ TABLE_SYMBOLS: Final = ("special", "done", "open")
 
 def table_lines(
     annotations: list[Annotation],
-    replayed: Replay,
+    log: GameLog,
     style: Style,
     explain: bool = True,
     mistakes: Mapping[tuple[int, int], str] | None = None,
@@ -272,12 +299,12 @@ def table_lines(
     headers += ["notes", "sheet"]
     if mistakes is not None:
         headers.append("mistakes")
-    for start in replayed.rounds:
+    for start in log.rounds:
         exchange = (
             "no exchange (beginner rule)"
             if start.exchange is None
-            else f"exchange: the Phantom gave {style.card(start.exchange.phantom)}, Christine "
-            f"gave {style.card(start.exchange.christine)}"
+            else f"exchange: the Phantom gave {style.card(start.exchange.phantom_gave)}, Christine "
+            f"gave {style.card(start.exchange.christine_gave)}"
         )
         heading = (
             f"Round {start.round}: {style.role(start.leader)} leads; {exchange}; special "
@@ -304,7 +331,7 @@ def table_lines(
                     style.suit(outcome.super_trump),
                     _swap_cell(outcome.swaps, style),
                     f"{outcome.notes_before}{arrow}{outcome.notes_after}",
-                    style.progress(replayed.sheet, outcome.notes_after),
+                    style.progress(log.sheet, outcome.notes_after),
                 ]
             )
             if mistakes is not None:
@@ -324,13 +351,12 @@ def table_lines(
     return lines
 
 
-def _swap_cell(swaps: tuple[SwapOutcome, ...], style: Style) -> str:
+def _swap_cell(swaps: tuple[CardsSwapped, ...], style: Style) -> str:
     parts = []
     for swap in swaps:
-        if not swap.phantom and not swap.christine:
-            parts.append("none possible")
-            continue
-        parts.append(f"P gave {style.cards(swap.phantom)}, C gave {style.cards(swap.christine)}")
+        parts.append(
+            f"P gave {style.cards(swap.phantom_gave)}, C gave {style.cards(swap.christine_gave)}"
+        )
     return "; ".join(parts) or "-"
 
 

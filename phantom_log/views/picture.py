@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Final
 from xml.etree import ElementTree
 
 from ..rules.cards import Role, hand_cards, hand_codes
-from ..rules.engine import ROUNDS_PER_GAME, TRICKS_PER_GAME, TRICKS_PER_ROUND, Replay
+from ..rules.engine import (
+    ROUNDS_PER_GAME,
+    TRICKS_PER_GAME,
+    TRICKS_PER_ROUND,
+    next_note_owner,
+    super_trump,
+)
+from ..rules.replay import GameLog
 from ..rules.sheets import NOTES_PER_SHEET, Sheet
 from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style, visible_width
 
@@ -65,32 +72,30 @@ def check_moment(round_no: int, trick_no: int, given: str) -> None:
         raise ValueError(f"{given}: the round is {rounds} and the trick 0 to {TRICKS_PER_ROUND}")
 
 
-def moment(replayed: Replay, at: tuple[int, int] | None = None) -> Moment:
+def moment(log: GameLog, at: tuple[int, int] | None = None) -> Moment:
     """The state at ``(round, trick)`` (default: where the replay ends)."""
-    if not replayed.rounds:
+    if not log.rounds:
         raise MomentError("the replay did not reach the start of round 1")
-    numbers = {start.round: start.special_number for start in replayed.rounds}
+    numbers = {start.round: start.special_number for start in log.rounds}
     if at is None:
-        if replayed.tricks:
-            last = replayed.tricks[-1]
-            if last.round == replayed.rounds[-1].round:
+        if log.tricks:
+            last = log.tricks[-1]
+            if last.round == log.rounds[-1].round:
                 return Moment(
-                    last.round, last.trick, last.notes_after, last.hands_after, numbers[last.round]
+                    last.round, last.trick, last.notes_after, last.hands, numbers[last.round]
                 )
-        start = replayed.rounds[-1]
+        start = log.rounds[-1]
         return Moment(start.round, 0, start.notes, start.hands, start.special_number)
     round_no, trick_no = at
     if trick_no == 0:
-        for start in replayed.rounds:
+        for start in log.rounds:
             if start.round == round_no:
                 return Moment(round_no, 0, start.notes, start.hands, start.special_number)
         raise MomentError(f"the replay does not reach round {round_no}")
-    for outcome in replayed.tricks:
+    for outcome in log.tricks:
         if (outcome.round, outcome.trick) == at:
-            return Moment(
-                round_no, trick_no, outcome.notes_after, outcome.hands_after, numbers[round_no]
-            )
-    played = sum(outcome.round == round_no for outcome in replayed.tricks)
+            return Moment(round_no, trick_no, outcome.notes_after, outcome.hands, numbers[round_no])
+    played = sum(outcome.round == round_no for outcome in log.tricks)
     raise MomentError(
         f"the replay does not reach round {round_no}, trick {trick_no} "
         f"(round {round_no} has {played} completed trick{'s' if played != 1 else ''})"
@@ -107,7 +112,7 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
     note, the super trump's bar marked."""
     disc, open_note = style.symbol("done"), style.symbol("open")
     star = style.symbol("super_trump")
-    super_trump = sheet.super_trump(notes)
+    trump = super_trump(sheet, notes)
     label_width = _LABEL_WIDTH
     # A terminal narrower than the picture gets narrower notes (the suits' names cut).
     full = label_width + 1 + _CELL * NOTES_PER_SHEET + len(sheet.bars)
@@ -121,10 +126,10 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
         width = cell_width * len(bar.owners)
         symbol = SUIT_SYMBOLS[bar.suit] + " " if style.symbols else ""
         head = f"{symbol}{bar.suit.title}"
-        if bar.suit == super_trump:
+        if bar.suit == trump:
             head = f"{star} {head}"
         head = head[:width].ljust(width)
-        heads.append(style.paint(head, SUIT_COLOURS[bar.suit], bold=bar.suit == super_trump))
+        heads.append(style.paint(head, SUIT_COLOURS[bar.suit], bold=bar.suit == trump))
         top = bottom = number_row = ""
         for owner in bar.owners:
             note += 1
@@ -148,37 +153,36 @@ def sheet_lines(sheet: Sheet, notes: int, style: Style) -> list[str]:
     return [line.rstrip() for line in lines]
 
 
-def before_play_lines(replayed: Replay, style: Style) -> list[str]:
+def before_play_lines(log: GameLog, style: Style) -> list[str]:
     """The picture of a game whose replay stopped before round 1 could start (a bad deal or
     exchange): the sheet, with no note completed."""
     return [
         f"Before round 1: the replay stops there, 0 of {NOTES_PER_SHEET} notes completed",
         "",
-        *sheet_lines(replayed.sheet, 0, style),
+        *sheet_lines(log.sheet, 0, style),
         "",
         style.legend(SHEET_SYMBOLS),
     ]
 
 
-def moment_lines(replayed: Replay, at: Moment, style: Style) -> list[str]:
+def moment_lines(log: GameLog, at: Moment, style: Style) -> list[str]:
     """The picture of one moment: the sheet, the super trump, the special number, the
     next note, both hands."""
-    sheet = replayed.sheet
+    sheet = log.sheet
     when = "At" if at.trick == 0 else "After"
     lines = [f"{when} {at.label}: {at.notes} of {NOTES_PER_SHEET} notes completed", ""]
     lines += sheet_lines(sheet, at.notes, style)
     lines.append("")
-    super_trump = sheet.super_trump(at.notes)
-    if super_trump is None:
+    trump = super_trump(sheet, at.notes)
+    if trump is None:
         lines.append("Super trump: none (no note completed yet)")
     else:
         lines.append(
-            f"Super trump: {style.suit(super_trump)} (note {at.notes}, the last completed, "
-            "is in its bar)"
+            f"Super trump: {style.suit(trump)} (note {at.notes}, the last completed, is in its bar)"
         )
     lines.append(f"Special number of round {at.round}: {at.special_number}")
-    if at.notes < NOTES_PER_SHEET:
-        owner = sheet.owner_of(at.notes + 1)
+    owner = next_note_owner(sheet, at.notes)
+    if owner is not None:
         lines.append(f"Next note: {at.notes + 1}, {owner.title}'s")
     for role in Role:
         cards = hand_cards(at.hands[role])
@@ -188,23 +192,22 @@ def moment_lines(replayed: Replay, at: Moment, style: Style) -> list[str]:
     return lines
 
 
-def story_lines(replayed: Replay, at: Moment, width: int = 88) -> list[str]:
+def story_lines(log: GameLog, at: Moment, width: int = 88) -> list[str]:
     """What happened at a moment, in words: the trick just played (as annotate explains
     it, in lines of at most ``width``), and the game's result when the moment is the
     game's end."""
-    from .annotate import explain
+    from .annotate import explained_tricks
     from .reports import result_text
 
     lines: list[str] = []
     if at.trick > 0:
-        for outcome in replayed.tricks:
+        for outcome, text in explained_tricks(log):
             if (outcome.round, outcome.trick) == (at.round, at.trick):
-                text = explain(outcome, at.special_number, replayed.rules.balance)
                 lines += textwrap.wrap(f"Round {at.round}, trick {at.trick}: {text}", width)
-    last = replayed.tricks[-1] if replayed.tricks else None
+    last = log.tricks[-1] if log.tricks else None
     at_end = last is not None and (last.round, last.trick) == (at.round, at.trick)
-    if replayed.result is not None and at_end:
-        lines.append(f"Result: {result_text(replayed.result, replayed.ended_at)}")
+    if log.result is not None and at_end:
+        lines.append(f"Result: {result_text(log.result, log.ended_at)}")
     return lines
 
 
@@ -243,7 +246,7 @@ def _svg_root(
 
 
 def game_svg(
-    replayed: Replay,
+    log: GameLog,
     title: str,
     problems: Sequence[Problem],
     at: tuple[int, int] | None = None,
@@ -255,14 +258,14 @@ def game_svg(
     from ..rules.problems import Severity
     from .reports import result_text
 
-    drawn = None if at is None else moment(replayed, at)
+    drawn = None if at is None else moment(log, at)
     first = next((problem for problem in problems if problem.severity is Severity.ERROR), None)
     verdict = stopped = None
     if first is not None:
         stopped = f"Illegal: the replay stops at {first.code}: {first.message}"
-    elif replayed.result is not None:
-        verdict = "Result: " + result_text(replayed.result, replayed.ended_at)
-    return svg_picture(replayed, title, drawn, verdict, stopped)
+    elif log.result is not None:
+        verdict = "Result: " + result_text(log.result, log.ended_at)
+    return svg_picture(log, title, drawn, verdict, stopped)
 
 
 def _fitted(text: str, columns: int) -> list[str]:
@@ -292,7 +295,7 @@ def _fitted(text: str, columns: int) -> list[str]:
 
 
 def svg_picture(
-    replayed: Replay,
+    log: GameLog,
     title: str,
     at: Moment | None = None,
     verdict: str | None = None,
@@ -333,11 +336,11 @@ def svg_picture(
     shown = at
     if shown is None:
         try:
-            shown = moment(replayed)
+            shown = moment(log)
         except MomentError:  # the replay did not reach the start of round 1
             shown = None
-    _svg_sheet(svg, replayed.sheet, 0 if shown is None else shown.notes, top=50 + extra)
-    _svg_curve(svg, replayed, top=310 + extra, width=width, at=at, stopped=stopped is not None)
+    _svg_sheet(svg, log.sheet, 0 if shown is None else shown.notes, top=50 + extra)
+    _svg_curve(svg, log, top=310 + extra, width=width, at=at, stopped=stopped is not None)
     return ElementTree.tostring(svg, encoding="unicode", xml_declaration=False) + "\n"
 
 
@@ -354,7 +357,7 @@ def _svg_sheet(svg: ElementTree.Element, sheet: Sheet, notes: int, top: int) -> 
     left, step, centre = 110, 54, top + 90
     x = left
     note = 0
-    super_trump = sheet.super_trump(notes)
+    trump = super_trump(sheet, notes)
     for bar in sheet.bars:
         bar_width = step * len(bar.owners)
         colour = _SVG_COLOURS[SUIT_COLOURS[bar.suit]]
@@ -368,14 +371,14 @@ def _svg_sheet(svg: ElementTree.Element, sheet: Sheet, notes: int, top: int) -> 
                 "width": str(bar_width),
                 "height": "140",
                 "fill": colour,
-                "fill-opacity": "0.12" if bar.suit != super_trump else "0.3",
+                "fill-opacity": "0.12" if bar.suit != trump else "0.3",
                 "stroke": colour,
             },
         )
         label = ElementTree.SubElement(
             group, "text", {"x": str(x + 6), "y": str(top + 14), "fill": colour}
         )
-        label.text = bar.suit.title + (" (super trump)" if bar.suit == super_trump else "")
+        label.text = bar.suit.title + (" (super trump)" if bar.suit == trump else "")
         for owner in bar.owners:
             note += 1
             cx = left + step * (note - 1) + step // 2
@@ -421,7 +424,7 @@ def _svg_sheet(svg: ElementTree.Element, sheet: Sheet, notes: int, top: int) -> 
 
 def _svg_curve(
     svg: ElementTree.Element,
-    replayed: Replay,
+    log: GameLog,
     top: int,
     width: int,
     at: Moment | None = None,
@@ -491,7 +494,7 @@ def _svg_curve(
         )
         label.text = f"round {round_no}"
     points = [(x_of(0), y_of(0))]
-    for outcome in replayed.tricks:
+    for outcome in log.tricks:
         index = (outcome.round - 1) * TRICKS_PER_ROUND + outcome.trick
         points.append((x_of(index), y_of(outcome.notes_after)))
     ElementTree.SubElement(
@@ -506,7 +509,7 @@ def _svg_curve(
         },
     )
     last = 0
-    for outcome in replayed.tricks:
+    for outcome in log.tricks:
         index = (outcome.round - 1) * TRICKS_PER_ROUND + outcome.trick
         last = index
         after = at is not None and (outcome.round, outcome.trick) > (at.round, at.trick)

@@ -1,9 +1,8 @@
 """The replay page: one self-contained HTML file that steps through a game card by card.
 
-Every position is computed here, in Python, from the engine's replay of the record made
-with ``decisions`` (the :class:`~phantom_log.rules.engine.GameState` before each decision, which
-the engine then applies), each trick's end checked against the replay's
-:class:`~phantom_log.rules.engine.TrickOutcome`; the positions are embedded in the page as JSON.
+Every position is read here, in Python, off the engine's events in the record's game log
+(:mod:`phantom_log.rules.events`: each round's start, card, swap and trick, with the hands
+after each), in one pass; the positions are embedded in the page as JSON.
 The page's script (``page/replay.js``) only draws them: it knows no rule. The page fetches
 nothing: a strict Content-Security-Policy allows only its own inline script and style, by
 their SHA-256 hashes.
@@ -27,24 +26,21 @@ from typing import Any, Final
 
 import orjson
 
-from ..checking.check import RecordReport
-from ..rules.cards import CARD_CODES, Role, Suit, hand_codes, hand_mask
-from ..rules.engine import (
-    ROUNDS_PER_GAME,
-    TRICKS_PER_ROUND,
-    GameState,
-    Phase,
-    PlayCard,
-    Replay,
-    RoundStart,
-    SwapCards,
-    TrickOutcome,
-    number_mask,
-    replay,
+from ..checking.verdict import RecordReport
+from ..rules.cards import CARD_CODES, Role, Suit, hand_codes, hand_mask, number_mask
+from ..rules.engine import ROUNDS_PER_GAME, TRICKS_PER_ROUND, GameState, Phase, next_note_number
+from ..rules.events import (
+    CardPlayed,
+    CardsSwapped,
+    GameEnded,
+    RoundEnded,
+    RoundStarted,
+    TrickEnded,
 )
 from ..rules.problems import Problem, Severity
+from ..rules.replay import GameLog
 from ..rules.sheets import NOTES_PER_SHEET
-from .annotate import SwapRow, explain, swap_json
+from .annotate import SwapRow, explained_tricks, swap_json
 from .reports import printable, record_name, verdict_text
 
 #: The decisions an analysis can judge, as :class:`DecisionReview` keys name them.
@@ -171,10 +167,6 @@ def _cards_text(cards: Iterable[int]) -> str:
 # -- the positions -------------------------------------------------------------------------
 
 
-class WalkMismatch(RuntimeError):
-    """The engine's replay and its decisions disagree (a bug, never a record's fault)."""
-
-
 def _trick_comment(record: Mapping[str, Any], round_no: int, trick_no: int) -> str | None:
     """The recorder's comment on a trick, if the record holds one."""
     try:
@@ -184,45 +176,56 @@ def _trick_comment(record: Mapping[str, Any], round_no: int, trick_no: int) -> s
     return comment_text(comment) if isinstance(comment, str) else None
 
 
-class _Walk:
-    """The positions of a game, read off the engine's replay made with ``decisions``:
-    each round's start (:class:`~phantom_log.rules.engine.RoundStart`), then the state after
-    each card and each swap (the engine applies the decision to the state the replay kept
-    before it), each trick's end checked against the replay's
-    :class:`~phantom_log.rules.engine.TrickOutcome`, and, for an illegal record, the state where
-    the replay stopped."""
+def _given(cards: Iterable[int]) -> str:
+    """The cards a side gave in a swap as one word, as the reviews name them."""
+    return "+".join(CARD_CODES[card] for card in sorted(cards))
 
-    def __init__(self, record: Mapping[str, Any], replayed: Replay, reviews: Reviews) -> None:
+
+class _Positions:
+    """The positions of a game, read off its game log's events in one pass: each round's
+    start, the position after each card and each swap, the position after each trick
+    (the card or the swap that completed it makes no position of its own), and, for an
+    illegal record, the state where the replay stopped."""
+
+    def __init__(self, record: Mapping[str, Any], log: GameLog, reviews: Reviews) -> None:
         self.record = record
-        self.replayed = replayed
+        self.log = log
         self.reviews = reviews
         self.positions: list[dict[str, Any]] = []
         self.received = [0, 0]
         self.special = 0
         self.special_number = 0
+        self.notes = 0
+        self.super_trump: Suit | None = None
         self.trick_cards: list[dict[str, Any]] = []
         self.trick_swaps: list[SwapRow] = []
         self.step = 0
-        self.rounds_started = 0
-        self.tricks_seen = 0
         self.game_over = False
 
     def run(self) -> None:
-        for before, action in self.replayed.decisions or []:
-            if isinstance(action, PlayCard | SwapCards):
-                self.start_rounds(before.round)
-                self.decision(before, action)
-        self.start_rounds(len(self.replayed.rounds))
+        events = self.log.events
+        explanations = dict(
+            ((trick.round, trick.trick), text) for trick, text in explained_tricks(self.log)
+        )
+        completing: list[dict[str, Any]] = []
+        for index, event in enumerate(events):
+            following = events[index + 1] if index + 1 < len(events) else None
+            ends_trick = isinstance(following, TrickEnded)
+            if isinstance(event, RoundStarted):
+                self.round_start(event)
+            elif isinstance(event, CardPlayed):
+                completing = self.card(event, ends_trick)
+            elif isinstance(event, CardsSwapped):
+                completing = self.swap(event, ends_trick)
+            elif isinstance(event, TrickEnded):
+                after = events[index + 1 : index + 3]
+                self.trick(event, after, completing, explanations[(event.round, event.trick)])
 
-    def start_rounds(self, up_to: int) -> None:
-        """The start positions of the rounds up to ``up_to`` not yet written down."""
-        while self.rounds_started < min(up_to, len(self.replayed.rounds)):
-            self.round_start(self.replayed.rounds[self.rounds_started])
-            self.rounds_started += 1
-
-    def round_start(self, start: RoundStart) -> None:
+    def round_start(self, start: RoundStarted) -> None:
         self.special_number = start.special_number
         self.special = number_mask(start.special_number)
+        self.notes = start.notes
+        self.super_trump = start.super_trump
         self.trick_cards = []
         self.trick_swaps = []
         exchange = start.exchange
@@ -230,15 +233,14 @@ class _Walk:
             self.received = [0, 0]
             how = f"no exchange (beginner rule); the die shows {start.special_number}"
         else:
-            self.received = [1 << exchange.christine, 1 << exchange.phantom]
+            self.received = [1 << exchange.phantom_received, 1 << exchange.christine_received]
             how = (
-                f"the Phantom gave {CARD_CODES[exchange.phantom]} and Christine gave "
-                f"{CARD_CODES[exchange.christine]} in the exchange; {start.leader.in_text} "
+                f"the Phantom gave {CARD_CODES[exchange.phantom_gave]} and Christine gave "
+                f"{CARD_CODES[exchange.christine_gave]} in the exchange; {start.leader.in_text} "
                 f"picked {start.special_number} as the special number"
             )
         leader = start.leader
         text = f"Round {start.round} begins: {how}. {_sentence_start(leader.in_text)} leads."
-        super_trump = self.replayed.sheet.super_trump(start.notes)
         self.add(
             f"{start.round}.0",
             start.round,
@@ -246,61 +248,125 @@ class _Walk:
             "start",
             text,
             start.hands,
-            start.notes,
-            super_trump,
             leader,
             self.round_reviews(start),
         )
 
-    def decision(self, before: GameState, action: PlayCard | SwapCards) -> None:
-        after = before.apply(action)
-        if not isinstance(after, GameState):
-            raise WalkMismatch(f"the replay kept a decision the engine refuses: {after!r}")
-        round_no = before.round
-        trick_no = before.trick
-        if isinstance(action, PlayCard):
-            leading = before.lead is None
-            if leading:
-                self.trick_cards = []
-                self.trick_swaps = []
-                self.step = 0
-            card = action.card
-            self.trick_cards.append(
-                {
-                    "player": action.player.key,
-                    "card": CARD_CODES[card],
-                    "special": bool(self.special >> card & 1),
-                }
-            )
-            decision = "lead" if leading else "follow"
-            reviews = self.reviews_at(
-                round_no, trick_no, decision, ((action.player, CARD_CODES[card]),)
-            )
-            text = self.card_text(after, round_no, trick_no, action.player, card, leading)
-        else:
-            self.received[0] |= hand_mask(action.christine)
-            self.received[1] |= hand_mask(action.phantom)
-            made = after.swaps[-1]
-            self.trick_swaps.append(swap_json(made))
-            decision = "swap"
-            given = (
-                (Role.PHANTOM, "+".join(CARD_CODES[c] for c in sorted(action.phantom))),
-                (Role.CHRISTINE, "+".join(CARD_CODES[c] for c in sorted(action.christine))),
-            )
-            reviews = self.reviews_at(round_no, trick_no, "swap", given)
-            card = before.follow_card if before.swap_after_follow else before.lead_card
+    def card(self, played: CardPlayed, ends_trick: bool) -> list[dict[str, Any]]:
+        """The position after a card (none when it completes the trick); returns the
+        reviews of the decision."""
+        if played.leading:
+            self.trick_cards = []
+            self.trick_swaps = []
+            self.step = 0
+        card = CARD_CODES[played.card]
+        self.trick_cards.append(
+            {"player": played.player.key, "card": card, "special": played.special}
+        )
+        decision = "lead" if played.leading else "follow"
+        reviews = self.reviews_at(played.round, played.trick, decision, ((played.player, card),))
+        if not ends_trick:
+            verb = "leads" if played.leading else "plays"
             text = (
-                f"Round {round_no}, trick {trick_no}: the swap after {CARD_CODES[card]}: the "
-                f"Phantom gave {_cards_text(made.phantom)}, Christine gave "
-                f"{_cards_text(made.christine)}"
+                f"Round {played.round}, trick {played.trick}: {played.player.in_text} {verb} {card}"
             )
-            text += f"; {after.turn.in_text} to play." if after.turn is not None else "."
-        if after.tricks_played == before.tricks_played + 1:
-            self.add_trick(after, reviews)
-            return
-        self.step += 1
-        self.add_state(
-            f"{round_no}.{trick_no}.{self.step}", round_no, trick_no, decision, text, after, reviews
+            if played.swap_due:
+                size = played.swap_due
+                text += (
+                    f", the special number {self.special_number}: a swap of {size} "
+                    f"card{'s' if size != 1 else ''} each follows."
+                )
+            elif played.next_player is not None:
+                text += f"; {played.next_player.in_text} to play."
+            else:
+                text += "."
+            self.step += 1
+            self.add(
+                f"{played.round}.{played.trick}.{self.step}",
+                played.round,
+                played.trick,
+                decision,
+                _sentence_start(text),
+                played.hands,
+                played.next_player,
+                reviews,
+            )
+        return reviews
+
+    def swap(self, made: CardsSwapped, ends_trick: bool) -> list[dict[str, Any]]:
+        """The position after a swap (none when it completes the trick); returns the
+        reviews of the decision."""
+        self.received[0] |= hand_mask(made.phantom_received)
+        self.received[1] |= hand_mask(made.christine_received)
+        self.trick_swaps.append(swap_json(made))
+        given = (
+            (Role.PHANTOM, _given(made.phantom_gave)),
+            (Role.CHRISTINE, _given(made.christine_gave)),
+        )
+        reviews = self.reviews_at(made.round, made.trick, "swap", given)
+        if not ends_trick:
+            text = (
+                f"Round {made.round}, trick {made.trick}: the swap after {CARD_CODES[made.card]}: "
+                f"the Phantom gave {_cards_text(made.phantom_gave)}, Christine gave "
+                f"{_cards_text(made.christine_gave)}"
+            )
+            following = made.next_player
+            text += f"; {following.in_text} to play." if following is not None else "."
+            self.step += 1
+            self.add(
+                f"{made.round}.{made.trick}.{self.step}",
+                made.round,
+                made.trick,
+                "swap",
+                text,
+                made.hands,
+                following,
+                reviews,
+            )
+        return reviews
+
+    def trick(
+        self,
+        outcome: TrickEnded,
+        after: Sequence[Any],
+        reviews: list[dict[str, Any]],
+        explanation: str,
+    ) -> None:
+        """The position after a trick; ``after`` are the events that follow it (its
+        round's end and the game's, when there)."""
+        self.notes = outcome.notes_after
+        self.super_trump = outcome.super_trump_after
+        text = _trick_text(outcome)
+        game_end = next((event for event in after if isinstance(event, GameEnded)), None)
+        round_end = next((event for event in after if isinstance(event, RoundEnded)), None)
+        to_move: Role | None = outcome.winner
+        if game_end is not None:
+            self.game_over = True
+            to_move = None
+            text += (
+                f" The game is over: {game_end.winner.in_text} wins with {game_end.notes} "
+                f"note{'s' if game_end.notes != 1 else ''} completed."
+            )
+        elif round_end is not None:
+            to_move = None
+            text += (
+                f" Round {round_end.round} is over: {round_end.notes} "
+                f"note{'s' if round_end.notes != 1 else ''} carried into round "
+                f"{round_end.round + 1}."
+            )
+        self.add(
+            f"{outcome.round}.{outcome.trick}",
+            outcome.round,
+            outcome.trick,
+            "trick",
+            text,
+            outcome.hands,
+            to_move,
+            reviews,
+            explanation=explanation,
+            winner=outcome.winner.key,
+            special_trick=outcome.special,
+            comment=_trick_comment(self.record, outcome.round, outcome.trick),
         )
 
     # -- writing positions down ----------------------------------------------------------
@@ -316,95 +382,17 @@ class _Walk:
                 found.append({"decision": decision, "player": player.key} | review.to_json())
         return found
 
-    def round_reviews(self, start: RoundStart) -> list[dict[str, Any]]:
+    def round_reviews(self, start: RoundStarted) -> list[dict[str, Any]]:
         """The reviews of a round's exchange and special number."""
         found = []
         if start.exchange is not None:
             given = (
-                (Role.PHANTOM, CARD_CODES[start.exchange.phantom]),
-                (Role.CHRISTINE, CARD_CODES[start.exchange.christine]),
+                (Role.PHANTOM, CARD_CODES[start.exchange.phantom_gave]),
+                (Role.CHRISTINE, CARD_CODES[start.exchange.christine_gave]),
             )
             found += self.reviews_at(start.round, 0, "exchange", given)
         number = ((start.leader, str(start.special_number)),)
         return found + self.reviews_at(start.round, 0, "special-number", number)
-
-    def card_text(
-        self, after: GameState, round_no: int, trick_no: int, player: Role, card: int, leading: bool
-    ) -> str:
-        verb = "leads" if leading else "plays"
-        text = f"Round {round_no}, trick {trick_no}: {player.in_text} {verb} {CARD_CODES[card]}"
-        if after.phase == Phase.SWAP:
-            size = after.swap_due()
-            text += (
-                f", the special number {self.special_number}: a swap of {size} "
-                f"card{'s' if size != 1 else ''} each follows."
-            )
-        elif after.turn is not None:
-            text += f"; {after.turn.in_text} to play."
-        else:
-            text += "."
-        return _sentence_start(text)
-
-    def add_trick(self, after: GameState, reviews: list[dict[str, Any]]) -> None:
-        outcome = after.last_trick
-        replayed = self.replayed.tricks
-        if (
-            outcome is None
-            or self.tricks_seen >= len(replayed)
-            or replayed[self.tricks_seen] != outcome
-        ):
-            raise WalkMismatch(f"trick {self.tricks_seen + 1} of the game differs from the replay")
-        self.tricks_seen += 1
-        text = _trick_text(outcome)
-        if after.winner is not None:
-            text += (
-                f" The game is over: {after.winner.in_text} wins with {after.notes} "
-                f"note{'s' if after.notes != 1 else ''} completed."
-            )
-        elif after.phase == Phase.DEAL:
-            text += (
-                f" Round {outcome.round} is over: {after.notes} "
-                f"note{'s' if after.notes != 1 else ''} carried into round {outcome.round + 1}."
-            )
-        self.add_state(
-            f"{outcome.round}.{outcome.trick}",
-            outcome.round,
-            outcome.trick,
-            "trick",
-            text,
-            after,
-            reviews,
-            explanation=explain(outcome, self.special_number, self.replayed.rules.balance),
-            winner=outcome.winner.key,
-            special_trick=outcome.special,
-            comment=_trick_comment(self.record, outcome.round, outcome.trick),
-        )
-
-    def add_state(
-        self,
-        key: str,
-        round_no: int,
-        trick_no: int,
-        step: str,
-        text: str,
-        state: GameState,
-        reviews: list[dict[str, Any]],
-        **extra: Any,
-    ) -> None:
-        self.game_over = state.is_over
-        self.add(
-            key,
-            round_no,
-            trick_no,
-            step,
-            text,
-            state.hands,
-            state.notes,
-            state.super_trump,
-            state.turn,
-            reviews,
-            **extra,
-        )
 
     def add(
         self,
@@ -414,12 +402,12 @@ class _Walk:
         step: str,
         text: str,
         hands: tuple[int, int],
-        notes: int,
-        super_trump: Suit | None,
         to_move: Role | None,
         reviews: list[dict[str, Any]],
         **extra: Any,
     ) -> None:
+        notes = self.notes
+        next_note = None if self.game_over else next_note_number(notes)
         self.positions.append(
             {
                 "id": key,
@@ -428,7 +416,7 @@ class _Walk:
                 "step": step,
                 "text": text,
                 "notes": notes,
-                "super_trump": None if super_trump is None else super_trump.code,
+                "super_trump": None if self.super_trump is None else self.super_trump.code,
                 "special_number": self.special_number,
                 "hands": {role.key: hand_codes(hands[role]) for role in Role},
                 "special": {role.key: hand_codes(hands[role] & self.special) for role in Role},
@@ -439,7 +427,7 @@ class _Walk:
                 "swaps": list(self.trick_swaps),
                 "to_move": None if to_move is None else to_move.key,
                 # The note the next trick is about: none once the game is decided.
-                "next_note": None if self.game_over or notes >= NOTES_PER_SHEET else notes + 1,
+                "next_note": next_note,
                 "reviews": reviews,
                 "explanation": None,
                 "winner": None,
@@ -468,8 +456,19 @@ class _Walk:
         text = "The replay stops here"
         if problem is not None:
             text += f": {problem.code}: {page_text(problem.message)}"
-        self.add_state(
-            "problem", round_no, trick_no, "problem", text + ".", final, [], problem=index
+        self.notes = final.notes
+        self.super_trump = final.super_trump
+        self.game_over = final.is_over
+        self.add(
+            "problem",
+            round_no,
+            trick_no,
+            "problem",
+            text + ".",
+            final.hands,
+            final.turn,
+            [],
+            problem=index,
         )
 
 
@@ -477,7 +476,7 @@ def _sentence_start(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _trick_text(outcome: TrickOutcome) -> str:
+def _trick_text(outcome: TrickEnded) -> str:
     lead, follow = CARD_CODES[outcome.lead], CARD_CODES[outcome.follow]
     text = (
         f"Round {outcome.round}, trick {outcome.trick}: {outcome.leader.in_text} led {lead}, "
@@ -542,17 +541,6 @@ def _stopping_problem(report: RecordReport) -> int | None:
     return errors[0] if errors else None
 
 
-def _with_decisions(record: Mapping[str, Any], replayed: Replay) -> Replay:
-    """The replay of a record again, keeping each decision (the state before it and the
-    action taken), on the sheet the first replay found."""
-    name = record.get("sheet")
-    sheets = {name: replayed.sheet} if isinstance(name, str) else None
-    again = replay(record, sheets, decisions=True)
-    if again.tricks != replayed.tricks or again.rounds != replayed.rounds:
-        raise WalkMismatch("two replays of one record differ")
-    return again
-
-
 def page_title(report: RecordReport) -> str:
     """The page's title: the record's game id, or where it was read when it has none."""
     if report.game_id:
@@ -569,7 +557,7 @@ def page_data(report: RecordReport, reviews: Reviews | None = None) -> dict[str,
     """Everything the page shows, as JSON-ready data: the record's heading, the sheet,
     every position, the notes curve, the result and the problems."""
     record = report.record if isinstance(report.record, dict) else {}
-    replayed = report.replay
+    replayed = report.log
     stopping = None if report.valid else _stopping_problem(report)
     if replayed is None:
         message = (
@@ -581,7 +569,7 @@ def page_data(report: RecordReport, reviews: Reviews | None = None) -> dict[str,
         positions = [_empty_position(message + ".", stopping)]
         sheet = None
     else:
-        walk = _Walk(record, _with_decisions(record, replayed), reviews or {})
+        walk = _Positions(record, replayed, reviews or {})
         walk.run()
         if replayed.result is None and replayed.final is not None:
             problem = None if stopping is None else report.problems[stopping]
@@ -646,7 +634,7 @@ def page_data(report: RecordReport, reviews: Reviews | None = None) -> dict[str,
 
 def _result_json(report: RecordReport) -> dict[str, Any]:
     result = report.result
-    replayed = report.replay
+    replayed = report.log
     ended_at = None if replayed is None else replayed.ended_at
     if result is None:
         return {
@@ -757,9 +745,9 @@ def checked_replay_page(
     except Exception as error:
         from dataclasses import replace
 
-        from ..checking.check import internal_error
+        from ..checking.verdict import internal_error
 
-        failed = replace(report, problems=(*report.problems, internal_error(error)), replay=None)
+        failed = replace(report, problems=(*report.problems, internal_error(error)), log=None)
         return replay_page(failed), failed
 
 
@@ -775,10 +763,10 @@ def page_html(data: dict[str, Any], report: RecordReport, start: str | None = No
     final = positions[-1]
     title_text = data["title"]
     noscript_svg = ""
-    if report.replay is not None:
+    if report.log is not None:
         from .picture import svg_picture
 
-        noscript_svg = svg_picture(report.replay, title_text)
+        noscript_svg = svg_picture(report.log, title_text)
     problems = "".join(
         f'<li class="problem {html.escape(problem["severity"])}">'
         f"{_problem_place(problem)}<strong>{html.escape(problem['code'])}</strong>: "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..checking.check import RecordReport
+from ..checking.verdict import RecordReport
 from ..rules.engine import Result
 from ..rules.problems import Problem, Severity
 
@@ -110,7 +110,7 @@ def problem_lines(report: RecordReport, problem: Problem) -> list[str]:
 def verdict_line(report: RecordReport) -> str:
     """One line on a valid record: who won, how many notes."""
     assert report.result is not None
-    ended_at = None if report.replay is None else report.replay.ended_at
+    ended_at = None if report.log is None else report.log.ended_at
     return verdict_text(record_name(report), report.result, ended_at)
 
 

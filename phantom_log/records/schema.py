@@ -1,6 +1,10 @@
-"""Checking records: the schema (authoritative), then the replay by the rules engine.
+"""The record's schema: the fast gate every record passes, and the wording of what it refuses.
 
-(The module is `check`, so that `phantom_log.verify` stays the API function.)"""
+``schemas/game-record-1.schema.json`` is the contract. ``jsonschema-rs`` compiles that very
+file into the yes/no gate (:func:`schema_valid`); only a record it refuses goes to
+``jsonschema``, which words every error (:func:`schema_problems`), on the failing parts of
+the record only, with bounded messages for values of any size.
+"""
 
 from __future__ import annotations
 
@@ -11,23 +15,16 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from ..records.sources import JsonError, SourceRecord, find_sources, parse_json, read_source
-from ..rules.engine import Replay, Result, SheetProblems, replay
-from ..rules.problems import FAILURE_CODES, Code, Problem, Severity, pointer
-from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
-from .wording import EXCERPT, counted, excerpt, shortened, word_all
+from ..rules.problems import Code, Problem, pointer
+from .quoting import EXCERPT, counted, excerpt
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, ValidationError
     from jsonschema_rs import Validator
 
-    from ..records.model import GameRecord
-
 RECORD_SCHEMA: Final = "game-record-1.schema.json"
-# Problems that come before a record is known to have the schema's shape.
-_BEFORE_MODEL: Final = frozenset({Code.JSON, Code.SCHEMA})
 SHEETS_SCHEMA: Final = "sheet-1.schema.json"
 MANIFEST_SCHEMA: Final = "manifest-1.schema.json"
 #: The schema errors of one document that are worded: past them the check stops and says
@@ -137,7 +134,8 @@ _JSON_TYPES: Final = (
 )
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """What kind of JSON value ``value`` is, for a message: ``an object``, ``null``..."""
     if value is None:
         return "null"
     for kind, name in _JSON_TYPES:
@@ -159,7 +157,7 @@ def _schema_message(error: ValidationError, instance: Any) -> tuple[str, str | N
     keyword = str(error.validator)
     value: Any = error.validator_value
     if keyword == "type":
-        return f"type: expected {value}, got {_json_type(instance)} {excerpt(instance)}", None
+        return f"type: expected {value}, got {json_type(instance)} {excerpt(instance)}", None
     if keyword == "enum" and isinstance(value, list) and value:
         words = _ENUM_WORDS.get(value[0])
         if words is None:
@@ -461,180 +459,3 @@ def schema_problems(
 
 def _sort_key(path: list[str | int]) -> tuple[tuple[int, str | int], ...]:
     return tuple((0, part) if isinstance(part, int) else (1, part) for part in path)
-
-
-@dataclass(frozen=True, slots=True)
-class RecordReport:
-    """The verdict on one record: its problems, and the replayed result if the replay got
-    to the end of the record (``None`` otherwise). ``replay`` is the engine's replay (if the
-    record got that far) and ``record`` the parsed JSON value."""
-
-    source: str
-    index: int
-    game_id: str | None
-    problems: tuple[Problem, ...]
-    result: Result | None = None
-    replay: Replay | None = field(default=None, compare=False, repr=False)
-    record: Any = field(default=None, compare=False, repr=False)
-
-    @property
-    def valid(self) -> bool:
-        """True when no problem has severity ``error``."""
-        return all(problem.severity is not Severity.ERROR for problem in self.problems)
-
-    @property
-    def model(self) -> GameRecord | None:
-        """The record as the record model (built from the validated JSON, without a second
-        validation), or ``None`` when the record did not pass the schema."""
-        if not isinstance(self.record, dict) or any(
-            problem.code in _BEFORE_MODEL for problem in self.problems
-        ):
-            return None
-        from ..records.model import GameRecord
-
-        return GameRecord.from_validated(self.record)
-
-    @property
-    def failed(self) -> bool:
-        """True when the run could not check this record (``internal-error``,
-        ``unreadable``): exit code 3 rather than 1."""
-        return any(problem.code in FAILURE_CODES for problem in self.problems)
-
-    @property
-    def warnings(self) -> int:
-        """How many problems are warnings."""
-        return sum(problem.severity is Severity.WARNING for problem in self.problems)
-
-    def to_json(self) -> dict[str, Any]:
-        """The report as docs/format.md's ``verify --format json`` writes it."""
-        return {
-            "source": self.source,
-            "index": self.index,
-            "game_id": self.game_id,
-            "valid": self.valid,
-            "problems": [problem.to_json() for problem in self.problems],
-            "result": None if self.result is None else self.result.to_json(),
-        }
-
-
-def _game_id(data: Any) -> str | None:
-    if isinstance(data, dict):
-        game_id = data.get("game_id")
-        if isinstance(game_id, str) and game_id:
-            # An id longer than the schema allows (200) is named by an excerpt: every line
-            # of the report names the record.
-            return game_id if len(game_id) <= 200 else shortened(game_id)
-    return None
-
-
-def check_record(
-    data: Any, sheets: Mapping[str, Sheet] | None = None, trace: bool = True
-) -> tuple[list[Problem], Replay | None]:
-    """The problems of one parsed record and its replay (``None`` when the record did not
-    get past the schema or the sheet checks). Without ``trace`` the replay keeps only the
-    problems and the result (see :func:`~phantom_log.rules.engine.replay`)."""
-    if not isinstance(data, dict):
-        return [
-            Problem.of(
-                Code.SCHEMA,
-                f"type: a record is a JSON object, not {_json_type(data)}",
-                hint="A .json file holds one record (an object) or an array of records; "
-                "a JSON Lines file holds one record per line.",
-            )
-        ], None
-    problems = schema_problems(data)
-    if problems:
-        return problems, None
-    try:
-        outcome = replay(data, sheets, trace)
-    except SheetProblems as error:
-        return word_all(error.problems), None
-    return word_all(outcome.problems), outcome
-
-
-def internal_error(error: BaseException) -> Problem:
-    """The ``internal-error`` problem of a failure of the checker itself."""
-    return Problem.of(
-        Code.INTERNAL_ERROR,
-        f"the checker failed on this record ({type(error).__name__}); the other records "
-        "are still checked",
-        hint="This is a bug in phantom-log: please report it with the record.",
-    )
-
-
-def verify_record(
-    record: SourceRecord,
-    sheets: Mapping[str, Sheet] | None = None,
-    strict: bool = False,
-    trace: bool = True,
-) -> RecordReport:
-    """The report on one record read from a source."""
-    if record.problem is not None:
-        return RecordReport(record.source, record.index, None, (record.problem,))
-    try:
-        problems, outcome = check_record(record.data, sheets, trace)
-    except Exception as error:  # a bug of the checker: this record's problem, not the run's
-        return RecordReport(
-            record.source,
-            record.index,
-            _game_id(record.data),
-            (internal_error(error),),
-            record=record.data,
-        )
-    if strict:
-        problems = [problem.as_error() for problem in problems]
-    return RecordReport(
-        record.source,
-        record.index,
-        _game_id(record.data),
-        tuple(problems),
-        None if outcome is None else outcome.result,
-        outcome,
-        record.data,
-    )
-
-
-def verify_paths(
-    paths: Iterable[str],
-    sheets: Mapping[str, Sheet] | None = None,
-    strict: bool = False,
-    stdin: IO[bytes] | None = None,
-) -> Iterator[RecordReport]:
-    """Reports on every record of every path, in input order.
-
-    Raises :class:`~phantom_log.records.sources.SourceError` for a path that does not exist,
-    before any record is read.
-    """
-    for source in find_sources(paths):
-        for record in read_source(source, stdin):
-            yield verify_record(record, sheets, strict)
-
-
-def read_sheets(data: bytes) -> dict[str, Sheet] | list[Problem]:
-    """The named sheets of a sheets file (``schemas/sheet-1.schema.json``), added to the
-    built-in ones, or the file's problems."""
-    try:
-        document = parse_json(data)
-    except JsonError as error:
-        return [error.problem()]
-    problems = schema_problems(document, SHEETS_SCHEMA)
-    if problems:
-        return problems
-    known: dict[str, Sheet] = dict(BUILTIN_SHEETS)
-    for index, entry in enumerate(document["sheets"]):
-        at = f"/sheets/{index}"
-        sheet = sheet_from_json(entry, at)
-        if isinstance(sheet, list):
-            problems.extend(word_all(sheet))
-        elif sheet.name in known:
-            problems.append(
-                Problem.of(
-                    Code.BAD_SHEET,
-                    f"the sheet name {sheet.name!r} is taken"
-                    + (" by a built-in sheet" if sheet.name in BUILTIN_SHEETS else " twice"),
-                    at + "/name",
-                )
-            )
-        else:
-            known[sheet.name] = sheet
-    return problems or known

@@ -1,0 +1,219 @@
+"""The verdict on a record: the schema (authoritative), then the replay by the rules engine.
+
+:func:`check_record` gives a parsed record's problems, worded, and its game log;
+:func:`verify_record` the :class:`RecordReport` of a record read from a source, a failure
+of the checker itself on it being that record's ``internal-error``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any, Final
+
+from ..records.quoting import shortened
+from ..records.schema import SHEETS_SCHEMA, json_type, schema_problems
+from ..records.sources import JsonError, SourceRecord, find_sources, parse_json, read_source
+from ..rules.engine import Result
+from ..rules.problems import FAILURE_CODES, Code, Problem, Severity
+from ..rules.replay import GameLog, GameLogBuilder, SheetProblems, replay_record
+from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
+from .wording import word_all
+
+if TYPE_CHECKING:
+    from ..records.model import GameRecord
+
+# Problems that come before a record is known to have the schema's shape.
+_BEFORE_MODEL: Final = frozenset({Code.JSON, Code.SCHEMA})
+
+
+@dataclass(frozen=True, slots=True)
+class RecordReport:
+    """The verdict on one record: its problems, and the replayed result if the replay got
+    to the end of the record (``None`` otherwise). ``log`` is the engine's
+    :class:`~phantom_log.rules.replay.GameLog` of the game (if the record got that far)
+    and ``record`` the parsed JSON value."""
+
+    source: str
+    index: int
+    game_id: str | None
+    problems: tuple[Problem, ...]
+    result: Result | None = None
+    log: GameLog | None = field(default=None, compare=False, repr=False)
+    record: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def replay(self) -> GameLog | None:
+        """Deprecated: :attr:`log`."""
+        warnings.warn(
+            "RecordReport.replay is deprecated: use RecordReport.log", DeprecationWarning, 2
+        )
+        return self.log
+
+    @property
+    def valid(self) -> bool:
+        """True when no problem has severity ``error``."""
+        return all(problem.severity is not Severity.ERROR for problem in self.problems)
+
+    @property
+    def model(self) -> GameRecord | None:
+        """The record as the record model (built from the validated JSON, without a second
+        validation), or ``None`` when the record did not pass the schema."""
+        if not isinstance(self.record, dict) or any(
+            problem.code in _BEFORE_MODEL for problem in self.problems
+        ):
+            return None
+        from ..records.model import GameRecord
+
+        return GameRecord.from_validated(self.record)
+
+    @property
+    def failed(self) -> bool:
+        """True when the run could not check this record (``internal-error``,
+        ``unreadable``): exit code 3 rather than 1."""
+        return any(problem.code in FAILURE_CODES for problem in self.problems)
+
+    @property
+    def warnings(self) -> int:
+        """How many problems are warnings."""
+        return sum(problem.severity is Severity.WARNING for problem in self.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as docs/format.md's ``verify --format json`` writes it."""
+        return {
+            "source": self.source,
+            "index": self.index,
+            "game_id": self.game_id,
+            "valid": self.valid,
+            "problems": [problem.to_json() for problem in self.problems],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+
+def _game_id(data: Any) -> str | None:
+    if isinstance(data, dict):
+        game_id = data.get("game_id")
+        if isinstance(game_id, str) and game_id:
+            # An id longer than the schema allows (200) is named by an excerpt: every line
+            # of the report names the record.
+            return game_id if len(game_id) <= 200 else shortened(game_id)
+    return None
+
+
+#: What builds a record's game log: :class:`~phantom_log.rules.replay.GameLogBuilder`
+#: (every event) or :class:`~phantom_log.rules.replay.VerdictBuilder` (the problems and
+#: the result only, the cheapest).
+LogBuilder = Callable[[], GameLogBuilder]
+
+
+def check_record(
+    data: Any, sheets: Mapping[str, Sheet] | None = None, builder: LogBuilder = GameLogBuilder
+) -> tuple[list[Problem], GameLog | None]:
+    """The problems of one parsed record and its game log, as ``builder`` builds it
+    (``None`` when the record did not get past the schema or the sheet checks)."""
+    if not isinstance(data, dict):
+        return [
+            Problem.of(
+                Code.SCHEMA,
+                f"type: a record is a JSON object, not {json_type(data)}",
+                hint="A .json file holds one record (an object) or an array of records; "
+                "a JSON Lines file holds one record per line.",
+            )
+        ], None
+    problems = schema_problems(data)
+    if problems:
+        return problems, None
+    try:
+        outcome = replay_record(data, builder(), sheets)
+    except SheetProblems as error:
+        return word_all(error.problems), None
+    return word_all(outcome.problems), outcome
+
+
+def internal_error(error: BaseException) -> Problem:
+    """The ``internal-error`` problem of a failure of the checker itself."""
+    return Problem.of(
+        Code.INTERNAL_ERROR,
+        f"the checker failed on this record ({type(error).__name__}); the other records "
+        "are still checked",
+        hint="This is a bug in phantom-log: please report it with the record.",
+    )
+
+
+def verify_record(
+    record: SourceRecord,
+    sheets: Mapping[str, Sheet] | None = None,
+    strict: bool = False,
+    builder: LogBuilder = GameLogBuilder,
+) -> RecordReport:
+    """The report on one record read from a source, its game log as ``builder`` builds it."""
+    if record.problem is not None:
+        return RecordReport(record.source, record.index, None, (record.problem,))
+    try:
+        problems, outcome = check_record(record.data, sheets, builder)
+    except Exception as error:  # a bug of the checker: this record's problem, not the run's
+        return RecordReport(
+            record.source,
+            record.index,
+            _game_id(record.data),
+            (internal_error(error),),
+            record=record.data,
+        )
+    if strict:
+        problems = [problem.as_error() for problem in problems]
+    return RecordReport(
+        record.source,
+        record.index,
+        _game_id(record.data),
+        tuple(problems),
+        None if outcome is None else outcome.result,
+        outcome,
+        record.data,
+    )
+
+
+def verify_paths(
+    paths: Iterable[str],
+    sheets: Mapping[str, Sheet] | None = None,
+    strict: bool = False,
+    stdin: IO[bytes] | None = None,
+) -> Iterator[RecordReport]:
+    """Reports on every record of every path, in input order.
+
+    Raises :class:`~phantom_log.records.sources.SourceError` for a path that does not exist,
+    before any record is read.
+    """
+    for source in find_sources(paths):
+        for record in read_source(source, stdin):
+            yield verify_record(record, sheets, strict)
+
+
+def read_sheets(data: bytes) -> dict[str, Sheet] | list[Problem]:
+    """The named sheets of a sheets file (``schemas/sheet-1.schema.json``), added to the
+    built-in ones, or the file's problems."""
+    try:
+        document = parse_json(data)
+    except JsonError as error:
+        return [error.problem()]
+    problems = schema_problems(document, SHEETS_SCHEMA)
+    if problems:
+        return problems
+    known: dict[str, Sheet] = dict(BUILTIN_SHEETS)
+    for index, entry in enumerate(document["sheets"]):
+        at = f"/sheets/{index}"
+        sheet = sheet_from_json(entry, at)
+        if isinstance(sheet, list):
+            problems.extend(word_all(sheet))
+        elif sheet.name in known:
+            problems.append(
+                Problem.of(
+                    Code.BAD_SHEET,
+                    f"the sheet name {sheet.name!r} is taken"
+                    + (" by a built-in sheet" if sheet.name in BUILTIN_SHEETS else " twice"),
+                    at + "/name",
+                )
+            )
+        else:
+            known[sheet.name] = sheet
+    return problems or known

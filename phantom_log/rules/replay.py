@@ -1,0 +1,706 @@
+"""The replay of a record: a fold of its actions over the state machine, told to a visitor.
+
+:func:`replay_record` reads a record that passed the schema check and feeds its actions to
+a :class:`~phantom_log.rules.engine.GameState` in order: the deal, the exchange, the
+special number, each play and each swap. The record's structure is checked on the way (a
+trick of one play that is not the last one, a round that stops short of 10 tricks and is
+followed by another, anything after the end of the game, the claimed trick winners and
+result). The replay stops at the first illegal step, since the state after it is
+undefined; wrong claims are problems and the replay goes on.
+
+What happens is told to a :class:`GameVisitor`, as python-chess's PGN reader tells its
+visitors: the events of :mod:`phantom_log.rules.events` as the state emits them, each
+problem, and the end. :class:`GameLogBuilder` (the default) builds a :class:`GameLog` of
+every event; :class:`VerdictBuilder` wants the problems and the result only, and the
+state then builds no event at all (the fast path of ``verify``). A visitor that wants the
+decisions is also given the state before each decision a player made (the analysis).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, Generic, TypeVar, overload
+
+from .cards import ROLE_BY_KEY, Role, parse_card
+from .engine import (
+    CARDS_ASIDE,
+    CARDS_PER_HAND,
+    ROUNDS_PER_GAME,
+    TRICKS_PER_ROUND,
+    Action,
+    ExchangeCards,
+    GameState,
+    PickSpecialNumber,
+    PlayCard,
+    Result,
+    Rules,
+    SwapCards,
+)
+from .events import (
+    ROLES,
+    CardPlayed,
+    CardsSwapped,
+    Dealt,
+    Exchanged,
+    GameEnded,
+    RoundEnded,
+    RoundStarted,
+    TrickEnded,
+    verdict_reason,
+)
+from .problems import Code, Illegal
+from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
+
+#: The phases the fold reads, as the engine's ints.
+_DEAL: Final = 0
+_EXCHANGE: Final = 1
+_SPECIAL_NUMBER: Final = 2
+_PLAY: Final = 3
+_SWAP: Final = 4
+_OVER: Final = 5
+
+Built = TypeVar("Built")
+
+
+class GameVisitor(Generic[Built]):
+    """What a replay tells, in play order. Every method does nothing by default: a
+    visitor overrides those it needs, and :meth:`result` gives what it built (what
+    :func:`replay_record` returns).
+
+    ``wants_events``: ``False`` for a visitor that needs only the problems and the end; the
+    state then builds no event (the cheapest replay). ``wants_decisions``: ``True`` to be
+    given, before each decision a player makes (the exchange, the leader's special number,
+    each card, each swap), a copy of the state and the action (:meth:`visit_decision`).
+    """
+
+    wants_events: bool = True
+    wants_decisions: bool = False
+
+    def begin_game(self, sheet: Sheet, rules: Rules) -> None:
+        """The replay starts, on ``sheet`` under ``rules``."""
+
+    def visit_deal(self, event: Dealt) -> None:
+        """A round was dealt."""
+
+    def visit_exchange(self, event: Exchanged) -> None:
+        """The exchange of a round was made."""
+
+    def visit_round_start(self, event: RoundStarted) -> None:
+        """A round's play begins: its special number is set."""
+
+    def visit_play(self, event: CardPlayed) -> None:
+        """A card was played."""
+
+    def visit_swap(self, event: CardsSwapped) -> None:
+        """A swap was made."""
+
+    def visit_trick(self, event: TrickEnded) -> None:
+        """A trick was judged and the notes moved."""
+
+    def visit_round_end(self, event: RoundEnded) -> None:
+        """A round ended."""
+
+    def visit_game_end(self, event: GameEnded) -> None:
+        """The game was decided."""
+
+    def visit_decision(self, state: GameState, action: Action) -> None:
+        """A player is about to take ``action`` from ``state`` (a copy, the visitor's to
+        keep); only for a visitor that ``wants_decisions``."""
+
+    def visit_problem(self, problem: Illegal) -> None:
+        """A problem of the record (an illegal step ends the replay; a wrong claim does
+        not)."""
+
+    def end_game(self, result: Result | None, final: GameState) -> None:
+        """The replay is over: ``result`` when it got to the end of the record (an
+        unfinished game has a result whose winner is ``None``), ``None`` when an illegal
+        step stopped it; ``final`` is the state where it stopped."""
+
+    def visit(self, event: Any) -> None:
+        """Tell this visitor one event, by its kind (for code that drives a state itself)."""
+        _dispatch(self, event)
+
+    def result(self) -> Built:
+        """What the visitor built."""
+        raise NotImplementedError
+
+
+class GameLog:
+    """What happened in a replayed game: every event in play order (``events``), the
+    problems found, the result (``None`` when an illegal step stopped the replay),
+    where the game was decided (``ended_at``) and the state where the replay stopped
+    (``final``). ``rounds``, ``tricks`` and ``round_ends`` are its events of one kind.
+    ``decisions`` holds, for a log built with them, each decision a player made: the
+    state just before it and the action taken."""
+
+    def __init__(self, sheet: Sheet, rules: Rules) -> None:
+        self.sheet = sheet
+        self.rules = rules
+        self.events: list[Any] = []
+        self.problems: list[Illegal] = []
+        self.result: Result | None = None
+        self.ended_at: tuple[int, int] | None = None
+        self.final: GameState | None = None
+        self.decisions: list[tuple[GameState, Action]] | None = None
+        self._kinds: dict[type, list[Any]] | None = None
+
+    def _of_kind(self, kind: type) -> list[Any]:
+        kinds = self._kinds
+        if kinds is None or sum(len(found) for found in kinds.values()) != len(self.events):
+            kinds = {}
+            for event in self.events:
+                kinds.setdefault(type(event), []).append(event)
+            self._kinds = kinds
+        return kinds.get(kind, [])
+
+    @property
+    def rounds(self) -> list[RoundStarted]:
+        """The start of each round's play, in order."""
+        return self._of_kind(RoundStarted)
+
+    @property
+    def tricks(self) -> list[TrickEnded]:
+        """Each completed trick, in order."""
+        return self._of_kind(TrickEnded)
+
+    @property
+    def deals(self) -> list[Dealt]:
+        """Each round's deal, in order."""
+        return self._of_kind(Dealt)
+
+    @property
+    def round_ends(self) -> list[RoundEnded]:
+        """The end of each round that ended (its tenth trick played, or the game won in it)."""
+        return self._of_kind(RoundEnded)
+
+    @property
+    def valid(self) -> bool:
+        """True when no problem is an error."""
+        return all(problem.is_warning for problem in self.problems)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameLog) and (
+            self.sheet,
+            self.rules,
+            self.events,
+            self.problems,
+            self.result,
+            self.ended_at,
+        ) == (other.sheet, other.rules, other.events, other.problems, other.result, other.ended_at)
+
+    def __hash__(self) -> int:
+        raise TypeError(type(self).__name__)
+
+    def __repr__(self) -> str:
+        return f"GameLog({len(self.events)} events, result={self.result!r})"
+
+
+class GameLogBuilder(GameVisitor[GameLog]):
+    """Builds the :class:`GameLog` of a replay: every event (without ``events``, none:
+    the log then holds the problems, the result and the final state only) and, with
+    ``decisions``, the state before each decision."""
+
+    def __init__(self, *, events: bool = True, decisions: bool = False) -> None:
+        self.wants_events = events
+        self.wants_decisions = decisions
+        self.log: GameLog | None = None
+
+    def begin_game(self, sheet: Sheet, rules: Rules) -> None:
+        self.log = GameLog(sheet, rules)
+        if self.wants_decisions:
+            self.log.decisions = []
+
+    def _add(self, event: Any) -> None:
+        assert self.log is not None
+        self.log.events.append(event)
+
+    visit_deal = _add
+    visit_exchange = _add
+    visit_round_start = _add
+    visit_play = _add
+    visit_swap = _add
+    visit_trick = _add
+    visit_round_end = _add
+    visit_game_end = _add
+
+    def visit_decision(self, state: GameState, action: Action) -> None:
+        assert self.log is not None and self.log.decisions is not None
+        self.log.decisions.append((state, action))
+
+    def visit_problem(self, problem: Illegal) -> None:
+        assert self.log is not None
+        self.log.problems.append(problem)
+
+    def end_game(self, result: Result | None, final: GameState) -> None:
+        assert self.log is not None
+        self.log.result = result
+        self.log.final = final
+        if result is not None and final.phase_code == _OVER:
+            self.log.ended_at = (final.ended_round, final.ended_trick)
+
+    def result(self) -> GameLog:
+        assert self.log is not None
+        return self.log
+
+
+class VerdictBuilder(GameLogBuilder):
+    """The skipping visitor: a :class:`GameLog` of the problems, the result, where the
+    game was decided and the final state, without a single event (``verify``'s replay)."""
+
+    def __init__(self) -> None:
+        super().__init__(events=False)
+
+
+# The four combinations of the optional rules, made once (records name them by flags).
+_RULES: Final = {
+    (beginner, balance): Rules(beginner, balance)
+    for beginner in (False, True)
+    for balance in (False, True)
+}
+
+
+class SheetProblems(ValueError):
+    """A record whose sheet is unknown or breaks the sheet rules: nothing to replay."""
+
+    def __init__(self, problems: list[Illegal]) -> None:
+        super().__init__(", ".join(problem.code for problem in problems))
+        self.problems = problems
+
+
+class _Stop(Exception):
+    """Ends a replay at its first illegal step."""
+
+    def __init__(self, problem: Illegal) -> None:
+        super().__init__(problem.code)
+        self.problem = problem
+
+
+def record_sheet(value: Any, sheets: Mapping[str, Sheet] | None = None) -> Sheet | list[Illegal]:
+    """The sheet a record's ``sheet`` value names or carries, or its problems."""
+    if isinstance(value, str):
+        known = BUILTIN_SHEETS if sheets is None else sheets
+        sheet = known.get(value)
+        if sheet is None:
+            return [
+                Illegal(
+                    Code.UNKNOWN_SHEET, {"name": value, "known": tuple(sorted(known))}, "/sheet"
+                )
+            ]
+        return sheet
+    return sheet_from_json(value)
+
+
+def record_rules(record: Mapping[str, Any]) -> Rules:
+    """The optional rules a record (that passed the schema) was played under."""
+    rules_value = record.get("rules")
+    if not rules_value:
+        return _RULES[(False, False)]
+    return _RULES[
+        (bool(rules_value.get("beginner", False)), bool(rules_value.get("balance", False)))
+    ]
+
+
+@overload
+def replay_record(
+    record: Mapping[str, Any], visitor: None = None, sheets: Mapping[str, Sheet] | None = None
+) -> GameLog: ...
+
+
+@overload
+def replay_record(
+    record: Mapping[str, Any],
+    visitor: GameVisitor[Built],
+    sheets: Mapping[str, Sheet] | None = None,
+) -> Built: ...
+
+
+def replay_record(
+    record: Mapping[str, Any],
+    visitor: GameVisitor[Any] | None = None,
+    sheets: Mapping[str, Sheet] | None = None,
+) -> Any:
+    """Replay a record that passed the schema check, by the rules, telling ``visitor``
+    (by default a :class:`GameLogBuilder`) what happens; returns what it built.
+
+    Raises :class:`SheetProblems` when the record's sheet is unknown or broken (there is
+    nothing to replay); never raises for anything else such a record can hold.
+    ``sheets`` are the named sheets known (by default the built-in ones).
+    """
+    if visitor is None:
+        visitor = GameLogBuilder()
+    rules = record_rules(record)
+    sheet = record_sheet(record["sheet"], sheets)
+    if isinstance(sheet, list):
+        raise SheetProblems(sheet)
+    visitor.begin_game(sheet, rules)
+    state = GameState.start(sheet, rules, bool(visitor.wants_events))
+    log = visitor.log if type(visitor) is GameLogBuilder else None
+    into = None if log is None else log.events
+    document = record if type(record) is dict else dict(record)
+    result = None
+    try:
+        _fold(document, state, visitor, into, bool(visitor.wants_decisions))
+        result = _finish(document, state, visitor)
+    except _Stop as stop:
+        _tell(visitor, state, into)  # what the steps before the illegal one did
+        visitor.visit_problem(stop.problem)
+    visitor.end_game(result, state)
+    return visitor.result()
+
+
+def _dispatch(visitor: Any, event: Any) -> None:
+    """Tell a visitor one event, by its kind."""
+    kind = type(event)
+    if kind is CardPlayed:
+        visitor.visit_play(event)
+    elif kind is TrickEnded:
+        visitor.visit_trick(event)
+    elif kind is CardsSwapped:
+        visitor.visit_swap(event)
+    elif kind is RoundStarted:
+        visitor.visit_round_start(event)
+    elif kind is Dealt:
+        visitor.visit_deal(event)
+    elif kind is Exchanged:
+        visitor.visit_exchange(event)
+    elif kind is RoundEnded:
+        visitor.visit_round_end(event)
+    elif kind is GameEnded:
+        visitor.visit_game_end(event)
+    else:
+        raise TypeError(f"not an event of a game: {event!r}")
+
+
+def _tell(visitor: Any, state: GameState, into: list[Any] | None) -> None:
+    """Hand the events the state has emitted since the last call to the visitor (to the
+    log's list at once, for the builder)."""
+    events = state.events
+    if not events:
+        return
+    if into is not None:
+        into.extend(events)
+    else:
+        for event in events:
+            _dispatch(visitor, event)
+    events.clear()
+
+
+def _at(problem: Illegal, pointer: str, round_no: int | None, trick_no: int | None) -> _Stop:
+    return _Stop(problem.located(pointer, round_no, trick_no))
+
+
+def _fold(
+    record: dict[str, Any],
+    state: GameState,
+    visitor: Any,
+    into: list[Any] | None,
+    decisions: bool,
+) -> None:
+    # Pointers are written only for a problem: the replay of a valid record makes none.
+    rounds = record["rounds"]
+    last_round = len(rounds) - 1
+    for index, data in enumerate(rounds):
+        round_no = index + 1
+        if state.phase_code == _OVER:
+            problem = state.out_of_phase().with_facts(what="round", round=round_no)
+            raise _at(problem, f"/rounds/{index}", round_no, None)
+        if index >= ROUNDS_PER_GAME:  # the schema allows no third round
+            raise _at(
+                Illegal(Code.SCHEMA, {"rounds": len(rounds)}), f"/rounds/{index}", round_no, None
+            )
+        _deal(state, data, index)
+        _tell(visitor, state, into)
+        _round_start(state, data, visitor, index, decisions)
+        _tell(visitor, state, into)
+        tricks = data["tricks"]
+        last_trick = len(tricks) - 1
+        for trick_index, trick in enumerate(tricks):
+            trick_no = trick_index + 1
+            if state.phase_code == _OVER:
+                problem = state.out_of_phase().with_facts(
+                    what="trick", round=round_no, trick=trick_no
+                )
+                raise _at(problem, _trick_pointer(index, trick_index), round_no, trick_no)
+            if trick_index >= TRICKS_PER_ROUND:  # the schema allows no eleventh trick
+                raise _at(
+                    Illegal(Code.SCHEMA, {"tricks": len(tricks)}),
+                    _trick_pointer(index, trick_index),
+                    round_no,
+                    trick_no,
+                )
+            is_last = index == last_round and trick_index == last_trick
+            _trick(state, trick, visitor, into, index, trick_index, is_last, decisions)
+
+
+def _trick_pointer(index: int, trick_index: int) -> str:
+    return f"/rounds/{index}/tricks/{trick_index}"
+
+
+_DEAL_PARTS: Final = (("phantom", CARDS_PER_HAND), ("christine", CARDS_PER_HAND))
+_DEAL_PARTS_ASIDE: Final = (*_DEAL_PARTS, ("aside", CARDS_ASIDE))
+
+
+def _deal(state: GameState, data: dict[str, Any], index: int) -> None:
+    round_no = index + 1
+    if state.phase_code != _DEAL:
+        # A round before this one stopped short of its tenth trick.
+        raise _at(
+            Illegal(
+                Code.INCOMPLETE_ROUND,
+                {"round": index, "played": state.tricks_played, "next": round_no},
+            ),
+            f"/rounds/{index - 1}/tricks",
+            index,
+            None,
+        )
+    deal = data["deal"]
+    seen = 0
+    hands = [0, 0, 0]
+    parts = _DEAL_PARTS_ASIDE if "aside" in deal else _DEAL_PARTS
+    for part_index, (key, expected) in enumerate(parts):
+        codes = deal[key]
+        if len(codes) != expected:
+            raise _at(
+                Illegal(
+                    Code.BAD_DEAL,
+                    {"part": key, "count": len(codes), "expected": expected, "round": round_no},
+                ),
+                f"/rounds/{index}/deal/{key}",
+                round_no,
+                None,
+            )
+        hand = 0
+        for position, code in enumerate(codes):
+            card = parse_card(code)
+            if seen >> card & 1:
+                first = key if hand >> card & 1 else _holder(hands, card)
+                raise _at(
+                    Illegal(
+                        Code.BAD_DEAL,
+                        {"card": card, "first": first, "part": key, "round": round_no},
+                    ),
+                    f"/rounds/{index}/deal/{key}/{position}",
+                    round_no,
+                    None,
+                )
+            seen |= 1 << card
+            hand |= 1 << card
+        hands[part_index] = hand
+    problem = state.step_deal(hands[0], hands[1])
+    if problem is not None:  # only reachable through a state built by hand
+        raise _at(problem, f"/rounds/{index}/deal", round_no, None)
+
+
+def _holder(hands: list[int], card: int) -> str:
+    """Which part of a deal (read so far) holds a card."""
+    for key, hand in zip(("phantom", "christine", "aside"), hands, strict=True):
+        if hand >> card & 1:
+            return key
+    return "aside"
+
+
+def _round_start(
+    state: GameState, data: dict[str, Any], visitor: Any, index: int, decisions: bool
+) -> None:
+    round_no = index + 1
+    exchange = data.get("exchange")
+    if exchange is not None:
+        phantom_card = parse_card(exchange["phantom"])
+        christine_card = parse_card(exchange["christine"])
+        before = state.copy() if decisions else None
+        problem = state.step_exchange(phantom_card, christine_card)
+        if problem is not None:
+            player = problem.facts.get("player")
+            pointer = (
+                f"/rounds/{index}/exchange"
+                if player is None
+                else f"/rounds/{index}/exchange/{player.key}"
+            )
+            raise _at(problem, pointer, round_no, None)
+        if before is not None:
+            visitor.visit_decision(before, ExchangeCards(phantom_card, christine_card))
+    before = state.copy() if decisions and not state.beginner else None
+    problem = state.step_special_number(int(data["special_number"]))
+    if problem is not None:
+        if problem.code is Code.BAD_SPECIAL_NUMBER and exchange is not None:
+            problem = problem.with_facts(exchange=(phantom_card, christine_card))
+        pointer = (
+            f"/rounds/{index}"
+            if problem.code is Code.BAD_EXCHANGE
+            else f"/rounds/{index}/special_number"
+        )
+        raise _at(problem, pointer, round_no, None)
+    if before is not None:  # not the die's (beginner rule)
+        visitor.visit_decision(before, PickSpecialNumber(state.special_number))
+
+
+def _trick(
+    state: GameState,
+    trick: dict[str, Any],
+    visitor: Any,
+    into: list[Any] | None,
+    index: int,
+    trick_index: int,
+    is_last: bool,
+    decisions: bool,
+) -> None:
+    plays = trick["plays"]
+    round_no = index + 1
+    trick_no = trick_index + 1
+    _play(state, plays[0], visitor, into, index, trick_index, 0, decisions)
+    claimed = trick.get("winner")
+    if len(plays) < 2:
+        if not is_last:
+            raise _at(
+                Illegal(Code.INCOMPLETE_TRICK, {"round": round_no, "trick": trick_no}),
+                _trick_pointer(index, trick_index) + "/plays",
+                round_no,
+                trick_no,
+            )
+        if claimed is not None:
+            visitor.visit_problem(
+                Illegal(
+                    Code.WINNER_MISMATCH,
+                    {
+                        "claimed": ROLE_BY_KEY[claimed],
+                        "one_card": True,
+                        "round": round_no,
+                        "trick": trick_no,
+                    },
+                    _trick_pointer(index, trick_index) + "/winner",
+                    round_no,
+                    trick_no,
+                )
+            )
+        return
+    _play(state, plays[1], visitor, into, index, trick_index, 1, decisions)
+    if claimed is not None:
+        winner = state.leader_code  # the winner leads the next trick
+        if ROLE_BY_KEY[claimed] is not ROLES[winner]:
+            visitor.visit_problem(
+                Illegal(
+                    Code.WINNER_MISMATCH,
+                    {
+                        "claimed": ROLE_BY_KEY[claimed],
+                        "winner": ROLES[winner],
+                        "lead": state.last_lead,
+                        "follow": state.last_follow,
+                        "reason": verdict_reason(state.last_verdict),
+                        "round": round_no,
+                        "trick": trick_no,
+                    },
+                    _trick_pointer(index, trick_index) + "/winner",
+                    round_no,
+                    trick_no,
+                )
+            )
+
+
+def _cards(codes: Sequence[Any]) -> tuple[int, ...]:
+    return tuple([parse_card(code) for code in codes])
+
+
+def _play(
+    state: GameState,
+    play: dict[str, Any],
+    visitor: Any,
+    into: list[Any] | None,
+    index: int,
+    trick_index: int,
+    position: int,
+    decisions: bool,
+) -> None:
+    player = 0 if play["player"] == "phantom" else 1
+    card = parse_card(play["card"])
+    before = state.copy() if decisions else None
+    problem = state.step_play(player, card)
+    if problem is not None:
+        field = "player" if problem.code is Code.WRONG_PLAYER else "card"
+        raise _at(
+            problem,
+            f"{_trick_pointer(index, trick_index)}/plays/{position}/{field}",
+            index + 1,
+            trick_index + 1,
+        )
+    if before is not None:
+        visitor.visit_decision(before, PlayCard(ROLES[player], card))
+    _tell(visitor, state, into)
+    swap = play.get("swap")
+    if state.phase_code == _SWAP:
+        if swap is None:
+            at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
+            raise _at(state.out_of_phase(), at, index + 1, trick_index + 1)
+        phantom = swap.get("phantom")
+        christine = swap.get("christine")
+        phantom_cards = () if phantom is None else _cards(phantom)
+        christine_cards = () if christine is None else _cards(christine)
+        before = state.copy() if decisions else None
+        problem = state.step_swap(phantom_cards, christine_cards)
+        if problem is not None:
+            at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
+            key = problem.facts["player"].key
+            if problem.code is Code.CARD_NOT_HELD:
+                pointer = f"{at}/swap/{key}/{problem.facts['position']}"
+            elif swap.get(key) is None:
+                pointer = f"{at}/swap"
+            else:
+                pointer = f"{at}/swap/{key}"
+            raise _at(problem, pointer, index + 1, trick_index + 1)
+        if before is not None:
+            visitor.visit_decision(before, SwapCards(phantom_cards, christine_cards))
+        _tell(visitor, state, into)
+    elif swap and (swap.get("phantom") or swap.get("christine")):
+        problem = Illegal(
+            Code.UNEXPECTED_SWAP,
+            {
+                "card": card,
+                "special_number": state.special_number,
+                "no_swap_possible": state.is_special(card),
+                "empty": ROLES[0] if not state.phantom_hand else ROLES[1],
+            },
+        )
+        raise _at(
+            problem,
+            f"{_trick_pointer(index, trick_index)}/plays/{position}/swap",
+            index + 1,
+            trick_index + 1,
+        )
+
+
+def _finish(record: dict[str, Any], state: GameState, visitor: Any) -> Result:
+    winner = state.winner if state.phase_code == _OVER else None
+    result = Result(winner, state.notes)
+    rounds = record["rounds"]
+    if winner is None:
+        tricks = len(rounds[-1]["tricks"])
+        visitor.visit_problem(
+            Illegal(
+                Code.UNFINISHED,
+                {"rounds": len(rounds), "tricks": tricks, "notes": state.notes},
+                "/rounds",
+                len(rounds),
+                tricks or None,
+            )
+        )
+    claim = record.get("result")
+    if claim is None:
+        return result
+    claimed_winner = claim["winner"]
+    claimed: Role | None = None if claimed_winner is None else ROLE_BY_KEY[claimed_winner]
+    if claimed is not result.winner:
+        visitor.visit_problem(
+            Illegal(
+                Code.WINNER_MISMATCH,
+                {"claimed": claimed, "winner": result.winner, "result": True},
+                "/result/winner",
+            )
+        )
+    if int(claim["notes"]) != result.notes:
+        visitor.visit_problem(
+            Illegal(
+                Code.NOTES_MISMATCH,
+                {"claimed": int(claim["notes"]), "notes": result.notes},
+                "/result/notes",
+            )
+        )
+    return result
