@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 import phantom_log
 from phantom_log import Card, IllegalMove, InvalidRecord, Position, PositionNotReached, Role, Suit
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.rules.engine import PlayCard
 from phantom_log.rules.problems import Code
 

@@ -21,7 +21,7 @@ from phantom_log.checking.check import (
     schema_text,
 )
 from phantom_log.checking.wording import EXCERPT, excerpt, quoted, shortened
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.views.reports import PROBLEMS_LISTED
 
 ROOT = Path(__file__).resolve().parents[1]

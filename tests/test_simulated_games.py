@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from phantom_log.analysis.simulator import POLICIES, Simulation, simulate_game
 from phantom_log.checking.check import check_record, schema_problems, verify_record
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.records.model import GameRecord
 from phantom_log.records.sources import read_source
 from phantom_log.rules.cards import CARD_CODES, Role, Suit, card_suit, hand_mask
