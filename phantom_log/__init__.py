@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 COMPILED_MODULES = (
     "phantom_log.rules.engine",
     "phantom_log.records.strictjson",
-    "phantom_log.analysis.decisions.solver",
+    "phantom_log.analysis.solver",
 )
 
 
