@@ -285,7 +285,9 @@ def verify(
     order, as ``phantom-log verify`` gives them: a source that cannot be read (no
     permission, a broken link, larger than ``max_record_size`` bytes) is a report with
     its ``unreadable`` problem, and the other sources are still read. ``jobs`` worker
-    processes check the records (``None``: one per core), as ``verify --jobs`` does.
+    processes check the records (``None``: one per core), as ``verify --jobs`` does: this
+    is the command's own pipeline
+    (:func:`~phantom_log.running.pipeline.verify_sources_by_chunk`), giving the reports.
 
     Raises ``FileNotFoundError`` for a path that does not exist, before any record.
     """
