@@ -35,11 +35,10 @@ sys.path.insert(0, str(REPO / "tests"))
 import atheris  # noqa: E402  (after the path to the harness)
 
 with atheris.instrument_imports(include=["phantom_log"]):
-    import phantom_log.cli.main
-
     import phantom_log
     import phantom_log.api
     import phantom_log.checking.verdict
+    import phantom_log.cli
     import phantom_log.records.model
     import phantom_log.records.sources
     import phantom_log.records.strictjson

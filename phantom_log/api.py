@@ -11,14 +11,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from .checking.verdict import RecordReport, check_record, verify_record
 from .positions import Hands
 from .records.model import GameRecord
 from .records.schema import schema_problems, schema_valid
-from .records.sources import Chunk, SourceRecord, chunk_records, find_sources, read_chunks
+from .records.sources import SourceRecord, chunk_records, find_sources, read_chunks
 from .rules.cards import Card, Role, mask_cards
 from .rules.engine import Result
 from .rules.events import RoundStarted
@@ -291,29 +290,29 @@ def verify(
     order, as ``phantom-log verify`` gives them: a source that cannot be read (no
     permission, a broken link, larger than ``max_record_size`` bytes) is a report with
     its ``unreadable`` problem, and the other sources are still read. ``jobs`` worker
-    processes check the records (``None``: one per core), as ``verify --jobs`` does.
+    processes check the records (``None``: one per core), as ``verify --jobs`` does: this
+    is the command's own pipeline
+    (:func:`~phantom_log.running.pipeline.verify_sources_by_chunk`), giving the reports.
 
     Raises ``FileNotFoundError`` for a path that does not exist, before any record.
     """
-    from .running.pipeline import default_jobs, ordered_map
+    from .records.sources import SourceError
+    from .running.pipeline import chunk_reports, default_jobs, verify_sources_by_chunk
 
-    sources = _sources(_path_list(paths))
-
-    def chunks() -> Iterator[Chunk]:
-        for source in sources:
-            yield from read_chunks(source, stdin, max_record_size=max_record_size)
-
-    work = partial(_verify_chunk, sheets=sheets, strict=strict)
-    for reports in ordered_map(work, chunks(), jobs or default_jobs()):
+    try:
+        chunks = verify_sources_by_chunk(
+            _path_list(paths),
+            chunk_reports,
+            jobs or default_jobs(),
+            sheets=sheets,
+            strict=strict,
+            stdin=stdin,
+            max_record_size=max_record_size,
+        )
+    except SourceError as error:
+        raise FileNotFoundError(str(error)) from None
+    for reports in chunks:
         yield from reports
-
-
-def _verify_chunk(
-    chunk: Chunk, sheets: Mapping[str, Sheet] | None, strict: bool
-) -> list[RecordReport]:
-    """The reports on the records of one chunk (in a worker, or in this process)."""
-    with collector_for_records():
-        return [verify_record(record, sheets, strict) for record in chunk_records(chunk)]
 
 
 def tables(

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 
 REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 

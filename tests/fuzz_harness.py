@@ -46,7 +46,7 @@ import orjson
 from click.testing import CliRunner, Result
 
 import phantom_log
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.records.sources import read_source
 from phantom_log.views.reports import printable
 
@@ -607,7 +607,7 @@ class Checker:
 
     def api_options(self) -> dict[str, Any]:
         if "--max-record-size" in self.options:
-            from phantom_log.cli.commands import ByteSize
+            from phantom_log.cli.options import ByteSize
 
             size = self.options[self.options.index("--max-record-size") + 1]
             return {"max_record_size": ByteSize().convert(size, None, None)}

@@ -29,7 +29,7 @@ from phantom_log.analysis.decisions import (
     summarise,
 )
 from phantom_log.analysis.solver import Solver
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.rules.cards import CARD_BY_CODE, FULL_DECK, Role, hand_mask
 from phantom_log.rules.engine import ExchangeCards, GameState, PlayCard, SwapCards
 from phantom_log.views.terminal import Style

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import phantom_log
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.views.annotate import ANNOTATION_FIELDS, Annotation, swaps_text
 
 REPO = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 import phantom_log
 from phantom_log import Card, IllegalMove, InvalidRecord, Position, PositionNotReached, Role, Suit
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.rules.engine import PlayCard
 from phantom_log.rules.problems import Code
 
@@ -344,6 +344,7 @@ def test_the_librarys_work_runs_with_the_collector_set_for_records(
     import gc
 
     from phantom_log import api
+    from phantom_log.running import pipeline
     from phantom_log.running.collector import RUN_COLLECTOR_THRESHOLD
 
     seen: list[int] = []
@@ -357,6 +358,8 @@ def test_the_librarys_work_runs_with_the_collector_set_for_records(
 
     monkeypatch.setattr(api, "check_record", watched(api.check_record))
     monkeypatch.setattr(api, "verify_record", watched(api.verify_record))
+    # phantom_log.verify checks its records in the one verify pipeline.
+    monkeypatch.setattr(pipeline, "verify_record", watched(pipeline.verify_record))
     monkeypatch.setattr(api.GameRecord, "from_validated", watched(api.GameRecord.from_validated))
     record = next(phantom_log.load(WALKTHROUGH))
     phantom_log.replay(record)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -462,7 +462,7 @@ def test_stats_without_plot_needs_no_matplotlib(monkeypatch: pytest.MonkeyPatch)
 
 def test_nothing_imports_matplotlib_or_numpy_at_import_time() -> None:
     code = (
-        "import sys, phantom_log, phantom_log.cli.commands, phantom_log.api, "
+        "import sys, phantom_log, phantom_log.cli, phantom_log.api, "
         "phantom_log.tabular.stats, phantom_log.tabular.plot; "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'matplotlib', 'numpy'}))"
     )
@@ -477,7 +477,7 @@ def test_verify_starts_without_polars_or_jsonschema() -> None:
     schema checker: importing the CLI loads neither (each costs a few tenths of a second
     at start)."""
     code = (
-        "import sys, phantom_log, phantom_log.cli.commands; "
+        "import sys, phantom_log, phantom_log.cli; "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'polars', 'jsonschema'}))"
     )
     output = subprocess.run(

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from phantom_log.checking.verdict import check_record
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.records.quoting import EXCERPT, excerpt, quoted, shortened
 from phantom_log.records.schema import ARRAY_ITEMS_CHECKED, SCHEMA_ERROR_LIMIT, schema_text
 from phantom_log.views.reports import PROBLEMS_LISTED

@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from test_sources import RECORD
 
 from phantom_log import __version__, engine_build
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -24,7 +24,7 @@ from click.testing import CliRunner, Result
 distributed = pytest.importorskip("distributed")
 
 import phantom_log.running.cluster as cluster  # noqa: E402
-from phantom_log.cli.commands import main  # noqa: E402
+from phantom_log.cli import main  # noqa: E402
 from phantom_log.files.outputs import OutputExists, OutputRefused  # noqa: E402
 from phantom_log.tabular.batch import PROBLEM_SCHEMA, batch_tables  # noqa: E402
 from phantom_log.tabular.tables import GAME_SCHEMA, TRICK_SCHEMA  # noqa: E402
@@ -406,7 +406,7 @@ def test_the_command_line_does_not_import_dask() -> None:
     import subprocess
 
     code = (
-        "import sys, phantom_log.cli.commands, phantom_log.running.cluster; "
+        "import sys, phantom_log.cli, phantom_log.running.cluster; "
         "assert not {'dask', 'distributed', 'fsspec'} & set(sys.modules), sys.modules.keys()"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

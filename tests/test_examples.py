@@ -32,7 +32,7 @@ import pytest
 from click.testing import CliRunner
 
 from phantom_log.checking.verdict import verify_paths
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.rules.problems import FAILURE_CODES, Code, Problem, Severity
 
 ROOT = Path(__file__).resolve().parents[1]

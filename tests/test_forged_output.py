@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from phantom_log.analysis.simulator import Simulation, simulate_game
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
 

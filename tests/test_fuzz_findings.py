@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 
 WALKTHROUGH = Path(__file__).resolve().parent.parent / "examples" / "rulebook-walkthrough.json"
 RECORD = json.dumps(json.loads(WALKTHROUGH.read_text(encoding="utf-8"))).encode()

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from test_sources import RECORD
 
 from phantom_log.checking import verdict as check
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.running.pipeline import WorkerLost, ordered_map
 
 TESTS: Final = Path(__file__).parent
@@ -134,7 +134,7 @@ def test_a_closed_output_pipe_ends_the_run_quietly_with_141(tmp_path: Path) -> N
 def test_a_failure_of_phantom_log_itself_is_one_line_and_exit_3(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from phantom_log.cli import commands as cli
+    import phantom_log.cli as cli
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise ZeroDivisionError("bug")

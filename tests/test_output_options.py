@@ -14,7 +14,7 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.cli.destination import (
     Destination,
     DestinationError,

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from phantom_log.checking.verdict import check_record
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.rules.problems import Code
 
 REPO = Path(__file__).resolve().parent.parent

@@ -25,7 +25,7 @@ from typing import IO, Final
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.files import outputs as output
 
 REPO = Path(__file__).resolve().parent.parent
@@ -530,7 +530,7 @@ HELD = textwrap.dedent(
 
         tables.build_tables = held_while_reading
 
-    from phantom_log.cli.commands import entry
+    from phantom_log.cli import entry
 
     sys.argv[0] = "phantom-log"
     entry()
@@ -767,7 +767,7 @@ def test_sigterm_to_the_process_group_ends_forked_workers_without_a_traceback(
 
 FULL_PIPE_AFTER_A_SIGNAL: Final = """
 import os, sys, time
-from phantom_log.cli import commands as cli
+from phantom_log.cli import process as cli
 read_end, write_end = os.pipe()
 os.set_blocking(write_end, False)
 try:

@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 import pytest
 from click.testing import CliRunner, Result
 
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 WALKTHROUGH = ROOT / "examples" / "rulebook-walkthrough.json"

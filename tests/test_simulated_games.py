@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from phantom_log.analysis.simulator import POLICIES, Simulation, simulate_game
 from phantom_log.checking.verdict import check_record, verify_record
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.records.model import GameRecord
 from phantom_log.records.schema import schema_problems
 from phantom_log.records.sources import read_source

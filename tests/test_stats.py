@@ -26,7 +26,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import phantom_log
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.tabular.tables import GAME_SCHEMA, SWAPS_TYPE, TRICK_SCHEMA, swaps_as_text
 from phantom_log.views.annotate import swaps_text
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from phantom_log.cli.commands import main
+from phantom_log.cli import main
 from phantom_log.rules.cards import Suit, parse_card
 from phantom_log.rules.sheets import RULEBOOK_SHEET
 from phantom_log.views.terminal import (

@@ -22,7 +22,8 @@ from click.testing import CliRunner, Result
 from test_sources import RECORD
 
 import phantom_log
-from phantom_log.cli.commands import ByteSize, main
+from phantom_log.cli import main
+from phantom_log.cli.options import ByteSize
 from phantom_log.records.sources import find_sources, read_source
 from phantom_log.running import pipeline
 

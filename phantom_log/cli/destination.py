@@ -24,7 +24,10 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import IO, Final
 
+import click
+
 from ..files.outputs import atomic_output, check_writable, is_standard_output
+from ..views.reports import printable
 
 # The format each extension names.
 EXTENSION_FORMATS: Final = {
@@ -230,3 +233,9 @@ def resolve_destination(
     if chosen is None:
         chosen = formats[0] if default is None else default
     return Destination(chosen, path, force)
+
+
+def say_written(output: Destination, quiet: bool) -> None:
+    """``wrote FILE`` on standard error, once a command's output file is in place."""
+    if not quiet and not output.to_standard_output:
+        click.echo(printable(f"wrote {output.path}"), err=True)

@@ -1,15 +1,18 @@
 """What a verify run carries from its workers to the main process: the outcome of each
 record (:class:`Outcome`: its verdict, the text to print, tournament facts), a chunk of
-them in one piece (:class:`Batch`), and the counts of a run (:class:`Tally`)."""
+them in one piece (:class:`Batch`), and the counts of a run (:class:`Tally`); and what a
+worker makes them of, a chunk's records with their reports (:class:`CheckedRecord`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import orjson
 
 from ..checking.verdict import RecordReport
+from ..records.sources import SourceRecord, record_line
 from ..rules.sheets import Sheet
 from ..tournament.checks import FactsTable, RecordFacts, TournamentProblem, record_facts
 from ..views.reports import report_lines, verdict_line
@@ -32,6 +35,14 @@ class Outcome:
     #: The record's text as one line of JSON Lines (with ``Options.keep_text``), ``None``
     #: when there is none (a source that could not be read).
     record_text: bytes | None = None
+
+
+class CheckedRecord(NamedTuple):
+    """A record as it was read, and the report on it: what the verify pipeline's workers
+    make their results of (:func:`phantom_log.running.pipeline.verify_sources_by_chunk`)."""
+
+    record: SourceRecord
+    report: RecordReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +90,23 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
             codes,
         )
     return Outcome(report.valid, report.warnings, text, failed=report.failed, codes=codes)
+
+
+def chunk_outcomes(checked: Iterable[CheckedRecord], options: Options) -> list[Outcome]:
+    """The outcome of each record of a chunk, in order, with its text as a line of JSON
+    Lines when ``options.keep_text`` asks for it."""
+    outcomes = []
+    for record, report in checked:
+        outcome = report_outcome(report, options)
+        if options.keep_text:
+            outcome.record_text = record_line(record)
+        outcomes.append(outcome)
+    return outcomes
+
+
+def chunk_batch(checked: Iterable[CheckedRecord], options: Options) -> Batch:
+    """The outcomes of a chunk's records as one :class:`Batch`."""
+    return batch_outcomes(chunk_outcomes(checked, options))
 
 
 @dataclass

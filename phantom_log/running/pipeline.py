@@ -3,7 +3,8 @@
 The main process reads the sources as raw chunks (:func:`~phantom_log.records.sources.read_chunks`),
 workers parse and verify them and return what is to be printed, and the main process
 prints it in order. At most a few chunks per worker are in flight, so memory stays
-bounded on any input size.
+bounded on any input size. Every verify run, of the command line or of the API, is one
+pipeline: :func:`verify_sources_by_chunk`.
 """
 
 from __future__ import annotations
@@ -21,25 +22,26 @@ from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final, Protocol, TypeVar
 
-from ..checking.verdict import verify_record
+from ..checking.verdict import LogBuilder, RecordReport, verify_record
 from ..records.sources import (
     Chunk,
     chunk_records,
     find_sources,
     read_chunks,
-    record_line,
     source_size,
 )
-from ..rules.replay import VerdictBuilder
+from ..rules.replay import GameLogBuilder, VerdictBuilder
 from ..rules.sheets import Sheet
-from .collector import tune_collector_for_a_run
-from .outcomes import Batch, Options, Outcome, batch_outcomes, report_outcome
+from .collector import collector_for_records, tune_collector_for_a_run
+from .outcomes import Batch, CheckedRecord, Options, Outcome, chunk_batch, chunk_outcomes
 
 if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
     from ..tabular.tables import ChunkTables
 
 Item = TypeVar("Item")
 Output = TypeVar("Output")
+#: What a worker of the verify pipeline makes of a chunk's checked records.
+Summary = TypeVar("Summary")
 
 
 def default_jobs() -> int:
@@ -170,24 +172,6 @@ class WorkerLost(RuntimeError):
         self.done = done
 
 
-def verify_chunk(chunk: Chunk, options: Options) -> list[Outcome]:
-    """Parse and verify the records of one chunk (in a worker, or in the main process)."""
-    outcomes = []
-    for record in chunk_records(chunk):
-        outcome = report_outcome(
-            verify_record(record, options.sheets, options.strict, VerdictBuilder), options
-        )
-        if options.keep_text:
-            outcome.record_text = record_line(record)
-        outcomes.append(outcome)
-    return outcomes
-
-
-def verify_chunk_in_one(chunk: Chunk, options: Options) -> Batch:
-    """Parse and verify the records of one chunk, returned as one :class:`Batch`."""
-    return batch_outcomes(verify_chunk(chunk, options))
-
-
 class ProgressHook(Protocol):
     """What the pipeline tells a progress display: the input's size, the bytes read."""
 
@@ -197,9 +181,14 @@ class ProgressHook(Protocol):
 
 
 def _chunks(
-    paths: Iterable[str], stdin: IO[bytes] | None, progress: ProgressHook | None, jobs: int
+    paths: Iterable[str],
+    stdin: IO[bytes] | None,
+    progress: ProgressHook | None,
+    jobs: int,
+    max_record_size: int | None = None,
 ) -> Iterator[Chunk]:
-    """The chunks of every source of the paths, counted on ``progress`` as they are read.
+    """The chunks of every source of the paths, counted on ``progress`` as they are read,
+    a record over ``max_record_size`` bytes (by default the limit in force) unreadable.
     For worker processes (``jobs`` above 1), a file of JSON Lines is given as spans, which
     the workers read (see :class:`~phantom_log.records.sources.Span`).
 
@@ -212,12 +201,65 @@ def _chunks(
 
     def chunks() -> Iterator[Chunk]:
         for source in sources:
-            for chunk in read_chunks(source, stdin, spans=jobs > 1):
+            for chunk in read_chunks(
+                source, stdin, max_record_size=max_record_size, spans=jobs > 1
+            ):
                 if progress is not None:
                     progress.add_bytes(chunk.size)
                 yield chunk
 
     return chunks()
+
+
+def verify_chunk(
+    chunk: Chunk,
+    summarise: Callable[[Iterator[CheckedRecord]], Summary],
+    sheets: Mapping[str, Sheet] | None = None,
+    strict: bool = False,
+    builder: LogBuilder = GameLogBuilder,
+) -> Summary:
+    """Parse and verify the records of one chunk (in a worker, or in the main process):
+    what ``summarise`` makes of them, each with its report by
+    :func:`~phantom_log.checking.verdict.verify_record` (its game log as ``builder``
+    builds it: every event, or the verdict only)."""
+    with collector_for_records():
+        return summarise(
+            CheckedRecord(record, verify_record(record, sheets, strict, builder))
+            for record in chunk_records(chunk)
+        )
+
+
+def verify_sources_by_chunk(
+    paths: Iterable[str],
+    summarise: Callable[[Iterator[CheckedRecord]], Summary],
+    jobs: int,
+    sheets: Mapping[str, Sheet] | None = None,
+    strict: bool = False,
+    builder: LogBuilder = GameLogBuilder,
+    stdin: IO[bytes] | None = None,
+    progress: ProgressHook | None = None,
+    max_record_size: int | None = None,
+) -> Iterator[Summary]:
+    """The one pipeline that verifies records, for ``phantom-log verify``, ``tournament
+    check`` and :func:`phantom_log.verify` alike: the sources of the paths are read and
+    cut into chunks here (counted on ``progress``; a record over ``max_record_size``
+    bytes, by default the limit in force, is an ``unreadable`` problem), ``jobs`` worker
+    processes check each chunk's records (:func:`verify_chunk`), and what
+    ``summarise`` makes of a chunk there (a picklable function: the reports themselves,
+    :func:`chunk_reports`, or the text a command prints) comes back, a chunk at a time,
+    in input order.
+
+    Raises :class:`~phantom_log.records.sources.SourceError` for a path that does not
+    exist, at once, before any record is read.
+    """
+    chunks = _chunks(paths, stdin, progress, jobs, max_record_size)
+    work = partial(verify_chunk, summarise=summarise, sheets=sheets, strict=strict, builder=builder)
+    return ordered_map(work, chunks, jobs)
+
+
+def chunk_reports(checked: Iterable[CheckedRecord]) -> list[RecordReport]:
+    """The reports on a chunk's records, in order (what :func:`phantom_log.verify` gives)."""
+    return [report for _, report in checked]
 
 
 def verify_sources(
@@ -227,14 +269,31 @@ def verify_sources(
     stdin: IO[bytes] | None = None,
     progress: ProgressHook | None = None,
 ) -> Iterator[Outcome]:
-    """The outcome of every record of the paths, in input order, on ``jobs`` processes.
+    """The outcome of every record of the paths, in input order, on ``jobs`` processes
+    (:func:`verify_sources_by_chunk`, a record at a time).
 
     Raises :class:`~phantom_log.records.sources.SourceError` for a path that does not exist,
     before any record is read.
     """
-    chunks = _chunks(paths, stdin, progress, jobs)
-    for outcomes in ordered_map(partial(verify_chunk, options=options), chunks, jobs):
+    summarise = partial(chunk_outcomes, options=options)
+    for outcomes in verify_sources_by_chunk(
+        paths,
+        summarise,
+        jobs,
+        sheets=options.sheets,
+        strict=options.strict,
+        builder=VerdictBuilder,
+        stdin=stdin,
+        progress=progress,
+    ):
         yield from outcomes
+
+
+def verify_chunk_in_one(chunk: Chunk, options: Options) -> Batch:
+    """What a worker of :func:`verify_sources_in_batches` makes of one chunk: its
+    records parsed, verified and formatted as one :class:`~.outcomes.Batch`."""
+    summarise = partial(chunk_batch, options=options)
+    return verify_chunk(chunk, summarise, options.sheets, options.strict, VerdictBuilder)
 
 
 def verify_sources_in_batches(
@@ -244,11 +303,24 @@ def verify_sources_in_batches(
     stdin: IO[bytes] | None = None,
     progress: ProgressHook | None = None,
 ) -> Iterator[Batch]:
-    """:func:`verify_sources` a chunk of records at a time: what ``verify`` prints and
-    counts, with the least work left to the main process (one object a chunk to receive
-    from a worker, one text to write). Raises as :func:`verify_sources` does."""
-    chunks = _chunks(paths, stdin, progress, jobs)
-    yield from ordered_map(partial(verify_chunk_in_one, options=options), chunks, jobs)
+    """What ``phantom-log verify`` and ``tournament check`` print and count, a chunk of
+    records at a time (:func:`verify_sources_by_chunk`), with the least work left to
+    the main process: the workers format the records as ``options`` says, and send one
+    :class:`~.outcomes.Batch` a chunk (one object to receive, one text to write).
+    Raises as :func:`verify_sources` does."""
+    # The events are for the annotations and the pictures: neither the printed
+    # reports nor the tournament's facts need them, and they cost time (VerdictBuilder).
+    summarise = partial(chunk_batch, options=options)
+    yield from verify_sources_by_chunk(
+        paths,
+        summarise,
+        jobs,
+        sheets=options.sheets,
+        strict=options.strict,
+        builder=VerdictBuilder,
+        stdin=stdin,
+        progress=progress,
+    )
 
 
 def tables_chunk(

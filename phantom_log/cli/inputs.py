@@ -1,0 +1,146 @@
+"""What a command reads: the records of its paths (checked, or as read) and the title a
+record is shown under, the ``--sheets`` file, standard input; and which files are its
+inputs, so that none is written over."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, TYPE_CHECKING, Any, Final
+
+import click
+
+from ..checking.verdict import RecordReport, read_sheets
+from ..records.sources import SourceError, read_limited
+from ..rules.sheets import Sheet
+from ..views.reports import game_heading, printable, record_name
+from .exits import usage_error
+
+if TYPE_CHECKING:
+    from ..records.sources import SourceRecord
+
+
+def standard_input() -> IO[bytes] | None:
+    """Standard input as bytes; ``None`` when it is closed (``phantom-log verify - <&-``),
+    which reading ``-`` then reports as an unreadable source."""
+    return None if sys.stdin is None else sys.stdin.buffer
+
+
+def no_records() -> click.exceptions.Exit:
+    """The usage error of paths that give no record (or none that is selected)."""
+    from ..records.selection import current_selection
+
+    selection = current_selection()
+    if selection:
+        return usage_error(f"no record of the paths given is selected by {selection.describe()}")
+    return usage_error("the paths given hold no records")
+
+
+def manifest_skipped(source: str) -> None:
+    """Say on standard error (the progress bar cleared first) that a tournament manifest
+    among the paths is no game record, and was skipped."""
+    from ..views.terminal import clear_progress
+
+    clear_progress()
+    click.echo(
+        printable(
+            f"phantom-log: note: {source} is a tournament manifest, not a game record: skipped"
+        ),
+        err=True,
+    )
+
+
+def load_sheets(path: str | None) -> Mapping[str, Sheet] | None:
+    """The sheets of a ``--sheets`` file (``None`` without one); a usage error (exit 2)
+    naming the file and its problems when it cannot be read or is not a sheets file."""
+    if path is None:
+        return None
+    try:
+        data = read_limited(path)
+    except OSError as error:
+        raise usage_error(f"--sheets {path}: {error.strerror}") from None
+    sheets = read_sheets(data)
+    if isinstance(sheets, list):
+        details = "; ".join(
+            f"{problem.pointer or '/'}: {problem.code}: {problem.message}" for problem in sheets
+        )
+        raise usage_error(f"--sheets {path}: {details}")
+    return sheets
+
+
+def record_reports(
+    paths: tuple[str, ...], sheets: Mapping[str, Sheet] | None, strict: bool = False
+) -> Iterator[RecordReport]:
+    """The report on every record of the paths; a usage error (exit 2) for a path that
+    does not exist or paths that hold no records."""
+    from ..checking.verdict import verify_paths
+
+    records = 0
+    try:
+        for report in verify_paths(paths, sheets, strict, standard_input()):
+            records += 1
+            yield report
+    except SourceError as error:
+        raise usage_error(str(error)) from None
+    if records == 0:
+        raise no_records()
+
+
+def source_records(paths: tuple[str, ...]) -> Iterator[SourceRecord]:
+    """The records of the paths as read (not yet checked); a usage error (exit 2) for a
+    path that does not exist or paths that hold no records."""
+    from ..records.sources import find_sources, read_source
+
+    try:
+        sources = find_sources(paths)
+    except SourceError as error:
+        raise usage_error(str(error)) from None
+    records = 0
+    for source in sources:
+        for record in read_source(source, standard_input()):
+            records += 1
+            yield record
+    if records == 0:
+        raise no_records()
+
+
+def record_title(report: RecordReport) -> str:
+    """The record's name, players, sheet and rules, as a terminal may print it."""
+    title = record_name(report)
+    record = report.record
+    if isinstance(record, dict) and report.log is not None:
+        title = game_heading(title, record["players"], report.log.sheet.name)
+        rules = [name for name in ("beginner", "balance") if getattr(report.log.rules, name)]
+        if rules:
+            title += f", {' and '.join(rules)} rule{'s' if len(rules) > 1 else ''}"
+    return printable(title)
+
+
+# The parameters that name files a command reads, beside its records.
+_INPUT_FILE_PARAMETERS: Final = ("sheets_path", "manifest_path", "analysis_path")
+
+
+def input_paths(parameters: Mapping[str, Any]) -> list[str]:
+    """The files and folders a command reads, from its parameters: its records' paths
+    (``paths``, or ``path`` for one), and the side files (sheets, manifest, analysis)."""
+    found = list(parameters.get("paths") or ())
+    for name in ("path", *_INPUT_FILE_PARAMETERS):
+        value = parameters.get(name)
+        if isinstance(value, str):
+            found.append(value)
+    return found
+
+
+def refuse_inputs_as_outputs(
+    inputs: Iterable[str], outputs: Iterable[tuple[str, str | None]]
+) -> None:
+    """Refuse (exit 2, before any work) an output file that is one of the files the
+    command reads: with --force it would be written over, and the input lost."""
+    import os
+
+    from ..files.outputs import is_standard_output
+
+    read = {os.path.realpath(path) for path in inputs if not is_standard_output(path)}
+    for option, path in outputs:
+        if path is not None and not is_standard_output(path) and os.path.realpath(path) in read:
+            raise usage_error(f"{option} {path}: it is an input; write it elsewhere")

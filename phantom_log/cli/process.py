@@ -1,0 +1,190 @@
+"""The ``phantom-log`` process from start to end: the console script runs the command
+line, and whatever ends it (a command's exit, a usage error, Ctrl-C, SIGTERM or SIGHUP,
+a closed pipe, a full disk, a bug of phantom-log) becomes one exit code and at most one
+line on standard error; standard output is flushed last, without waiting for ever on a
+reader that stopped reading."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import suppress
+from typing import Final, NoReturn
+
+import click
+
+from .exits import EXIT_FAILED, EXIT_OK
+
+
+def run_command_line(program: click.Group) -> NoReturn:
+    """Run the command line ``program`` as the console script does, and exit: ending
+    quietly when the reader of standard output goes away (``phantom-log ... | head``,
+    exit 141), on Ctrl-C (exit 130), on SIGTERM or SIGHUP (exit 143 or 129) once the
+    temporary files are removed, with one line and exit 3 when standard output cannot be
+    written (a full disk) or on a failure of phantom-log itself."""
+    from ..files.outputs import Terminated, ending_cleanly_on_signals
+    from ..running.collector import tune_collector_for_a_run
+
+    tune_collector_for_a_run()
+    try:
+        with ending_cleanly_on_signals():
+            code = _run_program(program)
+    except Terminated as stop:  # the signal came as the run ended
+        code = _terminated(stop)
+    sys.exit(_flushed(code))
+
+
+def _run_program(program: click.Group) -> int:
+    """Run ``program``; its exit code, whatever ends it."""
+    import errno
+
+    from ..files.outputs import Terminated
+
+    try:
+        returned = program.main(prog_name="phantom-log", standalone_mode=False)
+    except SystemExit as done:
+        # click ends with 1 when standard output's reader went away, after wrapping stdout
+        # to keep it quiet: that is no invalid record, but the end of a Unix tool's pipe.
+        if type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper":
+            return 141
+        # An exit asked for while unwinding (a command's clean-up) after a signal or
+        # Ctrl-C: the interruption is what ended the run.
+        if isinstance(done.__context__, Terminated):
+            return _terminated(done.__context__)
+        if isinstance(done.__context__, KeyboardInterrupt):
+            _say("phantom-log: interrupted")
+            return 130
+        if done.code is None or isinstance(done.code, int):
+            return done.code or 0
+        _say(str(done.code))
+        return 1
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except click.ClickException as error:
+        error.show()
+        return error.exit_code
+    except Terminated as stop:
+        return _terminated(stop)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        _say("phantom-log: interrupted")
+        return 130
+    except BrokenPipeError:
+        # End as a Unix tool whose reader went away (128 + SIGPIPE).
+        _silence_standard_output()
+        return 141
+    except OSError as error:
+        # What is written to a file goes through phantom_log.files.outputs, which names the file;
+        # a failed write without a file name is one to standard output.
+        if error.filename is None and error.errno in (
+            errno.ENOSPC,
+            errno.EDQUOT,
+            errno.EFBIG,
+            errno.EIO,
+        ):
+            _silence_standard_output()
+            _say(f"phantom-log: error: cannot write standard output: {error.strerror}")
+            return EXIT_FAILED
+        return _internal_error(error)
+    except Exception as error:
+        return _internal_error(error)
+    # with standalone_mode=False, click returns the code of an exit (a usage error).
+    return returned if isinstance(returned, int) else EXIT_OK
+
+
+def _internal_error(error: Exception) -> int:
+    """A bug: said in one line, never a traceback, exit 3."""
+    _say(
+        f"phantom-log: internal error ({type(error).__name__}); the run did not finish. "
+        "This is a bug: please report it with the command and its input."
+    )
+    return EXIT_FAILED
+
+
+def _terminated(stop: BaseException) -> int:
+    """The run ended by SIGTERM or SIGHUP, its temporary files removed: 128 + the
+    signal's number, as a shell reports a process that a signal ended."""
+    from ..files.outputs import Terminated
+
+    assert isinstance(stop, Terminated)
+    _say(f"phantom-log: terminated ({stop.signal_name})")
+    return stop.exit_code
+
+
+def _say(message: str) -> None:
+    """A line on standard error, if it can still be written (after SIGHUP, the terminal
+    may be gone)."""
+    with suppress(OSError, ValueError):
+        click.echo(message, err=True)
+
+
+def _silence_standard_output() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush of what
+    could not be written does not fail again."""
+    import os
+
+    if sys.stdout is None:
+        return
+    with suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+SIGNAL_EXIT_CODES: Final = frozenset({129, 130, 143})
+"""The exit codes of a run ended by SIGHUP, Ctrl-C or SIGTERM."""
+
+
+FLUSH_AFTER_SIGNAL_SECONDS: Final = 1.0
+"""How long a run ended by a signal waits for standard output's reader."""
+
+
+class _FlushTimedOut(BaseException):
+    """Standard output's reader took nothing within :data:`FLUSH_AFTER_SIGNAL_SECONDS`."""
+
+
+def _flushed(code: int) -> int:
+    """``code`` once standard output is flushed: a reader gone away is 141, standard
+    output that cannot be written (a full disk) is said in one line and exit 3.
+
+    A run ended by a signal waits for the reader at most
+    :data:`FLUSH_AFTER_SIGNAL_SECONDS`, then drops what is left: a signal can cut a write
+    to a full pipe in two, leaving the rest buffered, and a reader that stopped reading
+    (the pipe is full) would otherwise hold the ending run for ever."""
+    if sys.stdout is None:
+        return code
+    try:
+        if code in SIGNAL_EXIT_CODES:
+            _flush_within(FLUSH_AFTER_SIGNAL_SECONDS)
+        else:
+            sys.stdout.flush()
+    except _FlushTimedOut:
+        _silence_standard_output()
+        return code
+    except BrokenPipeError:
+        _silence_standard_output()
+        return code if code >= 128 else 141
+    except OSError as error:
+        _silence_standard_output()
+        _say(f"phantom-log: error: cannot write standard output: {error.strerror}")
+        return max(code, EXIT_FAILED)
+    return code
+
+
+def _flush_within(seconds: float) -> None:
+    """Flush standard output, or raise :class:`_FlushTimedOut` after ``seconds`` (where
+    the platform has interval timers; elsewhere, flush and wait)."""
+    import signal
+
+    if not hasattr(signal, "setitimer"):
+        sys.stdout.flush()
+        return
+
+    def give_up(_signal_number: int, _frame: object) -> None:
+        raise _FlushTimedOut
+
+    before = signal.signal(signal.SIGALRM, give_up)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        sys.stdout.flush()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)

@@ -1,0 +1,110 @@
+"""``phantom-log simulate``: complete, legal games from the seeded simulator."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING
+
+import click
+import orjson
+
+from ..views.reports import printable
+from .exits import usage_error, writing_output
+from .help import SIMULATE_EPILOG, SIMULATE_EXAMPLES
+from .inputs import load_sheets
+from .options import F, output_options, sheets_option
+
+if TYPE_CHECKING:
+    from .destination import Destination
+
+
+def policy_option(flag: str, role: str) -> Callable[[F], F]:
+    """The policy of one side for ``simulate``."""
+    return click.option(
+        flag,
+        f"{role}_policy",
+        type=click.Choice(["random", "greedy"]),
+        default="random",
+        show_default=True,
+        help=f"The {role.capitalize()} side's policy.",
+    )
+
+
+@click.command(epilog=SIMULATE_EXAMPLES + SIMULATE_EPILOG)
+@click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="How many games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The random seed.")
+@click.option("--sheet", "sheet_name", default="rulebook", show_default=True, help="Sheet name.")
+@sheets_option
+@click.option("--beginner", is_flag=True, help="Play under the beginner rule.")
+@click.option("--balance", is_flag=True, help="Play under the balance rule.")
+@policy_option("--phantom", "phantom")
+@policy_option("--christine", "christine")
+@output_options(
+    ["jsonl", "json"],
+    "jsonl: JSON Lines, a game per line; json: one JSON array of the games (what a .json "
+    "file of records holds).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def simulate(
+    count: int,
+    seed: int,
+    sheet_name: str,
+    sheets_path: str | None,
+    beginner: bool,
+    balance: bool,
+    phantom_policy: str,
+    christine_policy: str,
+    output: Destination,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Simulate complete, legal games, written as JSON Lines.
+
+    The same seed and options give byte-identical output. Policies: random (uniform among
+    the legal cards) and greedy (plays each trick to win or lose it as the next note
+    requires, gives away its weakest cards). The games are for testing and study, not
+    real play records.
+    """
+    from ..analysis.simulator import Simulation, simulate_game
+    from ..rules.engine import Rules
+    from ..rules.sheets import BUILTIN_SHEETS
+
+    sheets = load_sheets(sheets_path) or BUILTIN_SHEETS
+    sheet = sheets.get(sheet_name)
+    if sheet is None:
+        raise usage_error(
+            f"--sheet {sheet_name}: not a known sheet (known: {', '.join(sorted(sheets))})"
+        )
+    simulation = Simulation(
+        sheet,
+        Rules(beginner, balance),
+        phantom_policy,
+        christine_policy,
+        seed,
+        sheet_is_builtin=sheet_name in BUILTIN_SHEETS,
+    )
+
+    def write_games(stream: IO[bytes]) -> None:
+        numbers = range(1, count + 1)
+        show = not quiet and sys.stderr.isatty()
+        with click.progressbar(
+            numbers, label="simulating", file=sys.stderr if show else io.StringIO()
+        ) as progress:
+            array = output.format == "json"
+            for number in progress:
+                game = orjson.dumps(simulate_game(simulation, number))
+                if array:
+                    game = (b"[\n" if number == 1 else b",\n") + game
+                stream.write(game if array else game + b"\n")
+            if array:
+                stream.write(b"\n]\n")
+
+    with writing_output(), output.binary() as stream:
+        write_games(stream)
+    if not quiet and not output.to_standard_output:
+        click.echo(
+            printable(f"wrote {count} game{'s' if count != 1 else ''} to {output.path}"),
+            err=True,
+        )
