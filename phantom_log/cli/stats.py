@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..rules.engine import TRICKS_PER_GAME
 from ..views.reports import printable
 from .cluster_runs import cluster_options, on_cluster
 from .exits import exit_once_written, usage_error, writing_output
@@ -44,7 +45,9 @@ if TYPE_CHECKING:
     "table: for people; csv; json: JSON Lines, one object per row.",
     force_help="Overwrite the -o file (and the --plot file) if it exists.",
 )
-@click.option("--curve", is_flag=True, help="The progress curve: per trick 1-20 of the game.")
+@click.option(
+    "--curve", is_flag=True, help=f"The progress curve: per trick 1-{TRICKS_PER_GAME} of the game."
+)
 @click.option(
     "--plot",
     "plot_path",

@@ -238,22 +238,22 @@ _ROUNDS: Final = ROUNDS_PER_GAME
 _WINNERS: Final = (None, "phantom", "christine")
 
 
-Item = TypeVar("Item")
+Element = TypeVar("Element")
 
 
-class _Column(Sequence[Item]):
+class _Column(Sequence[Element]):
     """A read-only column: ``column[i]`` is :meth:`_item` ``(i)``, a slice a list of them."""
 
-    def _item(self, position: int) -> Item:
+    def _item(self, position: int) -> Element:
         raise NotImplementedError
 
     @overload
-    def __getitem__(self, position: int) -> Item: ...
+    def __getitem__(self, position: int) -> Element: ...
 
     @overload
-    def __getitem__(self, position: slice) -> list[Item]: ...
+    def __getitem__(self, position: slice) -> list[Element]: ...
 
-    def __getitem__(self, position: int | slice) -> Item | list[Item]:
+    def __getitem__(self, position: int | slice) -> Element | list[Element]:
         if isinstance(position, slice):
             return [self._item(number) for number in range(*position.indices(len(self)))]
         return self._item(position + len(self) if position < 0 else position)
