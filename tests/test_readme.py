@@ -122,6 +122,15 @@ def test_readme_install_and_test_commands_match_ci() -> None:
         assert command.replace("pip install", "pip install -q") in ci
 
 
+def test_the_architecture_page_runs() -> None:
+    """docs/architecture.md's visitors give the output it shows."""
+    failures, tried = doctest.testfile(
+        str(REPO / "docs" / "architecture.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert tried > 10
+    assert failures == 0
+
+
 def test_the_engine_page_runs() -> None:
     """docs/engine.md's session with the state machine gives the output it shows."""
     failures, _ = doctest.testfile(
