@@ -14,8 +14,8 @@ own share (its pass less the one before) and both against the parse floor:
 2. ``strict``: the strict parse (:func:`phantom_log.records.sources.parse_json`: the floor, plus
    the check for duplicate keys and numbers outside 64 bits);
 3. ``gate``: the schema gate (``jsonschema-rs``, compiled from the schema file);
-4. ``replay``: the rules engine's replay of each record the gate passed, without its trace
-   (what ``verify`` needs);
+4. ``replay``: the rules engine's replay of each record the gate passed, told to the
+   verdict builder (no event is made: what ``verify`` needs);
 5. ``wording``: ``jsonschema`` wording the errors of each record the gate refused;
 6. ``verify``: ``verify --format json``'s whole work on the corpus's chunks
    (:func:`phantom_log.running.pipeline.verify_chunk_in_one`: the stages above, the reports and
@@ -23,7 +23,7 @@ own share (its pass less the one before) and both against the parse floor:
 7. ``tournament``: the same with each record's tournament facts
    (``tournament check``'s work on a chunk);
 8. ``tables``: ``export`` and ``stats``'s work on a chunk
-   (:func:`phantom_log.running.pipeline.tables_chunk`: the replay with its trace, the record model,
+   (:func:`phantom_log.running.pipeline.tables_chunk`: the replay with every event, the record model,
    the rows and their data frames).
 
 Stages 1 to 5 are what every verdict needs with this design (the schema's gate and its
@@ -50,7 +50,7 @@ from corpus import CORPUS_VERSION
 
 from phantom_log.records.schema import schema_problems, schema_valid
 from phantom_log.records.sources import JsonError, parse_json, read_chunks
-from phantom_log.rules.replay import SheetProblems, replay_record
+from phantom_log.rules.replay import SheetProblems, VerdictBuilder, replay_record
 from phantom_log.running.collector import tune_collector_for_a_run
 from phantom_log.running.outcomes import Options
 from phantom_log.running.pipeline import tables_chunk, verify_chunk_in_one
@@ -91,7 +91,7 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
         passed = gate(value)
         if passed:
             with suppress(SheetProblems):
-                replay_record(value, None, False)
+                replay_record(value, VerdictBuilder())
         return passed
 
     def worded(value: Any) -> None:

@@ -55,11 +55,11 @@ cdef int _EXTRA_CAPPED
 cdef int _REMOVED
 cdef int _REMOVED_FLOORED
 
-@cython.locals(suit=int)
 cpdef int card_class(int card, int super_trump, int lead_suit) noexcept
+cdef inline int _suit_class(int suit, int super_trump, int lead_suit) noexcept
 
-@cython.locals(lead_suit=int, lead_class=int, follow_class=int, winning_class=int,
-               leader_won=int)
+@cython.locals(lead_suit=int, follow_suit=int, lead_class=int, follow_class=int,
+               winning_class=int, leader_won=int)
 cpdef int judge(int lead, int follow, int super_trump) noexcept
 
 cpdef int special_penalty(bint balance) noexcept

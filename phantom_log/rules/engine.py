@@ -137,7 +137,10 @@ def card_class(card: int, super_trump: int, lead_suit: int) -> int:
     """The class of a card in a trick, strongest first: 3 the super trump suit, 2 Mask
     (always a trump suit) when Mask is not the super trump, 1 the lead suit, 0 any other
     suit (which never wins). ``super_trump`` is a suit, or -1 for none."""
-    suit = card_suit_index(card)
+    return _suit_class(card_suit_index(card), super_trump, lead_suit)
+
+
+def _suit_class(suit: int, super_trump: int, lead_suit: int) -> int:
     if suit == super_trump:
         return _SUPER_TRUMP_CLASS
     if suit == _MASK_SUIT:
@@ -156,10 +159,11 @@ def judge(lead: int, follow: int, super_trump: int) -> int:
     always of the lead suit, so a different-suit trick never ties.
     """
     lead_suit = card_suit_index(lead)
-    if lead_suit == card_suit_index(follow):
+    follow_suit = card_suit_index(follow)
+    if lead_suit == follow_suit:
         return _HIGHER_NUMBER * 2 + (1 if lead > follow else 0)
-    lead_class = card_class(lead, super_trump, lead_suit)
-    follow_class = card_class(follow, super_trump, lead_suit)
+    lead_class = _suit_class(lead_suit, super_trump, lead_suit)
+    follow_class = _suit_class(follow_suit, super_trump, lead_suit)
     if follow_class > lead_class:
         winning_class = follow_class
         leader_won = 0

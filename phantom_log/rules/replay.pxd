@@ -1,10 +1,13 @@
 # C types for replay.py (Cython's "pure Python mode", as engine.pxd): the fold reads the
-# record's dicts and lists, and steps the engine's state, in C.
+# record's dicts and lists, and steps the engine's state, in C; the builders' log is a C
+# struct the fold fills in directly.
 
 cimport cython
 from phantom_log.rules.cards cimport parse_card
 from phantom_log.rules.engine cimport GameState
 
+cdef int _ROUNDS
+cdef int _TRICKS
 cdef int _DEAL
 cdef int _EXCHANGE
 cdef int _SPECIAL_NUMBER
@@ -12,32 +15,51 @@ cdef int _PLAY
 cdef int _SWAP
 cdef int _OVER
 
+
+cdef class GameLog:
+    cdef public object sheet
+    cdef public object rules
+    cdef public list events
+    cdef public list problems
+    cdef public object result
+    cdef public object ended_at
+    cdef public object final
+    cdef public object decisions
+    cdef object _kinds
+
+
 cpdef object _dispatch(object visitor, object event)
 
+@cython.locals(state=GameState, decisions=bint)
+cdef GameLog _replay_into_log(dict document, object builder, object sheet, object rules)
+
 @cython.locals(events=list)
-cdef void _tell(object visitor, GameState state, list into) except *
+cdef void _tell(object visitor, GameState state, GameLog log) except *
+
+cdef void _problem(object visitor, GameLog log, object problem) except *
+cdef void _decision(object visitor, GameLog log, GameState state, object action) except *
 
 @cython.locals(index=int, round_no=int, last_round=int, trick_index=int, trick_no=int,
                last_trick=int, is_last=bint, rounds=list, tricks=list)
-cdef object _fold(dict record, GameState state, object visitor, list into, bint decisions)
+cdef object _fold(dict record, GameState state, object visitor, GameLog log, bint decisions)
 
 @cython.locals(round_no=int, part_index=int, expected=int, card=int, position=int,
                seen=int, hand=int, deal=dict, codes=list)
 cdef object _deal(GameState state, dict data, int index)
 
 @cython.locals(round_no=int, phantom_card=int, christine_card=int)
-cdef object _round_start(GameState state, dict data, object visitor, int index,
+cdef object _round_start(GameState state, dict data, object visitor, GameLog log, int index,
                          bint decisions)
 
 @cython.locals(winner=int, round_no=int, trick_no=int, plays=list)
-cdef object _trick(GameState state, dict trick, object visitor, list into, int index,
+cdef object _trick(GameState state, dict trick, object visitor, GameLog log, int index,
                    int trick_index, bint is_last, bint decisions)
 
 @cython.locals(player=int, card=int, swap=dict)
-cdef object _play(GameState state, dict play, object visitor, list into, int index,
+cdef object _play(GameState state, dict play, object visitor, GameLog log, int index,
                   int trick_index, int position, bint decisions)
 
 cdef tuple _cards(object codes)
 
 @cython.locals(rounds=list, tricks=int, claim=object, claimed_winner=object)
-cdef object _finish(dict record, GameState state, object visitor)
+cdef object _finish(dict record, GameState state, object visitor, GameLog log)

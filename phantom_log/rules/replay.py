@@ -51,6 +51,9 @@ from .events import (
 from .problems import Code, Illegal
 from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
 
+# C copies of the engine's numbers for the compiled build (replay.pxd types them).
+_ROUNDS = ROUNDS_PER_GAME
+_TRICKS = TRICKS_PER_ROUND
 #: The phases the fold reads, as the engine's ints.
 _DEAL: Final = 0
 _EXCHANGE: Final = 1
@@ -332,20 +335,44 @@ def replay_record(
     sheet = record_sheet(record["sheet"], sheets)
     if isinstance(sheet, list):
         raise SheetProblems(sheet)
+    document = record if type(record) is dict else dict(record)
+    kind = type(visitor)
+    if kind is GameLogBuilder or kind is VerdictBuilder:
+        # The builders are built in: the fold fills their log itself, with no call back.
+        return _replay_into_log(document, visitor, sheet, rules)
     visitor.begin_game(sheet, rules)
     state = GameState.start(sheet, rules, bool(visitor.wants_events))
-    log = visitor.log if type(visitor) is GameLogBuilder else None
-    into = None if log is None else log.events
-    document = record if type(record) is dict else dict(record)
     result = None
     try:
-        _fold(document, state, visitor, into, bool(visitor.wants_decisions))
-        result = _finish(document, state, visitor)
+        _fold(document, state, visitor, None, bool(visitor.wants_decisions))
+        result = _finish(document, state, visitor, None)
     except _Stop as stop:
-        _tell(visitor, state, into)  # what the steps before the illegal one did
+        _tell(visitor, state, None)  # what the steps before the illegal one did
         visitor.visit_problem(stop.problem)
     visitor.end_game(result, state)
     return visitor.result()
+
+
+def _replay_into_log(
+    document: dict[str, Any], builder: GameLogBuilder, sheet: Sheet, rules: Rules
+) -> GameLog:
+    """:func:`replay_record` for the builders: the log is filled in directly."""
+    log = GameLog(sheet, rules)
+    decisions = bool(builder.wants_decisions)
+    if decisions:
+        log.decisions = []
+    builder.log = log
+    state = GameState.start(sheet, rules, bool(builder.wants_events))
+    try:
+        _fold(document, state, None, log, decisions)
+        log.result = _finish(document, state, None, log)
+        if state.phase_code == _OVER:
+            log.ended_at = (state.ended_round, state.ended_trick)
+    except _Stop as stop:
+        _tell(None, state, log)  # what the steps before the illegal one did
+        log.problems.append(stop.problem)
+    log.final = state
+    return log
 
 
 def _dispatch(visitor: Any, event: Any) -> None:
@@ -371,18 +398,35 @@ def _dispatch(visitor: Any, event: Any) -> None:
         raise TypeError(f"not an event of a game: {event!r}")
 
 
-def _tell(visitor: Any, state: GameState, into: list[Any] | None) -> None:
+def _tell(visitor: Any, state: GameState, log: GameLog | None) -> None:
     """Hand the events the state has emitted since the last call to the visitor (to the
-    log's list at once, for the builder)."""
+    log at once, for a builder)."""
     events = state.events
     if not events:
         return
-    if into is not None:
-        into.extend(events)
+    if log is not None:
+        log.events.extend(events)
     else:
         for event in events:
             _dispatch(visitor, event)
     events.clear()
+
+
+def _problem(visitor: Any, log: GameLog | None, problem: Illegal) -> None:
+    """Hand a problem to the visitor (to the log at once, for a builder)."""
+    if log is not None:
+        log.problems.append(problem)
+    else:
+        visitor.visit_problem(problem)
+
+
+def _decision(visitor: Any, log: GameLog | None, state: GameState, action: Action) -> None:
+    """Hand a decision to the visitor (to the log at once, for a builder)."""
+    if log is not None:
+        assert log.decisions is not None
+        log.decisions.append((state, action))
+    else:
+        visitor.visit_decision(state, action)
 
 
 def _at(problem: Illegal, pointer: str, round_no: int | None, trick_no: int | None) -> _Stop:
@@ -393,7 +437,7 @@ def _fold(
     record: dict[str, Any],
     state: GameState,
     visitor: Any,
-    into: list[Any] | None,
+    log: GameLog | None,
     decisions: bool,
 ) -> None:
     # Pointers are written only for a problem: the replay of a valid record makes none.
@@ -404,14 +448,14 @@ def _fold(
         if state.phase_code == _OVER:
             problem = state.out_of_phase().with_facts(what="round", round=round_no)
             raise _at(problem, f"/rounds/{index}", round_no, None)
-        if index >= ROUNDS_PER_GAME:  # the schema allows no third round
+        if index >= _ROUNDS:  # the schema allows no third round
             raise _at(
                 Illegal(Code.SCHEMA, {"rounds": len(rounds)}), f"/rounds/{index}", round_no, None
             )
         _deal(state, data, index)
-        _tell(visitor, state, into)
-        _round_start(state, data, visitor, index, decisions)
-        _tell(visitor, state, into)
+        _tell(visitor, state, log)
+        _round_start(state, data, visitor, log, index, decisions)
+        _tell(visitor, state, log)
         tricks = data["tricks"]
         last_trick = len(tricks) - 1
         for trick_index, trick in enumerate(tricks):
@@ -421,7 +465,7 @@ def _fold(
                     what="trick", round=round_no, trick=trick_no
                 )
                 raise _at(problem, _trick_pointer(index, trick_index), round_no, trick_no)
-            if trick_index >= TRICKS_PER_ROUND:  # the schema allows no eleventh trick
+            if trick_index >= _TRICKS:  # the schema allows no eleventh trick
                 raise _at(
                     Illegal(Code.SCHEMA, {"tricks": len(tricks)}),
                     _trick_pointer(index, trick_index),
@@ -429,7 +473,7 @@ def _fold(
                     trick_no,
                 )
             is_last = index == last_round and trick_index == last_trick
-            _trick(state, trick, visitor, into, index, trick_index, is_last, decisions)
+            _trick(state, trick, visitor, log, index, trick_index, is_last, decisions)
 
 
 def _trick_pointer(index: int, trick_index: int) -> str:
@@ -500,7 +544,12 @@ def _holder(hands: list[int], card: int) -> str:
 
 
 def _round_start(
-    state: GameState, data: dict[str, Any], visitor: Any, index: int, decisions: bool
+    state: GameState,
+    data: dict[str, Any],
+    visitor: Any,
+    log: GameLog | None,
+    index: int,
+    decisions: bool,
 ) -> None:
     round_no = index + 1
     exchange = data.get("exchange")
@@ -518,7 +567,7 @@ def _round_start(
             )
             raise _at(problem, pointer, round_no, None)
         if before is not None:
-            visitor.visit_decision(before, ExchangeCards(phantom_card, christine_card))
+            _decision(visitor, log, before, ExchangeCards(phantom_card, christine_card))
     before = state.copy() if decisions and not state.beginner else None
     problem = state.step_special_number(int(data["special_number"]))
     if problem is not None:
@@ -531,14 +580,14 @@ def _round_start(
         )
         raise _at(problem, pointer, round_no, None)
     if before is not None:  # not the die's (beginner rule)
-        visitor.visit_decision(before, PickSpecialNumber(state.special_number))
+        _decision(visitor, log, before, PickSpecialNumber(state.special_number))
 
 
 def _trick(
     state: GameState,
     trick: dict[str, Any],
     visitor: Any,
-    into: list[Any] | None,
+    log: GameLog | None,
     index: int,
     trick_index: int,
     is_last: bool,
@@ -547,7 +596,7 @@ def _trick(
     plays = trick["plays"]
     round_no = index + 1
     trick_no = trick_index + 1
-    _play(state, plays[0], visitor, into, index, trick_index, 0, decisions)
+    _play(state, plays[0], visitor, log, index, trick_index, 0, decisions)
     claimed = trick.get("winner")
     if len(plays) < 2:
         if not is_last:
@@ -558,7 +607,9 @@ def _trick(
                 trick_no,
             )
         if claimed is not None:
-            visitor.visit_problem(
+            _problem(
+                visitor,
+                log,
                 Illegal(
                     Code.WINNER_MISMATCH,
                     {
@@ -570,14 +621,16 @@ def _trick(
                     _trick_pointer(index, trick_index) + "/winner",
                     round_no,
                     trick_no,
-                )
+                ),
             )
         return
-    _play(state, plays[1], visitor, into, index, trick_index, 1, decisions)
+    _play(state, plays[1], visitor, log, index, trick_index, 1, decisions)
     if claimed is not None:
         winner = state.leader_code  # the winner leads the next trick
         if ROLE_BY_KEY[claimed] is not ROLES[winner]:
-            visitor.visit_problem(
+            _problem(
+                visitor,
+                log,
                 Illegal(
                     Code.WINNER_MISMATCH,
                     {
@@ -592,7 +645,7 @@ def _trick(
                     _trick_pointer(index, trick_index) + "/winner",
                     round_no,
                     trick_no,
-                )
+                ),
             )
 
 
@@ -604,7 +657,7 @@ def _play(
     state: GameState,
     play: dict[str, Any],
     visitor: Any,
-    into: list[Any] | None,
+    log: GameLog | None,
     index: int,
     trick_index: int,
     position: int,
@@ -623,8 +676,8 @@ def _play(
             trick_index + 1,
         )
     if before is not None:
-        visitor.visit_decision(before, PlayCard(ROLES[player], card))
-    _tell(visitor, state, into)
+        _decision(visitor, log, before, PlayCard(ROLES[player], card))
+    _tell(visitor, state, log)
     swap = play.get("swap")
     if state.phase_code == _SWAP:
         if swap is None:
@@ -647,8 +700,8 @@ def _play(
                 pointer = f"{at}/swap/{key}"
             raise _at(problem, pointer, index + 1, trick_index + 1)
         if before is not None:
-            visitor.visit_decision(before, SwapCards(phantom_cards, christine_cards))
-        _tell(visitor, state, into)
+            _decision(visitor, log, before, SwapCards(phantom_cards, christine_cards))
+        _tell(visitor, state, log)
     elif swap and (swap.get("phantom") or swap.get("christine")):
         problem = Illegal(
             Code.UNEXPECTED_SWAP,
@@ -667,20 +720,22 @@ def _play(
         )
 
 
-def _finish(record: dict[str, Any], state: GameState, visitor: Any) -> Result:
+def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog | None) -> Result:
     winner = state.winner if state.phase_code == _OVER else None
     result = Result(winner, state.notes)
     rounds = record["rounds"]
     if winner is None:
         tricks = len(rounds[-1]["tricks"])
-        visitor.visit_problem(
+        _problem(
+            visitor,
+            log,
             Illegal(
                 Code.UNFINISHED,
                 {"rounds": len(rounds), "tricks": tricks, "notes": state.notes},
                 "/rounds",
                 len(rounds),
                 tricks or None,
-            )
+            ),
         )
     claim = record.get("result")
     if claim is None:
@@ -688,19 +743,23 @@ def _finish(record: dict[str, Any], state: GameState, visitor: Any) -> Result:
     claimed_winner = claim["winner"]
     claimed: Role | None = None if claimed_winner is None else ROLE_BY_KEY[claimed_winner]
     if claimed is not result.winner:
-        visitor.visit_problem(
+        _problem(
+            visitor,
+            log,
             Illegal(
                 Code.WINNER_MISMATCH,
                 {"claimed": claimed, "winner": result.winner, "result": True},
                 "/result/winner",
-            )
+            ),
         )
     if int(claim["notes"]) != result.notes:
-        visitor.visit_problem(
+        _problem(
+            visitor,
+            log,
             Illegal(
                 Code.NOTES_MISMATCH,
                 {"claimed": int(claim["notes"]), "notes": result.notes},
                 "/result/notes",
-            )
+            ),
         )
     return result

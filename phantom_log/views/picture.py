@@ -16,6 +16,7 @@ from ..rules.engine import (
     ROUNDS_PER_GAME,
     TRICKS_PER_GAME,
     TRICKS_PER_ROUND,
+    next_note_number,
     next_note_owner,
     super_trump,
 )
@@ -181,9 +182,9 @@ def moment_lines(log: GameLog, at: Moment, style: Style) -> list[str]:
             f"Super trump: {style.suit(trump)} (note {at.notes}, the last completed, is in its bar)"
         )
     lines.append(f"Special number of round {at.round}: {at.special_number}")
-    owner = next_note_owner(sheet, at.notes)
-    if owner is not None:
-        lines.append(f"Next note: {at.notes + 1}, {owner.title}'s")
+    owner, note = next_note_owner(sheet, at.notes), next_note_number(at.notes)
+    if owner is not None and note is not None:
+        lines.append(f"Next note: {note}, {owner.title}'s")
     for role in Role:
         cards = hand_cards(at.hands[role])
         lines.append(
