@@ -44,7 +44,12 @@ with atheris.instrument_imports(include=["phantom_log"]):
     import phantom_log.records.strictjson
     import phantom_log.rules.engine
     import phantom_log.running.pipeline
-    import phantom_log.tournament.checks
+    import phantom_log.tournament.columns
+    import phantom_log.tournament.cross_checks
+    import phantom_log.tournament.facts
+    import phantom_log.tournament.manifest
+    import phantom_log.tournament.report
+    import phantom_log.tournament.standings
     import phantom_log.views.annotate
     import phantom_log.views.reports
 

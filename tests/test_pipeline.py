@@ -23,7 +23,7 @@ from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
 from phantom_log.running.outcomes import Options, Outcome, Tally
 from phantom_log.running.pipeline import ordered_map, verify_sources, verify_sources_in_batches
-from phantom_log.tournament.checks import record_facts
+from phantom_log.tournament.facts import record_facts
 from phantom_log.views.reports import problem_lines, verdict_line
 
 JOBS = [1, 2]
