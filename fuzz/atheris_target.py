@@ -39,9 +39,14 @@ with atheris.instrument_imports(include=["phantom_log"]):
     import phantom_log.api
     import phantom_log.checking.verdict
     import phantom_log.cli
+    import phantom_log.records.chunks
+    import phantom_log.records.found_sources
     import phantom_log.records.model
-    import phantom_log.records.sources
+    import phantom_log.records.size_limit
+    import phantom_log.records.source_names
+    import phantom_log.records.source_records
     import phantom_log.records.strictjson
+    import phantom_log.records.unreadable
     import phantom_log.rules.engine
     import phantom_log.running.pipeline
     import phantom_log.tournament.columns

@@ -391,7 +391,7 @@ def test_datasets_are_never_overwritten_without_force(
 def test_missing_sources_and_missing_dask_are_said(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from phantom_log.records.sources import SourceError
+    from phantom_log.records.found_sources import SourceError
 
     with pytest.raises(SourceError, match="no such file"):
         cluster.find_stored_sources([str(tmp_path / "absent.jsonl")])

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ..records.sources import SourceError
+from ..records.found_sources import SourceError
 from ..views.reports import printable
 from .exits import EXIT_FAILED, EXIT_INVALID, EXIT_OK, usage_error, writing_output
 from .inputs import load_sheets, no_records
@@ -42,7 +42,7 @@ def cluster_options(paths: tuple[str, ...], sheets_path: str | None) -> dict[str
     selected and the record size limit; standard input is refused (a cluster reads
     storage)."""
     from ..records.selection import current_selection
-    from ..records.sources import max_record_size
+    from ..records.size_limit import max_record_size
 
     if "-" in paths:
         raise usage_error("--scheduler reads storage (paths, URLs): not standard input (-)")

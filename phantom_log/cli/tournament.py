@@ -10,7 +10,8 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
-from ..records.sources import SourceError, read_limited
+from ..records.found_sources import SourceError
+from ..records.size_limit import read_limited
 from ..rules.problems import Severity
 from ..views.reports import printable
 from .destination import say_written
@@ -88,7 +89,7 @@ def tournament_check(
     """
     import os
 
-    from ..records.sources import on_manifest
+    from ..records.chunks import on_manifest
     from ..running.outcomes import Options
     from ..running.pipeline import WorkerLost, default_jobs, verify_sources_in_batches
     from ..tournament.cross_checks import TournamentProblem

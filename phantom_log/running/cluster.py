@@ -28,8 +28,11 @@ from typing import TYPE_CHECKING, Any, Final
 import polars as pl
 
 from ..files.outputs import OutputExists, OutputFailed, OutputRefused
+from ..records.chunks import json_lines_extent
+from ..records.found_sources import SourceError
 from ..records.selection import Selection
-from ..records.sources import RECORD_SUFFIXES, SourceError, json_lines_extent, read_failure
+from ..records.source_names import RECORD_SUFFIXES
+from ..records.unreadable import read_failure
 from ..rules.problems import FAILURE_CODES, Code, Problem
 from ..rules.sheets import Sheet
 from ..tabular.batch import PROBLEM_SCHEMA, BatchTables, batch_tables, failed_batch, problems_of
@@ -228,7 +231,7 @@ def find_stored_sources(
     hidden ones left out), as the command line reads paths. A ``.jsonl`` or ``.ndjson``
     object is JSON Lines; any other, one document.
 
-    Raises :class:`~phantom_log.records.sources.SourceError` for a URL that names nothing."""
+    Raises :class:`~phantom_log.records.found_sources.SourceError` for a URL that names nothing."""
     _require_cluster()
     from fsspec.core import url_to_fs
     from fsspec.implementations.local import LocalFileSystem
@@ -666,7 +669,7 @@ def export_on_cluster(
     both only once both are written; an existing one is replaced only with ``force`` (and
     only when it holds nothing but Parquet files). Progress goes to standard error on a
     terminal, never with ``quiet``. Raises as :func:`run_on_cluster`, and
-    :class:`~phantom_log.records.sources.SourceError` for a URL that names nothing.
+    :class:`~phantom_log.records.found_sources.SourceError` for a URL that names nothing.
     """
     options = dict(storage_options or {})
     outputs = [url for url in (games_url, tricks_url) if url is not None]

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import orjson
 
 from ..checking.verdict import RecordReport
-from ..records.sources import SourceRecord, record_line
+from ..records.source_records import SourceRecord, record_line
 from ..rules.sheets import Sheet
 from ..tournament.cross_checks import TournamentProblem
 from ..tournament.facts import FactsTable, RecordFacts, record_facts
