@@ -24,9 +24,11 @@ def on_cluster() -> Iterator[ModuleType]:
     reached or that lost a worker, exit 3."""
     import importlib
 
+    from ..running.dask_extra import INSTALL, cluster_installed
+
     cluster = importlib.import_module("..running.cluster", __package__)
-    if not cluster.cluster_installed():
-        raise usage_error(f"--scheduler runs on Dask, which is not installed: {cluster.INSTALL}")
+    if not cluster_installed():
+        raise usage_error(f"--scheduler runs on Dask, which is not installed: {INSTALL}")
     try:
         with writing_output():
             yield cluster
