@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     import polars as pl
     from distributed import Client, LocalCluster
 
-    from phantom_log.running.cluster import dataset_files, export_on_cluster, verify_on_cluster
+    from phantom_log.running.cluster import export_on_cluster, verify_on_cluster
+    from phantom_log.running.parquet_datasets import dataset_files
 
     folder = args.workdir / f"corpus-{args.records}-seed{args.seed}"
     corpus = load_corpus(folder) or build_corpus(folder, args.records, args.seed, jobs=2)

@@ -11,7 +11,7 @@ record (process time, the best of ``--runs``; the machine may be shared), each s
 own share (its pass less the one before) and both against the parse floor:
 
 1. ``floor``: ``orjson.loads`` of each line (the floor of ``bench_corpus.py``);
-2. ``strict``: the strict parse (:func:`phantom_log.records.sources.parse_json`: the floor, plus
+2. ``strict``: the strict parse (:func:`phantom_log.records.strictjson.parse_json`: the floor, plus
    the check for duplicate keys and numbers outside 64 bits);
 3. ``gate``: the schema gate (``jsonschema-rs``, compiled from the schema file);
 4. ``replay``: the rules engine's replay of each record the gate passed, told to the
@@ -23,8 +23,8 @@ own share (its pass less the one before) and both against the parse floor:
 7. ``tournament``: the same with each record's tournament facts
    (``tournament check``'s work on a chunk);
 8. ``tables``: ``export`` and ``stats``'s work on a chunk
-   (:func:`phantom_log.running.pipeline.tables_chunk`: the replay with every event, the record model,
-   the rows and their data frames).
+   (:func:`phantom_log.running.pipeline.tables_chunk`: the replay with every event, the
+   record model, the rows and their data frames).
 
 Stages 1 to 5 are what every verdict needs with this design (the schema's gate and its
 wording, the strict parse and one replay by the rules engine): their sum is the least
@@ -48,8 +48,9 @@ import orjson
 from bench_corpus import add_corpus_options, prepare_corpus
 from corpus import CORPUS_VERSION
 
+from phantom_log.records.chunks import read_chunks
 from phantom_log.records.schema import schema_problems, schema_valid
-from phantom_log.records.sources import JsonError, parse_json, read_chunks
+from phantom_log.records.strictjson import JsonError, parse_json
 from phantom_log.rules.replay import SheetProblems, VerdictBuilder, replay_record
 from phantom_log.running.collector import tune_collector_for_a_run
 from phantom_log.running.outcomes import Options

@@ -39,12 +39,22 @@ with atheris.instrument_imports(include=["phantom_log"]):
     import phantom_log.api
     import phantom_log.checking.verdict
     import phantom_log.cli
+    import phantom_log.records.chunks
+    import phantom_log.records.found_sources
     import phantom_log.records.model
-    import phantom_log.records.sources
+    import phantom_log.records.size_limit
+    import phantom_log.records.source_names
+    import phantom_log.records.source_records
     import phantom_log.records.strictjson
+    import phantom_log.records.unreadable
     import phantom_log.rules.engine
     import phantom_log.running.pipeline
-    import phantom_log.tournament.checks
+    import phantom_log.tournament.columns
+    import phantom_log.tournament.cross_checks
+    import phantom_log.tournament.facts
+    import phantom_log.tournament.manifest
+    import phantom_log.tournament.report
+    import phantom_log.tournament.standings
     import phantom_log.views.annotate
     import phantom_log.views.reports
 

@@ -15,9 +15,11 @@ from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from .checking.verdict import RecordReport, check_record, verify_record
 from .positions import Hands
+from .records.chunks import read_chunks
+from .records.found_sources import find_sources
 from .records.model import GameRecord
 from .records.schema import schema_problems, schema_valid
-from .records.sources import SourceRecord, chunk_records, find_sources, read_chunks
+from .records.source_records import SourceRecord, chunk_records
 from .rules.cards import Card, Role, mask_cards
 from .rules.engine import Result
 from .rules.events import RoundStarted
@@ -184,7 +186,7 @@ def _path_list(paths: Iterable[PathArgument | Iterable[PathArgument]]) -> list[s
 
 
 def _sources(paths: list[str]) -> list[str]:
-    from .records.sources import SourceError
+    from .records.found_sources import SourceError
 
     try:
         return find_sources(paths)
@@ -224,7 +226,7 @@ def load(
 
     A record that is not JSON, breaks the schema, or cannot be read (an ``unreadable``
     problem: no permission, a broken link, larger than ``max_record_size`` bytes, by
-    default :data:`~phantom_log.records.sources.DEFAULT_MAX_RECORD_SIZE`) is an
+    default :data:`~phantom_log.records.size_limit.DEFAULT_MAX_RECORD_SIZE`) is an
     :class:`InvalidRecord`: with ``errors="raise"`` (the default) it is raised and the
     stream ends; with ``"collect"`` it is yielded in its place and the stream goes on;
     with ``"skip"`` it is left out. ``FileNotFoundError`` for a path that does not exist,
@@ -296,7 +298,7 @@ def verify(
 
     Raises ``FileNotFoundError`` for a path that does not exist, before any record.
     """
-    from .records.sources import SourceError
+    from .records.found_sources import SourceError
     from .running.pipeline import chunk_reports, default_jobs, verify_sources_by_chunk
 
     try:
@@ -330,7 +332,7 @@ def tables(
     Raises ``FileNotFoundError`` for a path that does not exist.
     """
     from .files.outputs import work_folder
-    from .records.sources import SourceError
+    from .records.found_sources import SourceError
     from .running.pipeline import default_jobs, source_tables
     from .tabular.tables import GAME_KEY, build_tables
 

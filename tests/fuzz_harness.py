@@ -47,7 +47,7 @@ from click.testing import CliRunner, Result
 
 import phantom_log
 from phantom_log.cli import main
-from phantom_log.records.sources import read_source
+from phantom_log.records.source_records import read_source
 from phantom_log.views.reports import printable
 
 #: The most one record's report may take, in any command (the issue: "tens of KB at most").
@@ -677,7 +677,7 @@ class Checker:
         """``replay`` of every parsed record that is an object never raises, and finds the
         problems ``verify`` found."""
         from phantom_log.checking.verdict import verify_record
-        from phantom_log.records.sources import find_sources
+        from phantom_log.records.found_sources import find_sources
 
         stdin = io.BytesIO(self.case.stdin or b"")
         options = self.api_options()
@@ -708,8 +708,8 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
 
 
 def display(path: str) -> str:
-    """A path as the reports name it (see ``phantom_log.records.sources.display_name``)."""
-    from phantom_log.records.sources import display_name
+    """A path as the reports name it (see ``phantom_log.records.source_names.display_name``)."""
+    from phantom_log.records.source_names import display_name
 
     return display_name(path)
 

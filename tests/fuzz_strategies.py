@@ -25,7 +25,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from phantom_log.analysis.simulator import POLICIES, Simulation, simulate_game
-from phantom_log.records.sources import DEFAULT_MAX_RECORD_SIZE
+from phantom_log.records.size_limit import DEFAULT_MAX_RECORD_SIZE
 from phantom_log.rules.cards import Suit
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json

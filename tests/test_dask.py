@@ -24,8 +24,12 @@ from click.testing import CliRunner, Result
 distributed = pytest.importorskip("distributed")
 
 import phantom_log.running.cluster as cluster  # noqa: E402
+import phantom_log.running.cluster_tasks as cluster_tasks  # noqa: E402
+import phantom_log.running.dask_extra as dask_extra  # noqa: E402
 from phantom_log.cli import main  # noqa: E402
 from phantom_log.files.outputs import OutputExists, OutputRefused  # noqa: E402
+from phantom_log.running.parquet_datasets import dataset_files  # noqa: E402
+from phantom_log.running.stored_sources import find_stored_sources  # noqa: E402
 from phantom_log.tabular.batch import PROBLEM_SCHEMA, batch_tables  # noqa: E402
 from phantom_log.tabular.tables import GAME_SCHEMA, TRICK_SCHEMA  # noqa: E402
 
@@ -86,7 +90,7 @@ def single_machine(corpus: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 def read_dataset(url: str) -> pl.DataFrame:
-    return pl.read_parquet(cluster.dataset_files(url))
+    return pl.read_parquet(dataset_files(url))
 
 
 def export(
@@ -350,14 +354,14 @@ def test_an_object_that_cannot_be_read_is_an_unreadable_row(
 def test_a_range_the_checker_fails_on_is_one_internal_error_row(
     corpus: Path, client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    batch = cluster.batch_tables
+    batch = cluster_tasks.batch_tables
 
     def failing(data: bytes, source: str, **options: Any) -> Any:
         if source.endswith("c.ndjson") and options["first_index"] == 0:
             raise MemoryError
         return batch(data, source, **options)
 
-    monkeypatch.setattr(cluster, "batch_tables", failing)
+    monkeypatch.setattr(cluster_tasks, "batch_tables", failing)
     run, games, _ = export(corpus, tmp_path, client)
     [problem] = run.problems.to_dicts()
     assert (problem["index"], problem["code"]) == (0, "internal-error")
@@ -391,14 +395,14 @@ def test_datasets_are_never_overwritten_without_force(
 def test_missing_sources_and_missing_dask_are_said(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from phantom_log.records.sources import SourceError
+    from phantom_log.records.found_sources import SourceError
 
     with pytest.raises(SourceError, match="no such file"):
-        cluster.find_stored_sources([str(tmp_path / "absent.jsonl")])
+        find_stored_sources([str(tmp_path / "absent.jsonl")])
     with pytest.raises(SourceError, match="matches no file"):
-        cluster.find_stored_sources([str(tmp_path / "*.jsonl")])
-    monkeypatch.setattr(cluster, "cluster_installed", lambda: False)
-    with pytest.raises(cluster.ClusterUnavailable, match=r"pip install 'phantom-log\[dask\]'"):
+        find_stored_sources([str(tmp_path / "*.jsonl")])
+    monkeypatch.setattr(dask_extra, "cluster_installed", lambda: False)
+    with pytest.raises(dask_extra.ClusterUnavailable, match=r"pip install 'phantom-log\[dask\]'"):
         cluster.verify_on_cluster([str(tmp_path)], "local")
 
 
@@ -475,7 +479,7 @@ def test_scheduler_refuses_what_a_cluster_cannot_do(
 def test_scheduler_without_dask_says_what_to_install(
     corpus: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cluster, "cluster_installed", lambda: False)
+    monkeypatch.setattr(dask_extra, "cluster_installed", lambda: False)
     result = run_cli("verify", corpus, "--scheduler", "local")
     assert result.exit_code == 2
     assert "pip install 'phantom-log[dask]'" in result.stderr
@@ -516,7 +520,7 @@ def test_a_store_read_through_fsspec_gives_the_command_lines_results(
         urls, games_url, tricks_url, client, blocksize=BLOCKSIZE, include_invalid=True, quiet=True
     )
     assert run.parts > 8
-    files = cluster.dataset_files(games_url)
+    files = dataset_files(games_url)
     assert files[0].startswith("memory://") and len(files) == run.parts
     expected_games, expected_tricks = single_machine
     renamed = pl.col("source").str.replace(
@@ -527,9 +531,7 @@ def test_a_store_read_through_fsspec_gives_the_command_lines_results(
     store = fsspec.filesystem("memory")
 
     def read_stored(url: str) -> pl.DataFrame:
-        return pl.concat(
-            [pl.read_parquet(store.cat_file(path)) for path in cluster.dataset_files(url)]
-        )
+        return pl.concat([pl.read_parquet(store.cat_file(path)) for path in dataset_files(url)])
 
     games, tricks = read_stored(games_url), read_stored(tricks_url)
     assert games.equals(expected_games.with_columns(renamed))

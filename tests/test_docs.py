@@ -19,7 +19,7 @@ import pytest
 
 from phantom_log.checking.verdict import check_record, read_sheets
 from phantom_log.rules.problems import WARNING_CODES, Code
-from phantom_log.tournament.checks import TournamentCode
+from phantom_log.tournament.cross_checks import TournamentCode
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = sorted((REPO / "docs").glob("*.md"))

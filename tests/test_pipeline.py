@@ -18,12 +18,13 @@ import pytest
 
 from phantom_log.analysis.simulator import Simulation, simulate_game
 from phantom_log.checking.verdict import verify_record
-from phantom_log.records.sources import SourceError, find_sources, read_source
+from phantom_log.records.found_sources import SourceError, find_sources
+from phantom_log.records.source_records import read_source
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
 from phantom_log.running.outcomes import Options, Outcome, Tally
 from phantom_log.running.pipeline import ordered_map, verify_sources, verify_sources_in_batches
-from phantom_log.tournament.checks import record_facts
+from phantom_log.tournament.facts import record_facts
 from phantom_log.views.reports import problem_lines, verdict_line
 
 JOBS = [1, 2]

@@ -24,7 +24,7 @@ from click.testing import CliRunner, Result
 from phantom_log.analysis.simulator import Simulation, simulate_game
 from phantom_log.checking.verdict import RecordReport, verify_record
 from phantom_log.cli import main
-from phantom_log.records.sources import SourceRecord
+from phantom_log.records.source_records import SourceRecord
 from phantom_log.rules.cards import CARD_BY_CODE, ROLE_BY_KEY, hand_codes, hand_mask
 from phantom_log.rules.engine import GameState, Phase, Rules
 from phantom_log.rules.replay import replay_record

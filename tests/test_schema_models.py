@@ -32,7 +32,7 @@ from phantom_log.records.schema import (
     schema_text,
     schema_validator,
 )
-from phantom_log.records.sources import read_source
+from phantom_log.records.source_records import read_source
 from phantom_log.rules import cards
 from phantom_log.rules.replay import replay_record
 

@@ -28,7 +28,7 @@ from phantom_log.checking.verdict import check_record, verify_record
 from phantom_log.cli import main
 from phantom_log.records.model import GameRecord
 from phantom_log.records.schema import schema_problems
-from phantom_log.records.sources import read_source
+from phantom_log.records.source_records import read_source
 from phantom_log.rules.cards import CARD_CODES, Role, Suit, card_suit, hand_mask
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.events import TrickEnded

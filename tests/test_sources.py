@@ -11,14 +11,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from phantom_log.records.sources import (
-    JsonError,
-    SourceError,
-    find_sources,
-    parse_json,
-    read_source,
-)
-from phantom_log.records.strictjson import _slow_parse, split_array
+from phantom_log.records.found_sources import SourceError, find_sources
+from phantom_log.records.source_records import read_source
+from phantom_log.records.strictjson import JsonError, _slow_parse, parse_json, split_array
 from phantom_log.rules.problems import Code
 
 JSON_TEST_SUITE = Path(__file__).resolve().parent / "data" / "json-test-suite"
@@ -529,7 +524,8 @@ SPAN_LINES = [
 
 
 def _records(path: Path, **options: Any) -> list[tuple[Any, ...]]:
-    from phantom_log.records.sources import chunk_records, read_chunks
+    from phantom_log.records.chunks import read_chunks
+    from phantom_log.records.source_records import chunk_records
 
     return [
         (r.source, r.index, r.line, r.data, r.problem, r.text)
@@ -561,7 +557,7 @@ def test_a_file_read_as_spans_gives_the_records_read_as_lines(
     the workers read: the records, their indexes, lines, texts and problems (blank lines,
     lines over the size limit, a last line without its break) are those of the lines read
     by the main process, whatever the size of its reads."""
-    from phantom_log.records import sources
+    from phantom_log.records import chunks
 
     path = tmp_path_factory.mktemp("spans") / "games.jsonl"
     text = breaks.join(lines) + (breaks if last_break and lines else "")
@@ -569,12 +565,13 @@ def test_a_file_read_as_spans_gives_the_records_read_as_lines(
     options = {"lines_per_chunk": per_chunk, "max_record_size": limit}
     expected = _records(path, **options)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sources, "_SPAN_BLOCK", block)
+        patch.setattr(chunks, "_SPAN_BLOCK", block)
         assert _records(path, spans=True, **options) == expected
 
 
 def test_a_span_of_a_file_cut_short_since_is_unreadable(tmp_path: Path) -> None:
-    from phantom_log.records.sources import chunk_records, read_chunks
+    from phantom_log.records.chunks import read_chunks
+    from phantom_log.records.source_records import chunk_records
 
     path = tmp_path / "games.jsonl"
     path.write_text("".join(json.dumps({**RECORD, "game_id": f"g{i}"}) + "\n" for i in range(6)))
@@ -591,7 +588,7 @@ def test_a_span_of_a_file_cut_short_since_is_unreadable(tmp_path: Path) -> None:
 
 
 def test_a_file_that_starts_with_a_byte_order_mark_is_read_as_lines(tmp_path: Path) -> None:
-    from phantom_log.records.sources import read_chunks
+    from phantom_log.records.chunks import read_chunks
 
     path = tmp_path / "games.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(RECORD).encode() + b"\n")
@@ -614,7 +611,7 @@ def test_the_elements_of_an_array_start_at_their_line_and_column(
     """Each element's line and column (in characters) are counted from the element before
     it, not from the start of its line (an array on one line would take time in the square
     of its length): the same as counted from the start."""
-    from phantom_log.records.sources import read_chunks
+    from phantom_log.records.chunks import read_chunks
 
     pieces = [element + gap for element, gap in zip(elements, gaps[1:], strict=False)]
     text = "[" + gaps[0] + ", ".join(pieces) + "]"

@@ -1068,7 +1068,7 @@ def test_the_facts_table_gives_back_every_fact_as_it_was_added() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from phantom_log.tournament.checks import FactsTable, RecordFacts
+    from phantom_log.tournament.facts import FactsTable, RecordFacts
 
     texts = st.none() | st.text(st.characters(exclude_categories=()), max_size=12)
     digests = st.binary(min_size=16, max_size=16)
@@ -1109,12 +1109,9 @@ def test_the_facts_table_gives_back_every_fact_as_it_was_added() -> None:
 
 
 def test_the_checks_across_records_are_the_same_on_a_table_and_on_a_list(here: Path) -> None:
-    from phantom_log.tournament.checks import (
-        FactsTable,
-        cross_record_problems,
-        record_facts,
-        standings,
-    )
+    from phantom_log.tournament.cross_checks import cross_record_problems
+    from phantom_log.tournament.facts import FactsTable, record_facts
+    from phantom_log.tournament.standings import standings
 
     folder = here / "event"
     folder.mkdir()
@@ -1139,12 +1136,9 @@ def test_one_player_by_the_key_of_their_name_however_written(here: Path) -> None
     """The standings and the same-player check compare the digests of the players' keys
     (made in the workers): a name written in several ways is one player, named as in
     their first game; names with other keys are other players."""
-    from phantom_log.tournament.checks import (
-        FactsTable,
-        cross_record_problems,
-        record_facts,
-        standings,
-    )
+    from phantom_log.tournament.cross_checks import cross_record_problems
+    from phantom_log.tournament.facts import FactsTable, record_facts
+    from phantom_log.tournament.standings import standings
 
     folder = here / "event"
     folder.mkdir()
@@ -1170,7 +1164,7 @@ def test_two_names_have_the_same_digest_exactly_when_they_have_the_same_key() ->
     from hypothesis import strategies as st
 
     from phantom_log.records.identity import person_key
-    from phantom_log.tournament.checks import _person_digest
+    from phantom_log.tournament.facts import _person_digest
 
     letters = st.text(st.sampled_from("aAéÉe\u0301 \u200bKk\u212a"), max_size=5)
 
@@ -1191,8 +1185,9 @@ def test_the_json_report_is_written_as_it_is_built(
     players at a time), whatever the problems and the standings hold."""
     import io
 
-    from phantom_log.tournament import checks as tournament
-    from phantom_log.tournament.checks import FactsTable, record_facts, tournament_report
+    from phantom_log.tournament import report as tournament
+    from phantom_log.tournament.facts import FactsTable, record_facts
+    from phantom_log.tournament.report import tournament_report
 
     monkeypatch.setattr(tournament, "_ITEMS_WRITTEN_AT_ONCE", at_once)
 
@@ -1225,7 +1220,8 @@ def test_standings_are_a_sequence_of_rows_made_when_read() -> None:
     """The standings hold a column per count, not a row object per player: read, they
     are rows in order (by index from either end, by slice, in a loop) equal to the rows
     they stand for, and a player is named as in their first game."""
-    from phantom_log.tournament.checks import RecordFacts, StandingsRow, standings
+    from phantom_log.tournament.facts import RecordFacts
+    from phantom_log.tournament.standings import StandingsRow, standings
 
     def facts(index: int, phantom: str, christine: str, winner: str, notes: int) -> RecordFacts:
         return RecordFacts(
@@ -1244,7 +1240,7 @@ def test_standings_are_a_sequence_of_rows_made_when_read() -> None:
     def row(player: str, *counts: int) -> StandingsRow:
         made = StandingsRow(player)
         for column, value in zip(
-            phantom_log.tournament.checks.STANDINGS_COLUMNS[1:], counts, strict=True
+            phantom_log.tournament.standings.STANDINGS_COLUMNS[1:], counts, strict=True
         ):
             setattr(made, column, value)
         return made
@@ -1285,7 +1281,7 @@ def test_repeated_keys_are_those_held_by_two_present_positions(
     time: exactly the present positions whose key another present position holds."""
     from collections import Counter
 
-    from phantom_log.tournament.checks import _repeated
+    from phantom_log.tournament.cross_checks import _repeated
 
     positions = range(len(keys) // every)
     held = Counter(keys[position * every] for position in positions if present[position])
@@ -1306,7 +1302,7 @@ def test_game_id_hashes_are_the_same_in_every_process() -> None:
     import sys
 
     script = (
-        "from phantom_log.tournament.checks import FactsTable, RecordFacts\n"
+        "from phantom_log.tournament.facts import FactsTable, RecordFacts\n"
         "facts = RecordFacts('a', 0, 'Game\\u00e9 1', True, None, None, None, None, (),"
         " None, None, False)\n"
         "print(FactsTable([facts]).game_key_hashes[0])\n"

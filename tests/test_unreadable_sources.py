@@ -24,7 +24,8 @@ from test_sources import RECORD
 import phantom_log
 from phantom_log.cli import main
 from phantom_log.cli.options import ByteSize
-from phantom_log.records.sources import find_sources, read_source
+from phantom_log.records.found_sources import find_sources
+from phantom_log.records.source_records import read_source
 from phantom_log.running import pipeline
 
 REPO = Path(__file__).resolve().parent.parent

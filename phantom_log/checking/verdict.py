@@ -12,9 +12,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Final
 
+from ..records.found_sources import find_sources
 from ..records.quoting import shortened
 from ..records.schema import SHEETS_SCHEMA, json_type, schema_problems
-from ..records.sources import JsonError, SourceRecord, find_sources, parse_json, read_source
+from ..records.source_records import SourceRecord, read_source
+from ..records.strictjson import JsonError, parse_json
 from ..rules.engine import Result
 from ..rules.problems import FAILURE_CODES, Code, Problem, Severity
 from ..rules.replay import GameLog, GameLogBuilder, SheetProblems, replay_record
@@ -181,7 +183,7 @@ def verify_paths(
 ) -> Iterator[RecordReport]:
     """Reports on every record of every path, in input order.
 
-    Raises :class:`~phantom_log.records.sources.SourceError` for a path that does not exist,
+    Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not exist,
     before any record is read.
     """
     for source in find_sources(paths):

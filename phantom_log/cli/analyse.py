@@ -33,7 +33,7 @@ from .reviews import ANALYSIS_SYMBOLS
 if TYPE_CHECKING:
     from ..analysis.decisions import AnalysisOptions, Decision
     from ..analysis.solver import Solver
-    from ..records.sources import SourceRecord
+    from ..records.source_records import SourceRecord
     from ..rules.cards import Role
     from ..views.terminal import ColourChoice, Style
     from .destination import Destination

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ..records.sources import SourceError
+from ..records.found_sources import SourceError
 from ..views.reports import printable
 from .exits import EXIT_FAILED, EXIT_INVALID, EXIT_OK, usage_error, writing_output
 from .inputs import load_sheets, no_records
@@ -24,9 +24,11 @@ def on_cluster() -> Iterator[ModuleType]:
     reached or that lost a worker, exit 3."""
     import importlib
 
+    from ..running.dask_extra import INSTALL, cluster_installed
+
     cluster = importlib.import_module("..running.cluster", __package__)
-    if not cluster.cluster_installed():
-        raise usage_error(f"--scheduler runs on Dask, which is not installed: {cluster.INSTALL}")
+    if not cluster_installed():
+        raise usage_error(f"--scheduler runs on Dask, which is not installed: {INSTALL}")
     try:
         with writing_output():
             yield cluster
@@ -42,7 +44,7 @@ def cluster_options(paths: tuple[str, ...], sheets_path: str | None) -> dict[str
     selected and the record size limit; standard input is refused (a cluster reads
     storage)."""
     from ..records.selection import current_selection
-    from ..records.sources import max_record_size
+    from ..records.size_limit import max_record_size
 
     if "-" in paths:
         raise usage_error("--scheduler reads storage (paths, URLs): not standard input (-)")

@@ -11,13 +11,14 @@ from typing import IO, TYPE_CHECKING, Any, Final
 import click
 
 from ..checking.verdict import RecordReport, read_sheets
-from ..records.sources import SourceError, read_limited
+from ..records.found_sources import SourceError
+from ..records.size_limit import read_limited
 from ..rules.sheets import Sheet
 from ..views.reports import game_heading, printable, record_name
 from .exits import usage_error
 
 if TYPE_CHECKING:
-    from ..records.sources import SourceRecord
+    from ..records.source_records import SourceRecord
 
 
 def standard_input() -> IO[bytes] | None:
@@ -89,7 +90,8 @@ def record_reports(
 def source_records(paths: tuple[str, ...]) -> Iterator[SourceRecord]:
     """The records of the paths as read (not yet checked); a usage error (exit 2) for a
     path that does not exist or paths that hold no records."""
-    from ..records.sources import find_sources, read_source
+    from ..records.found_sources import find_sources
+    from ..records.source_records import read_source
 
     try:
         sources = find_sources(paths)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import click
 
-from ..records.sources import DEFAULT_MAX_RECORD_SIZE, record_size_limit
+from ..records.size_limit import DEFAULT_MAX_RECORD_SIZE, record_size_limit
 from .exits import usage_error, writing_output
 from .inputs import input_paths, manifest_skipped, refuse_inputs_as_outputs
 from .reviews import analysis_rows
@@ -218,7 +218,7 @@ def analysis_options(from_file: str, analyse: str, unsolved: str) -> Callable[[F
 
 def max_record_size_option(command: F) -> F:
     """``--max-record-size`` for a command that reads records: the command runs with that
-    size limit in force (:func:`phantom_log.records.sources.record_size_limit`)."""
+    size limit in force (:func:`phantom_log.records.size_limit.record_size_limit`)."""
 
     @functools.wraps(command)
     def run(*args: Any, max_record_size: int, **kwargs: Any) -> Any:
@@ -257,8 +257,8 @@ def selection_options(command: F) -> F:
         events: tuple[str, ...],
         **kwargs: Any,
     ) -> Any:
+        from ..records.chunks import on_manifest
         from ..records.selection import Selection, record_selection
-        from ..records.sources import on_manifest
 
         with (
             record_selection(Selection(game_ids, players, events)),

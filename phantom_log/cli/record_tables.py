@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..records.sources import SourceError
+from ..records.found_sources import SourceError
 from ..rules.sheets import Sheet
 from .exits import exit_once_written, usage_error
 from .inputs import no_records, standard_input

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from ..checking.verdict import RecordReport
-from ..records.sources import read_limited
+from ..records.size_limit import read_limited
 from ..rules.sheets import Sheet
 from .exits import usage_error
 

@@ -10,7 +10,8 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
-from ..records.sources import SourceError, read_limited
+from ..records.found_sources import SourceError
+from ..records.size_limit import read_limited
 from ..rules.problems import Severity
 from ..views.reports import printable
 from .destination import say_written
@@ -27,7 +28,8 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..tournament.checks import Manifest, TournamentReport
+    from ..tournament.manifest import Manifest
+    from ..tournament.report import TournamentReport
     from .destination import Destination
 
 
@@ -87,16 +89,13 @@ def tournament_check(
     """
     import os
 
-    from ..records.sources import on_manifest
+    from ..records.chunks import on_manifest
     from ..running.outcomes import Options
     from ..running.pipeline import WorkerLost, default_jobs, verify_sources_in_batches
-    from ..tournament.checks import (
-        STANDINGS_COLUMNS,
-        FactsTable,
-        TournamentProblem,
-        standings_dicts,
-        tournament_report,
-    )
+    from ..tournament.cross_checks import TournamentProblem
+    from ..tournament.facts import FactsTable
+    from ..tournament.report import tournament_report
+    from ..tournament.standings import STANDINGS_COLUMNS, standings_dicts
     from ..views.terminal import Progress, terminal_width
 
     manifest: Manifest | None = None
@@ -166,7 +165,7 @@ def tournament_check(
 
 def _read_manifest(path: str, option: str) -> Manifest:
     """The manifest of a file; a usage error (exit 2) naming the file for a bad one."""
-    from ..tournament.checks import read_manifest
+    from ..tournament.manifest import read_manifest
 
     try:
         data = read_limited(path)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..records.sources import SourceError
+from ..records.found_sources import SourceError
 from ..running.outcomes import Tally
 from .cluster_runs import cluster_options, exit_for_cluster_run, on_cluster
 from .destination import say_written

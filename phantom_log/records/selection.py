@@ -9,8 +9,9 @@ all match. A record whose game id, players or event cannot be read (it is not JS
 an object, or the value is not a string) is not selected when that selector is given.
 
 The selection in force is set once around a command (:func:`record_selection`), and is
-applied where every record is parsed (:func:`phantom_log.records.sources.chunk_records`), in the
-main process or in a worker.
+applied where every record is parsed
+(:func:`phantom_log.records.source_records.chunk_records`), in the main process or in a
+worker.
 """
 
 from __future__ import annotations

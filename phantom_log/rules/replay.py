@@ -19,7 +19,7 @@ decisions is also given the state before each decision a player made (the analys
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Generic, TypeVar, overload
+from typing import Any, Final, Generic, TypeVar, cast, overload
 
 from .cards import ROLE_BY_KEY, Role, parse_card
 from .engine import (
@@ -339,7 +339,7 @@ def replay_record(
     kind = type(visitor)
     if kind is GameLogBuilder or kind is VerdictBuilder:
         # The builders are built in: the fold fills their log itself, with no call back.
-        return _replay_into_log(document, visitor, sheet, rules)
+        return _replay_into_log(document, cast(GameLogBuilder, visitor), sheet, rules)
     visitor.begin_game(sheet, rules)
     state = GameState.start(sheet, rules, bool(visitor.wants_events))
     result = None

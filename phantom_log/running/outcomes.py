@@ -12,9 +12,10 @@ from typing import NamedTuple
 import orjson
 
 from ..checking.verdict import RecordReport
-from ..records.sources import SourceRecord, record_line
+from ..records.source_records import SourceRecord, record_line
 from ..rules.sheets import Sheet
-from ..tournament.checks import FactsTable, RecordFacts, TournamentProblem, record_facts
+from ..tournament.cross_checks import TournamentProblem
+from ..tournament.facts import FactsTable, RecordFacts, record_facts
 from ..views.reports import report_lines, verdict_line
 
 

@@ -1,6 +1,6 @@
 """Verifying many records, on one core or several, with the output in input order.
 
-The main process reads the sources as raw chunks (:func:`~phantom_log.records.sources.read_chunks`),
+The main process reads the sources as raw chunks (:func:`~phantom_log.records.chunks.read_chunks`),
 workers parse and verify them and return what is to be printed, and the main process
 prints it in order. At most a few chunks per worker are in flight, so memory stays
 bounded on any input size. Every verify run, of the command line or of the API, is one
@@ -23,13 +23,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final, Protocol, TypeVar
 
 from ..checking.verdict import LogBuilder, RecordReport, verify_record
-from ..records.sources import (
-    Chunk,
-    chunk_records,
-    find_sources,
-    read_chunks,
-    source_size,
-)
+from ..records.chunks import Chunk, read_chunks
+from ..records.found_sources import find_sources, source_size
+from ..records.source_records import chunk_records
 from ..rules.replay import GameLogBuilder, VerdictBuilder
 from ..rules.sheets import Sheet
 from .collector import collector_for_records, tune_collector_for_a_run
@@ -190,9 +186,9 @@ def _chunks(
     """The chunks of every source of the paths, counted on ``progress`` as they are read,
     a record over ``max_record_size`` bytes (by default the limit in force) unreadable.
     For worker processes (``jobs`` above 1), a file of JSON Lines is given as spans, which
-    the workers read (see :class:`~phantom_log.records.sources.Span`).
+    the workers read (see :class:`~phantom_log.records.chunks.Span`).
 
-    Raises :class:`~phantom_log.records.sources.SourceError` for a path that does not exist,
+    Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not exist,
     before any chunk is read."""
     sources = find_sources(paths)
     if progress is not None:
@@ -249,7 +245,7 @@ def verify_sources_by_chunk(
     :func:`chunk_reports`, or the text a command prints) comes back, a chunk at a time,
     in input order.
 
-    Raises :class:`~phantom_log.records.sources.SourceError` for a path that does not
+    Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not
     exist, at once, before any record is read.
     """
     chunks = _chunks(paths, stdin, progress, jobs, max_record_size)
@@ -272,7 +268,7 @@ def verify_sources(
     """The outcome of every record of the paths, in input order, on ``jobs`` processes
     (:func:`verify_sources_by_chunk`, a record at a time).
 
-    Raises :class:`~phantom_log.records.sources.SourceError` for a path that does not exist,
+    Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not exist,
     before any record is read.
     """
     summarise = partial(chunk_outcomes, options=options)

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, Final
 import polars as pl
 
 from ..checking.verdict import RecordReport, verify_record
+from ..records.chunks import text_chunks
 from ..records.selection import Selection
-from ..records.sources import SourceRecord, chunk_records, text_chunks
+from ..records.source_records import SourceRecord, chunk_records
 from ..rules.problems import Problem
 from ..rules.replay import GameLogBuilder, VerdictBuilder
 from ..rules.sheets import Sheet

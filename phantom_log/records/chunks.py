@@ -1,24 +1,22 @@
-"""Reading records from every input form: files, directories, JSON Lines and stdin.
+"""A source cut into chunks of raw text, whatever its form: a ``.json`` document (one
+record, or an array whose elements are cut apart), JSON Lines, standard input (a document
+or JSON Lines, told apart by its first lines), a text already read (an object of a
+store). Chunks, and the spans of a file that stand for its texts, are what worker
+processes receive.
 
-Each text is parsed by :func:`phantom_log.records.strictjson.parse_json` (strict JSON as
-docs/format.md reads it). Nothing here raises for a bad input: a source that cannot be parsed yields
-a :class:`SourceRecord` carrying its problem, and the other records go on. A source that cannot be
-read at all (no permission, a broken link or a link loop, a folder that cannot be listed, a FIFO or
-device found in a folder, more than the size limit) is an ``unreadable`` problem on that source,
-named by its path.
-
-No read is unbounded: a ``.json`` document, a document on standard input and each line of
-JSON Lines may hold at most the size limit (:data:`DEFAULT_MAX_RECORD_SIZE`, raised with
-``--max-record-size``), and nothing beyond it is kept in memory.
+Nothing here raises for a bad input: a source that cannot be read at all (no permission, a
+broken link or a link loop, a FIFO or device found in a folder, more than the size limit)
+is a chunk with its ``unreadable`` problem, named by its path. No read is unbounded: a
+``.json`` document, a document on standard input and each line of JSON Lines may hold at
+most the size limit (:mod:`phantom_log.records.size_limit`), and nothing beyond it is kept
+in memory. A tournament manifest among the sources is no record: it gives no chunk.
 """
 
 from __future__ import annotations
 
-import errno
 import io
 import itertools
 import json
-import math
 import os
 import re
 import stat
@@ -28,29 +26,27 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Final
 
-from ..files.kinds import file_kind
-from ..rules.problems import Code, Problem
+from ..rules.problems import Problem
+from . import size_limit
+from .found_sources import FoundSource
 from .selection import Selection, current_selection
+from .source_names import RECORD_SUFFIXES, STDIN, display_name
 from .strictjson import JsonError, parse_json, split_array
+from .unreadable import (
+    CLOSED_STDIN,
+    error_reason,
+    not_regular,
+    open_problem,
+    stream_ended,
+    too_large,
+    unreadable,
+)
 
-__all__ = ["JsonError", "parse_json"]  # re-exported: where records are read
-
-RECORD_SUFFIXES: Final = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-STDIN: Final = "-"
-_BOM: Final = b"\xef\xbb\xbf"
-
-#: The size limit by default: 64 MiB for a ``.json`` document (one record or an array of
-#: records, read and parsed whole), a document on standard input, and each line of JSON
-#: Lines. The largest record a real game gives is some kilobytes, so the limit only
-#: refuses what is not a record file (``/dev/zero``, a disk image), while an array of tens
-#: of thousands of records still fits; parsing takes a few times the text's size in
-#: memory, so the limit keeps one source well below a gigabyte.
-DEFAULT_MAX_RECORD_SIZE: Final = 64 * 1024 * 1024
+#: The UTF-8 byte order mark, which a source may start with (and no record's text holds).
+BOM: Final = b"\xef\xbb\xbf"
 _SKIP_SIZE: Final = 1024 * 1024  # bytes read at a time to skip the rest of a long line
-_SIZE_UNITS: Final = (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024))
-_max_record_size: ContextVar[int] = ContextVar("max_record_size", default=DEFAULT_MAX_RECORD_SIZE)
 
 #: What a tournament manifest's ``format`` starts with (``phantom-log-manifest/1``).
 MANIFEST_FORMAT_PREFIX: Final = "phantom-log-manifest/"
@@ -78,7 +74,7 @@ def is_manifest(data: bytes) -> bool:
     if _MANIFEST_MARK not in data:
         return False
     try:
-        value = parse_json(data[len(_BOM) :] if data.startswith(_BOM) else data)
+        value = parse_json(data[len(BOM) :] if data.startswith(BOM) else data)
     except JsonError:
         return False
     return (
@@ -88,262 +84,14 @@ def is_manifest(data: bytes) -> bool:
     )
 
 
-@contextmanager
-def record_size_limit(size: int) -> Iterator[None]:
-    """Read sources with ``size`` bytes as the size limit inside the block (the
-    ``--max-record-size`` option of every command sets it once, around the command)."""
-    token = _max_record_size.set(size)
-    try:
-        yield
-    finally:
-        _max_record_size.reset(token)
-
-
-def max_record_size() -> int:
-    """The size limit in force (see :func:`record_size_limit`)."""
-    return _max_record_size.get()
-
-
-def size_text(size: int) -> str:
-    """A size for people: ``64 MiB``, ``1 GiB``, or bytes when not a whole unit."""
-    for name, unit in _SIZE_UNITS:
-        if size >= unit and size % unit == 0:
-            return f"{size // unit} {name}"
-    return f"{size} bytes"
-
-
-def display_name(path: str) -> str:
-    """A path as reports show and write it: valid UTF-8 whatever the bytes of the file
-    name. A name that is not UTF-8 (which Python holds with lone surrogates) has each
-    undecodable byte written as ``\\xNN``, as Python writes bytes; every other name is
-    unchanged."""
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        try:
-            raw = os.fsencode(path)
-        except UnicodeEncodeError:  # lone surrogates that were never bytes of a name
-            return path.encode("utf-8", "backslashreplace").decode("utf-8")
-        return raw.decode("utf-8", "backslashreplace")
-    return path
-
-
-@dataclass(frozen=True, slots=True)
-class SourceRecord:
-    """One record read from a source, or the problem that kept it from being read.
-
-    ``index`` is the record's position in its source, from 0; ``line`` is where it starts
-    in a JSON Lines source. ``text`` is the record's text as read (a line of JSON Lines,
-    an element of an array, a whole document), when it was read.
-    """
-
-    source: str
-    index: int
-    data: Any = None
-    problem: Problem | None = None
-    line: int | None = None
-    text: bytes | None = None
-
-
-class SourceError(Exception):
-    """A path that cannot be used at all (a usage error)."""
-
-
-class FoundSource(str):
-    """A path found below a given directory, not given by the user: it is read only if it
-    is a regular file, so that a FIFO or a device in a folder can never block the run.
-    ``problem`` is set when the search already knows why it cannot be read (a folder that
-    cannot be listed, a file that is not a regular one)."""
-
-    problem: Problem | None
-
-    def __new__(cls, path: str, problem: Problem | None = None) -> FoundSource:
-        found = super().__new__(cls, path)
-        found.problem = problem
-        return found
-
-
-def find_sources(paths: Iterable[str]) -> list[str]:
-    """The sources to read, in order: each path as given, directories expanded recursively
-    into their ``.json``/``.jsonl``/``.ndjson`` files in sorted path order (hidden files
-    and folders left out; see :func:`_directory_sources`).
-
-    Raises :class:`SourceError` for a path that does not exist. A path that exists but
-    cannot be read is kept: reading it gives its ``unreadable`` problem."""
-    found: list[str] = []
-    for path in paths:
-        if path == STDIN:
-            found.append(path)
-            continue
-        try:
-            os.lstat(path)
-        except (FileNotFoundError, NotADirectoryError):
-            raise SourceError(f"{display_name(path)}: no such file or directory") from None
-        except OSError:
-            found.append(path)  # e.g. a folder on the way that cannot be entered
-            continue
-        if os.path.isdir(path):
-            found.extend(_directory_sources(path))
-        else:
-            found.append(path)
-    return found
-
-
-def _directory_sources(directory: str) -> list[str]:
-    """The record files below a directory, in sorted path order, each folder that cannot
-    be listed and each record-named entry that is not a regular file among them, as a
-    :class:`FoundSource` with its problem (never skipped without a word).
-
-    Links to files are followed; links to folders are not (as ``find`` and ``grep -r`` do),
-    so that no link can make the search go round in a loop: give a linked folder as a path
-    of its own to read it."""
-    found: list[str] = []
-    folders = [directory]
-    while folders:  # a stack, not recursion: any depth of folders is fine
-        folder = folders.pop()
-        try:
-            with os.scandir(folder) as listing:
-                entries = list(listing)
-        except OSError as error:
-            found.append(FoundSource(folder, _folder_problem(error)))
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                is_folder = entry.is_dir(follow_symlinks=False)
-            except OSError:
-                is_folder = False
-            if is_folder:
-                folders.append(entry.path)
-            elif Path(entry.name).suffix.lower() in RECORD_SUFFIXES:
-                source = _found_file(entry)
-                if source is not None:
-                    found.append(source)
-    return sorted(found, key=lambda path: Path(path).parts)
-
-
-def _found_file(entry: os.DirEntry[str]) -> FoundSource | None:
-    """A record-named entry of a folder as a source; ``None`` for a link to a folder."""
-    try:
-        mode = entry.stat().st_mode  # through a link
-    except OSError:
-        return FoundSource(entry.path)  # a broken link, a loop, gone: reading says which
-    if stat.S_ISDIR(mode):
-        return None
-    if stat.S_ISREG(mode):
-        return FoundSource(entry.path)
-    return FoundSource(entry.path, _not_regular(mode))
-
-
-# -- the unreadable problems -----------------------------------------------------------
-
-
-def _unreadable(message: str, hint: str | None = None, line: int | None = None) -> Problem:
-    return Problem(Code.UNREADABLE, message, hint=hint, line=line)
-
-
-_PERMISSION_HINT: Final = "Give phantom-log permission to read it, or leave it out of the paths."
-_LINK_HINT: Final = "Point the link at a record file, or remove it."
-
-
-def _reason(error: OSError) -> str:
-    text = error.strerror or type(error).__name__
-    return text[:1].lower() + text[1:]
-
-
-def _not_regular(mode: int) -> Problem:
-    return _unreadable(
-        f"not a regular file ({file_kind(mode)}); not opened",
-        "Below a folder only regular files are read, so that a FIFO or a device cannot "
-        "block the run; give it as a path of its own to read it.",
-    )
-
-
-def _folder_problem(error: OSError) -> Problem:
-    if error.errno == errno.ELOOP:
-        return _unreadable(
-            "cannot list this folder: a symbolic link loop (too many levels of symbolic "
-            "links); the records below it were not read",
-            _LINK_HINT,
-        )
-    return _unreadable(
-        f"cannot list this folder ({_reason(error)}): the records below it were not read",
-        "Give phantom-log permission to read and enter the folder (chmod u+rx), "
-        "or leave it out of the paths.",
-    )
-
-
-def _open_problem(path: str, error: OSError) -> Problem:
-    """Why a path could not be opened, as an ``unreadable`` problem."""
-    if error.errno == errno.ELOOP:
-        return _unreadable(
-            "a symbolic link loop (too many levels of symbolic links): nothing to read",
-            _LINK_HINT,
-        )
-    if isinstance(error, FileNotFoundError):
-        try:
-            target = os.readlink(path)
-        except OSError:
-            return _unreadable(
-                "the file went away before it could be read (removed or renamed after the "
-                "paths were listed)"
-            )
-        return _unreadable(
-            f"a broken symbolic link: it points to {display_name(target)}, which does not exist",
-            _LINK_HINT,
-        )
-    if isinstance(error, PermissionError):
-        return _unreadable(f"cannot read ({_reason(error)})", _PERMISSION_HINT)
-    if error.errno == errno.ENXIO:  # a socket, or a device with no driver
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            mode = 0
-        return _unreadable(f"not a regular file ({file_kind(mode)}); it cannot be read")
-    return _unreadable(f"cannot read ({_reason(error)})")
-
-
-def _too_large(limit: int, size: int | None = None, line: int | None = None) -> Problem:
-    """A source or a record over the size limit: the limit and how to raise it."""
-    where = "" if line is None else f"line {line}: the record is "
-    what = f"{where}larger than the size limit of {size_text(limit)}"
-    if size is not None:
-        what += f" ({size} bytes)"
-    suggested = max(math.ceil((size or 4 * limit) / 1024**2), 1)
-    return _unreadable(
-        what + ("; not read" if line is None else "; skipped"),
-        f"Raise the limit with --max-record-size (e.g. --max-record-size {suggested}M) "
-        "if it is meant to be this large.",
-        line,
-    )
-
-
-def _stream_ended(limit: int, line: int) -> Problem:
-    return _unreadable(
-        f"line {line}: the record is larger than the size limit of {size_text(limit)}; "
-        "the rest of this input was not read",
-        "Raise the limit with --max-record-size if a record is meant to be this large.",
-        line,
-    )
-
-
-_CLOSED_STDIN: Final = _unreadable(
-    "standard input is closed: nothing to read",
-    "Give the records on standard input (phantom-log verify - < games.jsonl), or give their paths.",
-)
-
-
-# -- reading ---------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class Span:
     """Lines of a regular file of JSON Lines, not yet read: ``length`` bytes from
     ``offset``, cut at line boundaries, holding ``records`` records; its first line is line
     ``first_line`` of the file, its first record has the index ``first_index``. The main
-    process finds spans; a worker process reads one (:func:`chunk_records`), so that the
-    main process neither splits nor sends the records' texts."""
+    process finds spans; a worker process reads one
+    (:func:`~phantom_log.records.source_records.chunk_records`), so that the main process
+    neither splits nor sends the records' texts."""
 
     path: str
     offset: int
@@ -386,20 +134,6 @@ class Chunk:
         return len(self.document or b"")
 
 
-def source_size(source: str) -> int | None:
-    """The bytes a source holds, for a progress display: ``None`` when not known ahead
-    (standard input, a FIFO, a device), 0 for a source that cannot be read."""
-    if source == STDIN:
-        return None
-    try:
-        status = os.stat(source)
-    except OSError:
-        return 0
-    if stat.S_ISREG(status.st_mode):
-        return status.st_size
-    return 0 if isinstance(source, FoundSource) else None
-
-
 def read_chunks(
     source: str,
     stdin: IO[bytes] | None = None,
@@ -415,13 +149,14 @@ def read_chunks(
     (sniffed for JSON Lines unless its suffix says), within the size limit. A path found
     below a folder is read only if it is a regular file. Whatever cannot be read is a
     chunk with its ``unreadable`` problem; the size limit is ``max_record_size``, or the
-    one in force (:func:`record_size_limit`). A tournament manifest is no record: it
-    gives no chunk (see :func:`on_manifest`). Each chunk carries the selection in force
+    one in force (:func:`~phantom_log.records.size_limit.record_size_limit`). A
+    tournament manifest is no record: it gives no chunk (see :func:`on_manifest`). Each
+    chunk carries the selection in force
     (:func:`~phantom_log.records.selection.record_selection`).
 
     With ``spans``, the lines of a regular ``.jsonl`` file are given as spans of the file
-    (:class:`Span`), which :func:`chunk_records` reads: for worker processes, which then
-    read the texts themselves."""
+    (:class:`Span`), which :func:`~phantom_log.records.source_records.chunk_records`
+    reads: for worker processes, which then read the texts themselves."""
     selection = current_selection()
     chunks = _source_chunks(source, stdin, lines_per_chunk, max_record_size, spans)
     if selection is None:
@@ -439,14 +174,14 @@ def _source_chunks(
     spans: bool = False,
 ) -> Iterator[Chunk]:
     """The raw chunks of one source (see :func:`read_chunks`)."""
-    limit = max_record_size or _max_record_size.get()
+    limit = max_record_size or size_limit.max_record_size()
     name = display_name(source)
     if isinstance(source, FoundSource) and source.problem is not None:
         yield Chunk(name, problem=source.problem)
         return
     if source == STDIN:
         if stdin is None:
-            yield Chunk(name, problem=_CLOSED_STDIN)
+            yield Chunk(name, problem=CLOSED_STDIN)
             return
         yield from _guarded(name, _sniffed_chunks(name, stdin, limit, lines_per_chunk))
         return
@@ -459,22 +194,22 @@ def _source_chunks(
     try:
         descriptor = os.open(source, flags)
     except OSError as error:
-        yield Chunk(name, problem=_open_problem(source, error))
+        yield Chunk(name, problem=open_problem(source, error))
         return
     with open(descriptor, "rb") as handle:
         try:
             mode = os.fstat(descriptor).st_mode
         except OSError as error:
-            yield Chunk(name, problem=_unreadable(f"cannot read ({_reason(error)})"))
+            yield Chunk(name, problem=unreadable(f"cannot read ({error_reason(error)})"))
             return
         kind = RECORD_SUFFIXES.get(Path(source).suffix.lower())
         regular = stat.S_ISREG(mode)
         if not regular and (found or stat.S_ISDIR(mode)):
-            yield Chunk(name, problem=_not_regular(mode))
+            yield Chunk(name, problem=not_regular(mode))
             return
         # With spans, workers read the records' texts from the file itself.
         path = os.path.abspath(source) if spans and regular else None
-        if kind == "jsonl" and path and not handle.peek(len(_BOM)).startswith(_BOM):
+        if kind == "jsonl" and path and not handle.peek(len(BOM)).startswith(BOM):
             chunks = _span_chunks(name, path, handle, lines_per_chunk, limit)
         elif kind == "jsonl":
             lines = _bounded_lines(handle, limit, skip_long=regular)
@@ -501,7 +236,7 @@ def _guarded(source: str, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
                 index = chunk.index + 1
             yield chunk
     except OSError as error:
-        problem = _unreadable(f"cannot read ({_reason(error)}); the rest was not read")
+        problem = unreadable(f"cannot read ({error_reason(error)}); the rest was not read")
         yield Chunk(source, problem=problem, index=index)
 
 
@@ -517,11 +252,11 @@ def _whole_document(
     not read at all, a stream no further than the limit. With the file's ``path``, an
     array's elements are given as spans of it (see :func:`_document_chunks`)."""
     if known_size is not None and known_size > limit:
-        yield Chunk(source, problem=_too_large(limit, known_size))
+        yield Chunk(source, problem=too_large(limit, known_size))
         return
     data = handle.read(limit + 1)
     if len(data) > limit:
-        yield Chunk(source, problem=_too_large(limit, known_size))
+        yield Chunk(source, problem=too_large(limit, known_size))
         return
     yield from _document_chunks(source, data, batch_size, path)
 
@@ -540,12 +275,12 @@ def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> It
             if values == 1:  # JSON Lines whose second record is too large
                 yield from _line_chunks(source, [*head, None], size, limit, stream=True)
             else:
-                yield Chunk(source, problem=_too_large(limit))
+                yield Chunk(source, problem=too_large(limit))
             return
         head.append(line)
         held += len(line)
         if held > limit:
-            yield Chunk(source, problem=_too_large(limit))
+            yield Chunk(source, problem=too_large(limit))
             return
         if not line.strip():
             continue
@@ -553,11 +288,11 @@ def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> It
         if values == 2:
             yield from _line_chunks(source, itertools.chain(head, lines), size, limit, stream=True)
             return
-        if not _is_json_value(line.removeprefix(_BOM) if len(head) == 1 else line):
+        if not _is_json_value(line.removeprefix(BOM) if len(head) == 1 else line):
             break  # a document over several lines: read the rest whole
     rest = handle.read(limit + 1 - held)
     if held + len(rest) > limit:
-        yield Chunk(source, problem=_too_large(limit))
+        yield Chunk(source, problem=too_large(limit))
         return
     yield from _document_chunks(source, b"".join(head) + rest, size)
 
@@ -618,7 +353,7 @@ def _document_chunks(
         if seen is not None:
             seen(source)
         return
-    text = data[len(_BOM) :] if data.startswith(_BOM) else data
+    text = data[len(BOM) :] if data.startswith(BOM) else data
     spans = split_array(text)
     if not spans:
         yield Chunk(source, document=data)
@@ -701,12 +436,12 @@ def _line_chunks(
             if batch:
                 yield Chunk(source, lines=tuple(batch))
                 batch = []
-            problem = _stream_ended(limit, number) if stream else _too_large(limit, line=number)
+            problem = stream_ended(limit, number) if stream else too_large(limit, line=number)
             yield Chunk(source, problem=problem, index=index, line=number)
             index += 1
             continue
-        if number == 1 and line.startswith(_BOM):
-            line = line[len(_BOM) :]
+        if number == 1 and line.startswith(BOM):
+            line = line[len(BOM) :]
         if not line or line.isspace():
             continue
         batch.append((index, number, 1, line))
@@ -758,7 +493,7 @@ def _span_chunks(
             continue
         if over:
             # A line over the limit: its own unreadable chunk, and its bytes skipped.
-            problem = _too_large(limit, line=line_number)
+            problem = too_large(limit, line=line_number)
             yield Chunk(source, problem=problem, index=index, line=line_number)
             index += 1
             line_number += 1
@@ -791,17 +526,17 @@ def _blank_lines(buffer: bytes, end: int) -> int:
     return count + len(_BLANK_LINE.findall(buffer, 0, end))
 
 
-def _read_span(chunk: Chunk, span: Span) -> Chunk:
+def read_span(chunk: Chunk, span: Span) -> Chunk:
     """The chunk of a span's lines, read from its file; an ``unreadable`` chunk at the
     span's first record when the file cannot be read, or no longer holds the span."""
     try:
         with open(span.path, "rb", buffering=0) as handle:
             data = os.pread(handle.fileno(), span.length, span.offset)
     except OSError as error:
-        problem = _unreadable(f"cannot read ({_reason(error)}); the rest was not read")
+        problem = unreadable(f"cannot read ({error_reason(error)}); the rest was not read")
         return Chunk(chunk.source, problem=problem, index=span.first_index)
     if len(data) != span.length:
-        problem = _unreadable("the file was cut short while it was read; the rest was not read")
+        problem = unreadable("the file was cut short while it was read; the rest was not read")
         return Chunk(chunk.source, problem=problem, index=span.first_index)
     places = span.elements
     if places is not None:
@@ -846,7 +581,7 @@ def text_chunks(
     problem at its index); otherwise the text is one document, read as a ``.json`` file
     is. The size limit is ``max_record_size``, or the one in force; the selection is
     ``selection``, or the one in force."""
-    limit = max_record_size or _max_record_size.get()
+    limit = max_record_size or size_limit.max_record_size()
     handle = io.BytesIO(data)
     if json_lines:
         lines = _bounded_lines(handle, limit, skip_long=True)
@@ -875,137 +610,3 @@ def json_lines_extent(
     for chunk in text_chunks("", data, True, first_line, 0, 4096, max_record_size):
         records += 1 if chunk.lines is None else len(chunk.lines)
     return data.count(b"\n"), records
-
-
-def read_failure(error: BaseException) -> Problem:
-    """The ``unreadable`` problem of a source, or a part of one, that failed to be read
-    (an object of a store: no permission, gone, a network failure)."""
-    reason = _reason(error) if isinstance(error, OSError) else type(error).__name__
-    return _unreadable(f"cannot read ({reason})")
-
-
-def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
-    """The records of a chunk, parsed, each with its text; a text that is not JSON gives
-    a record with its ``json`` problem (line and column counted in the whole source).
-
-    With a selection (:attr:`Chunk.selection`) only the records it matches are given,
-    and the ``unreadable`` problems: a source that could not be read may hold a selected
-    record, so the run still says it could not do all its work. This is the one place
-    where every command's records are selected."""
-    records = _chunk_records(chunk)
-    selection = chunk.selection
-    if not selection:
-        return records
-    return (
-        record
-        for record in records
-        if selection.matches(record.data)
-        or (record.problem is not None and record.problem.code is Code.UNREADABLE)
-    )
-
-
-def _chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
-    source = chunk.source
-    if chunk.span is not None:
-        chunk = _read_span(chunk, chunk.span)
-    if chunk.problem is not None:
-        yield SourceRecord(source, chunk.index, problem=chunk.problem, line=chunk.line)
-    elif chunk.lines is not None:
-        for index, number, column, line in chunk.lines:
-            try:
-                value = parse_json(line)
-            except JsonError as error:
-                found = error
-                stripped = line.rstrip()
-                if len(stripped) < len(line):
-                    # A text cut short ends where its characters end, not on the line
-                    # after its line break.
-                    try:
-                        parse_json(stripped)
-                    except JsonError as closer:
-                        found = closer
-                problem = found.problem(number - 1, column - 1)
-                # The error's traceback holds this frame, which holds the error: a cycle
-                # that would keep the whole chunk alive until the collector finds it.
-                del found
-                yield SourceRecord(source, index, problem=problem, line=number, text=line)
-            else:
-                yield SourceRecord(source, index, value, line=number, text=line)
-    else:
-        assert chunk.document is not None
-        yield from _read_document(source, chunk.document)
-
-
-def read_source(
-    source: str, stdin: IO[bytes] | None = None, max_record_size: int | None = None
-) -> Iterator[SourceRecord]:
-    """The records of one source, parsed (see :func:`read_chunks`)."""
-    for chunk in read_chunks(source, stdin, max_record_size=max_record_size):
-        yield from chunk_records(chunk)
-
-
-def read_limited(path: str, max_record_size: int | None = None) -> bytes:
-    """The whole content of a side file (``--sheets``, ``--manifest``), within the size
-    limit. Raises ``OSError`` (``strerror`` says why) when it cannot be read or is larger
-    than the limit."""
-    limit = max_record_size or _max_record_size.get()
-    with open(path, "rb") as handle:
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise OSError(
-            errno.EFBIG,
-            f"larger than the size limit of {size_text(limit)} (raise it with --max-record-size)",
-        )
-    return data
-
-
-def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
-    text = data[len(_BOM) :] if data.startswith(_BOM) else data
-    try:
-        value = parse_json(data)
-    except JsonError as error:
-        yield SourceRecord(source, 0, problem=error.problem(), text=text)
-        return
-    if isinstance(value, list):
-        if not value:
-            yield SourceRecord(
-                source,
-                0,
-                problem=Problem(
-                    Code.SCHEMA,
-                    "the file holds an empty array: no record to check",
-                    hint="A .json file holds one record (an object) or an array of records.",
-                ),
-            )
-        # An array that is not one of objects: its elements' texts are not kept apart.
-        for index, item in enumerate(value):
-            yield SourceRecord(source, index, item)
-    else:
-        yield SourceRecord(source, 0, value, text=text)
-
-
-_LINE_BREAK: Final = re.compile(rb"(?:\r\n|\r|\n)[ \t]*")
-
-
-def record_line(record: SourceRecord) -> bytes | None:
-    """A record's text as one line of JSON Lines, as ``verify --valid-out`` and
-    ``--invalid-out`` write it: its exact bytes when they are one line (every line of JSON
-    Lines, an element of an array written on one line), with a line break added at the
-    end of a text that has none; a text written over several lines (a pretty-printed
-    document or element) with each line break and the indentation after it removed,
-    which is whitespace between JSON's tokens (a string cannot hold a raw line break), so
-    that the record's value is the same. ``None`` for a record without text (a source
-    that could not be read)."""
-    text = record.text
-    if text is None:
-        if record.problem is not None:
-            return None
-        import orjson
-
-        return orjson.dumps(record.data) + b"\n"  # an element of an array of non-objects
-    body = text.rstrip(b"\r\n")
-    ending = text[len(body) :]
-    if b"\n" in body or b"\r" in body:
-        body = _LINE_BREAK.sub(b"", body.strip(b" \t"))
-        ending = b"\n"
-    return body + (ending or b"\n")

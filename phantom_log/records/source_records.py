@@ -1,0 +1,145 @@
+"""The records of a source: each chunk's texts parsed as strict JSON
+(:func:`phantom_log.records.strictjson.parse_json`, as docs/format.md reads it), each
+record with its text; a text that is not JSON, or a part of a source that could not be
+read, is a record carrying its problem, and the other records go on. And a record's text
+as one line of JSON Lines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Any, Final
+
+from ..rules.problems import Code, Problem
+from .chunks import BOM, Chunk, read_chunks, read_span
+from .strictjson import JsonError, parse_json
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    """One record read from a source, or the problem that kept it from being read.
+
+    ``index`` is the record's position in its source, from 0; ``line`` is where it starts
+    in a JSON Lines source. ``text`` is the record's text as read (a line of JSON Lines,
+    an element of an array, a whole document), when it was read.
+    """
+
+    source: str
+    index: int
+    data: Any = None
+    problem: Problem | None = None
+    line: int | None = None
+    text: bytes | None = None
+
+
+def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
+    """The records of a chunk, parsed, each with its text; a text that is not JSON gives
+    a record with its ``json`` problem (line and column counted in the whole source).
+
+    With a selection (:attr:`~phantom_log.records.chunks.Chunk.selection`) only the
+    records it matches are given, and the ``unreadable`` problems: a source that could not
+    be read may hold a selected record, so the run still says it could not do all its
+    work. This is the one place where every command's records are selected."""
+    records = _chunk_records(chunk)
+    selection = chunk.selection
+    if not selection:
+        return records
+    return (
+        record
+        for record in records
+        if selection.matches(record.data)
+        or (record.problem is not None and record.problem.code is Code.UNREADABLE)
+    )
+
+
+def _chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
+    source = chunk.source
+    if chunk.span is not None:
+        chunk = read_span(chunk, chunk.span)
+    if chunk.problem is not None:
+        yield SourceRecord(source, chunk.index, problem=chunk.problem, line=chunk.line)
+    elif chunk.lines is not None:
+        for index, number, column, line in chunk.lines:
+            try:
+                value = parse_json(line)
+            except JsonError as error:
+                found = error
+                stripped = line.rstrip()
+                if len(stripped) < len(line):
+                    # A text cut short ends where its characters end, not on the line
+                    # after its line break.
+                    try:
+                        parse_json(stripped)
+                    except JsonError as closer:
+                        found = closer
+                problem = found.problem(number - 1, column - 1)
+                # The error's traceback holds this frame, which holds the error: a cycle
+                # that would keep the whole chunk alive until the collector finds it.
+                del found
+                yield SourceRecord(source, index, problem=problem, line=number, text=line)
+            else:
+                yield SourceRecord(source, index, value, line=number, text=line)
+    else:
+        assert chunk.document is not None
+        yield from _read_document(source, chunk.document)
+
+
+def read_source(
+    source: str, stdin: IO[bytes] | None = None, max_record_size: int | None = None
+) -> Iterator[SourceRecord]:
+    """The records of one source, parsed (see :func:`~phantom_log.records.chunks.read_chunks`)."""
+    for chunk in read_chunks(source, stdin, max_record_size=max_record_size):
+        yield from chunk_records(chunk)
+
+
+def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
+    text = data[len(BOM) :] if data.startswith(BOM) else data
+    try:
+        value = parse_json(data)
+    except JsonError as error:
+        yield SourceRecord(source, 0, problem=error.problem(), text=text)
+        return
+    if isinstance(value, list):
+        if not value:
+            yield SourceRecord(
+                source,
+                0,
+                problem=Problem(
+                    Code.SCHEMA,
+                    "the file holds an empty array: no record to check",
+                    hint="A .json file holds one record (an object) or an array of records.",
+                ),
+            )
+        # An array that is not one of objects: its elements' texts are not kept apart.
+        for index, item in enumerate(value):
+            yield SourceRecord(source, index, item)
+    else:
+        yield SourceRecord(source, 0, value, text=text)
+
+
+_LINE_BREAK: Final = re.compile(rb"(?:\r\n|\r|\n)[ \t]*")
+
+
+def record_line(record: SourceRecord) -> bytes | None:
+    """A record's text as one line of JSON Lines, as ``verify --valid-out`` and
+    ``--invalid-out`` write it: its exact bytes when they are one line (every line of JSON
+    Lines, an element of an array written on one line), with a line break added at the
+    end of a text that has none; a text written over several lines (a pretty-printed
+    document or element) with each line break and the indentation after it removed,
+    which is whitespace between JSON's tokens (a string cannot hold a raw line break), so
+    that the record's value is the same. ``None`` for a record without text (a source
+    that could not be read)."""
+    text = record.text
+    if text is None:
+        if record.problem is not None:
+            return None
+        import orjson
+
+        return orjson.dumps(record.data) + b"\n"  # an element of an array of non-objects
+    body = text.rstrip(b"\r\n")
+    ending = text[len(body) :]
+    if b"\n" in body or b"\r" in body:
+        body = _LINE_BREAK.sub(b"", body.strip(b" \t"))
+        ending = b"\n"
+    return body + (ending or b"\n")

@@ -1,0 +1,333 @@
+"""The checks of a tournament's records together: across records (the same game id, the
+same content, the same deal, one player on both sides) and against the manifest's players
+and schedule; the problems they find, and their codes."""
+
+from __future__ import annotations
+
+from array import array
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..records.identity import game_key, person_key
+from ..records.quoting import quoted, shortened
+from ..rules.problems import Severity
+from .facts import DEAL_SLOTS, RecordFacts, facts_table, player_key
+from .manifest import Manifest, ScheduledGame
+
+
+class TournamentCode:
+    """The codes of the checks across records and against the manifest (docs/format.md's two,
+    and the ones this command adds)."""
+
+    DUPLICATE_GAME_ID: Final = "duplicate-game-id"
+    DUPLICATE_DEAL: Final = "duplicate-deal"
+    DUPLICATE_RECORD: Final = "duplicate-record"
+    SAME_PLAYER: Final = "same-player"
+    MISSING_GAME: Final = "missing-game"
+    UNSCHEDULED_GAME: Final = "unscheduled-game"
+    WRONG_PLAYERS: Final = "wrong-players"
+    WRONG_STAGE: Final = "wrong-stage"
+    UNKNOWN_PLAYER: Final = "unknown-player"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentProblem:
+    """A problem found across records or against the manifest. ``index`` is ``None`` for
+    a problem of the manifest itself (a game it expects that no record holds)."""
+
+    source: str
+    index: int | None
+    game_id: str | None
+    code: str
+    severity: Severity
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """As the JSON report writes it."""
+        return {
+            "source": self.source,
+            "index": self.index,
+            "game_id": self.game_id,
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+        }
+
+
+# The keys are looked at in this many parts (by their low bits: equal keys fall in the
+# same part), so that only a part's keys are in a dictionary at a time.
+_KEY_PARTS: Final = 16
+
+
+def _repeated(
+    keys: Sequence[int], present: Sequence[int] | None = None, every: int = 1
+) -> set[int]:
+    """The positions whose key occurs more than once among the present ones (``keys`` read
+    at every ``every``-th item, ``present[position]`` true): the candidates, which the
+    caller compares exactly.
+
+    A part of the keys at a time (:data:`_KEY_PARTS`): a dictionary of a million keys
+    would take about 100 MiB, and is the peak of a tournament check; a sixteenth of it
+    is freed, and its memory used again, before the next part is looked at."""
+    parts = [array("I") for _ in range(_KEY_PARTS)]
+    mask = _KEY_PARTS - 1
+    for position in range(len(keys) // every):
+        if present is None or present[position]:
+            parts[keys[position * every] & mask].append(position)
+    found: set[int] = set()
+    for part in parts:
+        first: dict[int, int] = {}
+        for position in part:
+            seen = first.setdefault(keys[position * every], position)
+            if seen != position:
+                found.add(seen)
+                found.add(position)
+    return found
+
+
+# A record's deal slots (DEAL_SLOTS of them) as present (1) or not (0), by its deals held.
+_SLOTS_PRESENT: Final = [
+    bytes([1] * held + [0] * (DEAL_SLOTS - held)) for held in range(DEAL_SLOTS + 1)
+]
+
+
+def _problem(facts: RecordFacts, code: str, severity: Severity, message: str) -> TournamentProblem:
+    return TournamentProblem(facts.source, facts.index, facts.game_id, code, severity, message)
+
+
+#: How many other records a ``duplicate-game-id`` names; the rest are counted.
+OTHERS_NAMED: Final = 5
+
+
+def _named(others: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``; past :data:`OTHERS_NAMED`, ``... and 7 more``."""
+    if len(others) > OTHERS_NAMED:
+        return ", ".join(others[:OTHERS_NAMED]) + f" and {len(others) - OTHERS_NAMED} more"
+    return ", ".join(others[:-1]) + (" and " if len(others) > 1 else "") + others[-1]
+
+
+def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentProblem]:
+    """The problems between records: the same game id twice (error, on every copy), the
+    same content twice (warning, on the later copies), the same deal in two games
+    (warning, on the later game), one player on both sides (error). Game ids and names
+    are compared by :mod:`~phantom_log.records.identity`'s keys.
+
+    The repeated ids, contents and deals are found by 64-bit words a part at a time, so
+    that a million records need no dictionary of a million keys; only the records that
+    share one are looked at one by one."""
+    table = facts_table(all_facts)
+    count = len(table)
+    holders: dict[str, list[int]] = defaultdict(list)
+    shared_id = _repeated(table.game_key_hashes)
+    for position in sorted(shared_id):
+        game_id = table.game_ids[position]
+        if game_id is not None:
+            holders[game_key(game_id)].append(position)
+    # Equal hashes of different keys (or a key held once among equal hashes) are no
+    # repeats.
+    holders = defaultdict(list, {key: found for key, found in holders.items() if len(found) > 1})
+    # A digest's first word: equal digests have equal first words.
+    shared_content = _repeated(table.content, table.has_content, every=2)
+    # Every deal slot of every record (DEAL_SLOTS a record), present when the record has it.
+    present = b"".join([_SLOTS_PRESENT[deals_held] for deals_held in table.deal_counts])
+    shared_deals = _repeated(table.deals, present, every=2)
+    del present
+    contents = table.content
+    deals = table.deals
+    phantoms, christines = table.phantoms, table.christines
+    phantom_keys, christine_keys = table.phantom_keys, table.christine_keys
+    first_content: dict[bytes, int] = {}
+    first_deal: dict[bytes, tuple[int, int]] = {}
+    problems: list[TournamentProblem] = []
+
+    def problem(position: int, code: str, severity: Severity, message: str) -> None:
+        source, index = table.place(position)
+        problems.append(
+            TournamentProblem(source, index, table.game_ids[position], code, severity, message)
+        )
+
+    for position in range(count):
+        game_id = table.game_ids[position] if position in shared_id else None
+        if game_id is not None:
+            same_id = holders.get(game_key(game_id))
+            if same_id:
+                others = [table.where(other) for other in same_id if other != position]
+                problem(
+                    position,
+                    TournamentCode.DUPLICATE_GAME_ID,
+                    Severity.ERROR,
+                    f"game id {quoted(game_id)} is held by {len(same_id)} "
+                    f"records: this one and {_named(others)}",
+                )
+        copy = False
+        if position in shared_content:
+            digest = contents[2 * position : 2 * position + 2].tobytes()
+            first = first_content.setdefault(digest, position)
+            if first != position:
+                copy = True  # a copy also repeats the deals: say it once
+                first_id = table.game_ids[first]
+                problem(
+                    position,
+                    TournamentCode.DUPLICATE_RECORD,
+                    Severity.WARNING,
+                    f"the same record as {table.where(first)}"
+                    + (f" ({first_id})" if first_id else "")
+                    + ", apart from the game id",
+                )
+        for round_index in range(0 if copy else table.deal_counts[position]):
+            slot = DEAL_SLOTS * position + round_index
+            if slot not in shared_deals:
+                continue
+            deal = deals[2 * slot : 2 * slot + 2].tobytes()
+            seen = first_deal.setdefault(deal, (position, round_index))
+            if seen[0] != position:
+                seen_id = table.game_ids[seen[0]]
+                problem(
+                    position,
+                    TournamentCode.DUPLICATE_DEAL,
+                    Severity.WARNING,
+                    f"the deal of round {round_index + 1} is the deal of round "
+                    f"{seen[1] + 1} of {table.where(seen[0])}"
+                    + (f" ({seen_id})" if seen_id else "")
+                    + ": a reused shuffle or a copied record",
+                )
+        if (
+            phantoms.present(position)
+            and christines.present(position)
+            and player_key(phantom_keys, position) == player_key(christine_keys, position)
+        ):
+            phantom = phantoms[position]
+            assert phantom is not None  # present
+            problem(
+                position,
+                TournamentCode.SAME_PLAYER,
+                Severity.ERROR,
+                f"{quoted(phantom)} plays both the Phantom and Christine",
+            )
+    return problems
+
+
+def manifest_problems(
+    manifest: Manifest, all_facts: Sequence[RecordFacts]
+) -> list[TournamentProblem]:
+    """The problems of the records against the manifest's players and schedule."""
+    problems: list[TournamentProblem] = []
+    known = {person_key(name) for name in manifest.players}
+    if known:
+        for facts in all_facts:
+            for role, name in (("the Phantom", facts.phantom), ("Christine", facts.christine)):
+                if name is not None and person_key(name) not in known:
+                    problems.append(
+                        _problem(
+                            facts,
+                            TournamentCode.UNKNOWN_PLAYER,
+                            Severity.ERROR,
+                            f"{quoted(name)} ({role}) is not a player of the event",
+                        )
+                    )
+    matched: set[int] = set()
+    by_id: dict[str, list[int]] = defaultdict(list)
+    for position, facts in enumerate(all_facts):
+        if facts.game_id is not None:
+            by_id[game_key(facts.game_id)].append(position)
+    missing: list[ScheduledGame] = []
+    pairings: list[ScheduledGame] = []
+    for game in manifest.games:
+        if game.game_id is None:
+            pairings.append(game)
+            continue
+        positions = by_id.get(game_key(game.game_id), [])
+        if not positions:
+            missing.append(game)
+            continue
+        matched.update(positions)
+        for position in positions:
+            problems.extend(_compare(game, all_facts[position]))
+    by_pair: dict[frozenset[str], list[int]] = defaultdict(list)
+    for position, facts in enumerate(all_facts):
+        if facts.phantom is not None and facts.christine is not None:
+            by_pair[frozenset((person_key(facts.phantom), person_key(facts.christine)))].append(
+                position
+            )
+    for game in pairings:
+        assert game.phantom is not None and game.christine is not None
+        wanted = frozenset((person_key(game.phantom), person_key(game.christine)))
+        candidates = [position for position in by_pair[wanted] if position not in matched]
+        if not candidates:
+            missing.append(game)
+            continue
+
+        def fit(position: int, game: ScheduledGame = game) -> tuple[bool, bool]:
+            facts = all_facts[position]
+            return (
+                person_key(facts.phantom or "") != person_key(game.phantom or ""),
+                facts.stage != game.stage,
+            )
+
+        best = min(candidates, key=fit)
+        matched.add(best)
+        problems.extend(_compare(game, all_facts[best]))
+    for game in missing:
+        problems.append(
+            TournamentProblem(
+                manifest.source,
+                None,
+                game.game_id,
+                TournamentCode.MISSING_GAME,
+                Severity.ERROR,
+                f"the schedule expects {game.label}, and no record holds it",
+            )
+        )
+    for position, facts in enumerate(all_facts):
+        if position not in matched:
+            problems.append(
+                _problem(
+                    facts,
+                    TournamentCode.UNSCHEDULED_GAME,
+                    Severity.ERROR,
+                    "the schedule has no such game"
+                    + (
+                        f" (the Phantom {shortened(facts.phantom)}, "
+                        f"Christine {shortened(facts.christine)})"
+                        if facts.phantom and facts.christine
+                        else ""
+                    ),
+                )
+            )
+    return problems
+
+
+def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]:
+    problems = []
+    players_known = facts.phantom is not None and facts.christine is not None
+    if game.phantom is not None and game.christine is not None and players_known:
+        expected = (person_key(game.phantom), person_key(game.christine))
+        actual = (person_key(facts.phantom or ""), person_key(facts.christine or ""))
+        if expected != actual:
+            swapped = expected == actual[::-1]
+            problems.append(
+                _problem(
+                    facts,
+                    TournamentCode.WRONG_PLAYERS,
+                    Severity.ERROR,
+                    f"the schedule has {shortened(game.phantom)} as the Phantom against "
+                    f"{shortened(game.christine)} as Christine in {game.name}; the record has "
+                    f"{shortened(facts.phantom or '')} against "
+                    f"{shortened(facts.christine or '')}"
+                    + (" (the roles are swapped)" if swapped else ""),
+                )
+            )
+    if facts.stage != game.stage:
+        problems.append(
+            _problem(
+                facts,
+                TournamentCode.WRONG_STAGE,
+                Severity.ERROR,
+                f"the schedule puts {game.name} in stage {shortened(game.stage)}, but the "
+                "record says "
+                + ("no stage" if facts.stage is None else f"stage {shortened(facts.stage)}"),
+            )
+        )
+    return problems

@@ -1,0 +1,332 @@
+"""The facts of one record that the checks across records need, and of many records in
+a compact table.
+
+Each record is first verified on its own (:mod:`phantom_log.checking.verdict`); what the
+checks across records need of it is kept in a small :class:`RecordFacts` (its names, its
+stage, the digests of its content and of its deals), so that records can be verified in
+worker processes and only their facts come back, as a :class:`FactsTable` of a chunk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, cast
+
+import orjson
+
+from ..checking.verdict import RecordReport
+from ..records.identity import game_key, person_key
+from ..rules.engine import ROUNDS_PER_GAME
+from .columns import Column, NameColumn, TextColumn
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFacts:
+    """What the checks across records need of one verified record."""
+
+    source: str
+    index: int
+    game_id: str | None
+    valid: bool
+    phantom: str | None
+    christine: str | None
+    stage: str | None
+    content: bytes | None
+    deals: tuple[bytes, ...]
+    winner: str | None
+    notes: int | None
+    finished: bool
+
+    @property
+    def where(self) -> str:
+        """The record's place: ``source#index``."""
+        return f"{self.source}#{self.index}"
+
+
+def record_facts(report: RecordReport) -> RecordFacts:
+    """The facts of one verified record."""
+    result = report.result
+    winner = None if result is None or result.winner is None else result.winner.key
+    notes = None if result is None else result.notes
+    model = report.model
+    record = report.record
+    if model is None or not isinstance(record, dict):
+        return facts_of(
+            report.source,
+            report.index,
+            report.game_id,
+            report.valid,
+            record,
+            report.log is not None,
+            winner,
+            notes,
+        )
+    # A record of the schema's shape: its names and stage as the record model reads them.
+    stage = model.stage
+    return RecordFacts(
+        report.source,
+        report.index,
+        report.game_id,
+        report.valid,
+        model.players.phantom,
+        model.players.christine,
+        stage,
+        _content_digest({key: value for key, value in record.items() if key != "game_id"}),
+        () if report.log is None else tuple(_deal_key(data["deal"]) for data in record["rounds"]),
+        winner,
+        notes,
+        winner is not None,
+    )
+
+
+def facts_of(
+    source: str,
+    index: int,
+    game_id: str | None,
+    valid: bool,
+    record: Any,
+    replayed: bool,
+    winner: str | None,
+    notes: int | None,
+) -> RecordFacts:
+    """The facts of one record: where it is, its verdict, the parsed record, whether the
+    replay got past the schema (so its deals can be read), its winner and notes."""
+    phantom = christine = stage = content = None
+    deals: tuple[bytes, ...] = ()
+    if isinstance(record, dict):
+        players = record.get("players")
+        if isinstance(players, dict):
+            phantom = players.get("phantom") if isinstance(players.get("phantom"), str) else None
+            christine = (
+                players.get("christine") if isinstance(players.get("christine"), str) else None
+            )
+        stage = record.get("stage") if isinstance(record.get("stage"), str) else None
+        body = {key: value for key, value in record.items() if key != "game_id"}
+        content = _content_digest(body)
+        if replayed:
+            deals = tuple(_deal_key(data["deal"]) for data in record["rounds"])
+    return RecordFacts(
+        source,
+        index,
+        game_id,
+        valid,
+        phantom,
+        christine,
+        stage,
+        content,
+        deals,
+        winner,
+        notes,
+        winner is not None,
+    )
+
+
+def _content_digest(body: Any) -> bytes:
+    """A digest of a record's content, the same for the same content whatever the order
+    of its keys."""
+    try:
+        text = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        # Nested deeper than orjson writes (in an x- value, say), or a number it cannot
+        # write: the same text, written without recursion. The same content always takes
+        # the same way, so the digests still compare.
+        text = _canonical_json(body)
+    # SHA-256 cut to 16 bytes: as safe a digest as 16 bytes of BLAKE2b, and on a record's
+    # few kilobytes about twice as fast where the processor has SHA instructions.
+    return hashlib.sha256(text).digest()[:_DIGEST]
+
+
+_END: Final = object()
+
+
+def _canonical_json(value: Any) -> bytes:
+    """The JSON text of a value with sorted keys, written with a stack of its own, so
+    that no depth is too deep."""
+    out: list[str] = []
+    # Each frame: the items still to write, the closing bracket, whether none is written
+    # yet, whether the items are an object's (key, value) pairs.
+    stack: list[tuple[Iterator[Any], str, list[bool], bool]] = [(iter((value,)), "", [True], False)]
+    while stack:
+        items, closing, first, pairs = stack[-1]
+        item = next(items, _END)
+        if item is _END:
+            out.append(closing)
+            stack.pop()
+            continue
+        if not first[0]:
+            out.append(",")
+        first[0] = False
+        if pairs:
+            key, item = cast(tuple[str, Any], item)
+            out.append(json.dumps(key) + ":")
+        if isinstance(item, dict):
+            out.append("{")
+            stack.append((iter(sorted(item.items())), "}", [True], True))
+        elif isinstance(item, list):
+            out.append("[")
+            stack.append((iter(item), "]", [True], False))
+        else:
+            out.append(json.dumps(item))
+    return "".join(out).encode("utf-8", "surrogatepass")
+
+
+def _deal_key(deal: Mapping[str, Any]) -> bytes:
+    hands = "|".join(" ".join(sorted(deal[role])) for role in ("phantom", "christine"))
+    return hashlib.blake2b(hands.encode(), digest_size=_DIGEST).digest()
+
+
+# Digests (of a record's content, of a deal) are 16 bytes: two 64-bit words in a table.
+_DIGEST: Final = 16
+#: The deals a table keeps per record: the most rounds a record holds.
+DEAL_SLOTS: Final = ROUNDS_PER_GAME
+#: The winners as a table holds them: ``table.winners[i]`` is an index into these.
+WINNERS: Final = (None, "phantom", "christine")
+
+
+class FactsTable(Column[RecordFacts]):
+    """The facts of many records, a compact column each (about a tenth of the memory of
+    as many :class:`RecordFacts`): names and ids are kept as the records give them (one
+    copy of each name), digests as 64-bit words. ``table[i]`` is the i-th record's
+    :class:`RecordFacts`; the checks across records read the columns."""
+
+    def __init__(self, facts: Iterable[RecordFacts] = ()) -> None:
+        self.sources: list[str] = []
+        self._source_ids: dict[str, int] = {}
+        self.source_ids = array("I")
+        self.indexes = array("Q")
+        self.game_ids = TextColumn()
+        # A 64-bit hash of each game id's key (0 without an id), the same in every process
+        # (tables made by workers are joined); equal hashes are then compared exactly.
+        self.game_key_hashes = array("q")
+        self.valid = bytearray()
+        self.finished = bytearray()
+        self.winners = bytearray()  # an index into WINNERS
+        self.notes = array("h")  # -1 for none
+        # Players' names in one buffer each, not as a string per name: an event of
+        # distinct players would otherwise hold a million small strings (see
+        # TextColumn).
+        self.phantoms = TextColumn()
+        self.christines = TextColumn()
+        # The digest of each name's key (identity.person_key), two words a record (zero
+        # without a name), made where the table is filled (in the workers): two names are
+        # one player when their digests are equal, as two records are the same content
+        # when theirs are (16 bytes of BLAKE2b: a collision would take some 2**64 tries).
+        self.phantom_keys = array("Q")
+        self.christine_keys = array("Q")
+        self.stages = NameColumn()
+        self.has_content = bytearray()
+        self.content = array("Q")  # two words per record (zero when there is none)
+        self.deal_counts = bytearray()
+        self.deals = array("Q")  # two words per deal, DEAL_SLOTS deals per record
+        for item in facts:
+            self.append(item)
+
+    def append(self, facts: RecordFacts) -> None:
+        """Add one record's facts."""
+        self.source_ids.append(self._source_id(facts.source))
+        self.indexes.append(facts.index)
+        self.game_ids.append(facts.game_id)
+        self.game_key_hashes.append(0 if facts.game_id is None else _key_hash(facts.game_id))
+        self.valid.append(facts.valid)
+        self.finished.append(facts.finished)
+        self.winners.append(WINNERS.index(facts.winner))
+        self.notes.append(-1 if facts.notes is None else facts.notes)
+        self.phantoms.append(facts.phantom)
+        self.christines.append(facts.christine)
+        self.phantom_keys.frombytes(_person_digest(facts.phantom))
+        self.christine_keys.frombytes(_person_digest(facts.christine))
+        self.stages.append(facts.stage)
+        self.has_content.append(facts.content is not None)
+        self.content.frombytes(facts.content or bytes(_DIGEST))
+        self.deal_counts.append(len(facts.deals))
+        self.deals.frombytes(b"".join(facts.deals).ljust(DEAL_SLOTS * _DIGEST, b"\0"))
+
+    def extend(self, other: FactsTable) -> None:
+        """Add the records of another table (a chunk's, made by a worker process)."""
+        sources = [self._source_id(source) for source in other.sources]
+        if len(sources) == 1:
+            self.source_ids.extend(array("I", sources) * len(other.source_ids))
+        else:
+            self.source_ids.extend(array("I", (sources[i] for i in other.source_ids)))
+        self.indexes.extend(other.indexes)
+        self.game_ids.extend(other.game_ids)
+        self.game_key_hashes.extend(other.game_key_hashes)
+        self.valid += other.valid
+        self.finished += other.finished
+        self.winners += other.winners
+        self.notes.extend(other.notes)
+        self.phantoms.extend(other.phantoms)
+        self.christines.extend(other.christines)
+        self.phantom_keys.extend(other.phantom_keys)
+        self.christine_keys.extend(other.christine_keys)
+        self.stages.extend(other.stages)
+        self.has_content += other.has_content
+        self.content.extend(other.content)
+        self.deal_counts += other.deal_counts
+        self.deals.extend(other.deals)
+
+    def _source_id(self, source: str) -> int:
+        source_id = self._source_ids.get(source)
+        if source_id is None:
+            source_id = self._source_ids[source] = len(self.sources)
+            self.sources.append(source)
+        return source_id
+
+    def __len__(self) -> int:
+        return len(self.indexes)
+
+    def _item(self, position: int) -> RecordFacts:
+        content = self.content[2 * position : 2 * position + 2].tobytes()
+        first_deal = DEAL_SLOTS * 2 * position
+        deals = self.deals[first_deal : first_deal + 2 * self.deal_counts[position]].tobytes()
+        notes = self.notes[position]
+        return RecordFacts(
+            self.sources[self.source_ids[position]],
+            self.indexes[position],
+            self.game_ids[position],
+            bool(self.valid[position]),
+            self.phantoms[position],
+            self.christines[position],
+            self.stages[position],
+            content if self.has_content[position] else None,
+            tuple(deals[start : start + _DIGEST] for start in range(0, len(deals), _DIGEST)),
+            WINNERS[self.winners[position]],
+            None if notes < 0 else notes,
+            bool(self.finished[position]),
+        )
+
+    def where(self, position: int) -> str:
+        """The place of a record: ``source#index``."""
+        return f"{self.sources[self.source_ids[position]]}#{self.indexes[position]}"
+
+    def place(self, position: int) -> tuple[str, int]:
+        """The source and index of a record."""
+        return self.sources[self.source_ids[position]], self.indexes[position]
+
+
+def _key_hash(game_id: str) -> int:
+    """A signed 64-bit hash of a game id's key, the same in every process."""
+    return int.from_bytes(_digest(game_key(game_id), 8), "little", signed=True)
+
+
+def _person_digest(name: str | None) -> bytes:
+    """The digest of a player's key (:data:`_DIGEST` bytes; zeros without a name)."""
+    return bytes(_DIGEST) if name is None else _digest(person_key(name), _DIGEST)
+
+
+def _digest(key: str, size: int) -> bytes:
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=size).digest()
+
+
+def facts_table(all_facts: Sequence[RecordFacts]) -> FactsTable:
+    """The facts as a table: ``all_facts`` itself when it is one."""
+    return all_facts if isinstance(all_facts, FactsTable) else FactsTable(all_facts)
+
+
+def player_key(keys: array[int], position: int) -> int:
+    """The digest of a record's player's key (see :class:`FactsTable`), as one number."""
+    return keys[2 * position] | (keys[2 * position + 1] << 64)
