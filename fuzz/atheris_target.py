@@ -34,11 +34,10 @@ import atheris
 REPO = Path(__file__).resolve().parent.parent
 
 with atheris.instrument_imports(include=["phantom_log"]):
-    import phantom_log.cli.main
-
     import phantom_log
     import phantom_log.api
     import phantom_log.checking.check
+    import phantom_log.cli.commands
     import phantom_log.records.model
     import phantom_log.records.sources
     import phantom_log.records.strictjson
