@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 import phantom_log
 from phantom_log import engine_build
@@ -29,10 +28,10 @@ from phantom_log.analysis.decisions import (
     summarise,
 )
 from phantom_log.analysis.solver import Solver
-from phantom_log.cli.commands import main
 from phantom_log.rules.cards import CARD_BY_CODE, FULL_DECK, Role, hand_mask
 from phantom_log.rules.engine import ExchangeCards, GameState, PlayCard, SwapCards
 from phantom_log.views.terminal import Style
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 
 WALKTHROUGH = REPO / "examples" / "rulebook-walkthrough.json"
@@ -48,10 +47,6 @@ def record(path: Path = WALKTHROUGH) -> dict[str, Any]:
 
 def cards(codes: str) -> tuple[int, ...]:
     return tuple(CARD_BY_CODE[code] for code in codes.split())
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def row_at(rows: list[Decision], trick: int, player: Role, kind: DecisionKind) -> Decision:

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -32,6 +32,7 @@ from phantom_log.rules.cards import CARD_CODES, Role, Suit, card_suit, hand_mask
 from phantom_log.rules.engine import Replay, Rules, TrickOutcome, replay
 from phantom_log.rules.problems import Code, Problem, Severity
 from phantom_log.rules.sheets import RULEBOOK_SHEET, Sheet, sheet_from_json
+from tests.helpers.cli import run as run_cli
 
 JsonDict = dict[str, Any]
 JsonPath = tuple[str | int, ...]
@@ -384,10 +385,6 @@ def test_simulate_game_with_the_same_arguments_gives_the_same_record(
     )
     assert again.record == game.record
     assert orjson.dumps(again.record) == orjson.dumps(game.record)
-
-
-def run_cli(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def simulate_args(seed: int, count: int, options: list[str], output: str = "-") -> list[str]:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 from phantom_log.checking.check import (
     ARRAY_ITEMS_CHECKED,
@@ -21,8 +20,8 @@ from phantom_log.checking.check import (
     schema_text,
 )
 from phantom_log.checking.wording import EXCERPT, excerpt, quoted, shortened
-from phantom_log.cli.commands import main
 from phantom_log.views.reports import PROBLEMS_LISTED
+from tests.helpers.cli import run
 from tests.helpers.paths import WALKTHROUGH
 
 # "Tens of KB at most" for one record's report, whatever its size.
@@ -38,10 +37,6 @@ def write(tmp_path: Path, data: Any, name: str = "record.json") -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def run_timed(*args: str) -> tuple[subprocess.CompletedProcess[bytes], float]:

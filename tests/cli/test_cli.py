@@ -11,16 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from phantom_log import __version__, engine_build
 from phantom_log.cli.commands import main
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 from tests.helpers.records import RECORD
-
-
-def run(*args: str, stdin: str | bytes | None = None) -> Result:
-    return CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
 
 
 def write(path: Path, record: Any) -> str:

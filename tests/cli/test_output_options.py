@@ -12,7 +12,6 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner, Result
 
 from phantom_log.cli.commands import main
 from phantom_log.cli.destination import (
@@ -22,6 +21,7 @@ from phantom_log.cli.destination import (
     format_names,
     resolve_destination,
 )
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 
 WALKTHROUGH = str(REPO / "examples" / "rulebook-walkthrough.json")
@@ -41,10 +41,6 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "simulate": (["simulate", "-n", "2", "-q"], ["jsonl", "json"]),
     "analyse": (["analyse", WALKTHROUGH, "--from", "2.8", "--jobs", "1"], ["table", "json", "csv"]),
 }
-
-
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
 
 
 def command_options(name: str) -> dict[str, click.Parameter]:

@@ -23,17 +23,12 @@ from pathlib import Path
 from typing import IO, Final
 
 import pytest
-from click.testing import CliRunner, Result
 
-from phantom_log.cli.commands import main
 from phantom_log.files import outputs as output
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 
 WALKTHROUGH = REPO / "examples" / "rulebook-walkthrough.json"
-
-
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")

@@ -18,20 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 import phantom_log
 from phantom_log.cli.commands import ByteSize, main
 from phantom_log.records.sources import find_sources, read_source
 from phantom_log.running import pipeline
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 from tests.helpers.records import RECORD
 
 TIMEOUT = 60  # seconds: a test that would block fails instead of hanging the suite
-
-
-def run(*args: str, stdin: str | bytes | None = None) -> Result:
-    return CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
 
 
 def json_reports(output: str) -> list[dict[str, Any]]:

@@ -19,24 +19,19 @@ from typing import Any
 
 import polars as pl
 import pytest
-from click.testing import CliRunner, Result
 
 from tests.helpers.paths import REPO
 
 distributed = pytest.importorskip("distributed")
 
 import phantom_log.running.cluster as cluster  # noqa: E402
-from phantom_log.cli.commands import main  # noqa: E402
 from phantom_log.files.outputs import OutputExists, OutputRefused  # noqa: E402
 from phantom_log.tabular.batch import PROBLEM_SCHEMA, batch_tables  # noqa: E402
 from phantom_log.tabular.tables import GAME_SCHEMA, TRICK_SCHEMA  # noqa: E402
+from tests.helpers.cli import run as run_cli  # noqa: E402
 
 BLOCKSIZE = 64 * 1024
 RECORDS = 360
-
-
-def run_cli(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")

@@ -17,13 +17,10 @@ from click.testing import CliRunner
 from phantom_log.checking import check
 from phantom_log.cli.commands import main
 from phantom_log.running.pipeline import WorkerLost, ordered_map
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 from tests.helpers.records import RECORD
 from tests.helpers.workers import die_on_three, half_a_result_then
-
-
-def run(*args: str) -> Any:
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def records_file(tmp_path: Path, count: int) -> Path:

@@ -11,19 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from phantom_log.cli.commands import main
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 
 EXAMPLES = REPO / "examples"
 TOURNAMENT = EXAMPLES / "tournament"
 MANIFEST = TOURNAMENT / "example-open.manifest.json"
 STAGES = [str(TOURNAMENT / f"stage-{stage}.json") for stage in (1, 2, 3)]
-
-
-def run(*args: object, stdin: str | bytes | None = None) -> Result:
-    return CliRunner().invoke(main, [str(arg) for arg in args], input=stdin)
 
 
 def records(path: Path) -> list[dict[str, Any]]:

@@ -23,12 +23,12 @@ from typing import Any
 
 import polars as pl
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 import phantom_log
-from phantom_log.cli.commands import main
 from phantom_log.tabular.tables import GAME_SCHEMA, SWAPS_TYPE, TRICK_SCHEMA, swaps_as_text
 from phantom_log.views.annotate import swaps_text
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 
 EXAMPLES = REPO / "examples"
@@ -109,10 +109,6 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 # --- running the command line ------------------------------------------------------------
-
-
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
 
 
 def ok(*args: str | Path) -> Result:

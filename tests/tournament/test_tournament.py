@@ -22,6 +22,7 @@ from phantom_log.analysis.simulator import Simulation, simulate_game
 from phantom_log.cli.commands import main
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
+from tests.helpers.cli import run
 
 Record = dict[str, Any]
 
@@ -90,10 +91,6 @@ def manifest(*stages: tuple[str, list[dict[str, str]]], **extra: Any) -> dict[st
         **extra,
         "stages": [{"stage": stage, "games": games} for stage, games in stages],
     }
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
 
 
 def check(*args: str, stdin: str | None = None) -> Result:

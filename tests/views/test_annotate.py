@@ -11,21 +11,16 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
-from click.testing import CliRunner, Result
 from hypothesis import given
 from hypothesis import strategies as st
 
 import phantom_log
-from phantom_log.cli.commands import main
 from phantom_log.views.annotate import ANNOTATION_FIELDS, Annotation, swaps_text
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 
 WALKTHROUGH = REPO / "examples" / "rulebook-walkthrough.json"
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def walkthrough_rows() -> list[dict[str, Any]]:

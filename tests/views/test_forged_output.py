@@ -13,12 +13,11 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
-from click.testing import CliRunner, Result
 
 from phantom_log.analysis.simulator import Simulation, simulate_game
-from phantom_log.cli.commands import main
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
+from tests.helpers.cli import run
 
 SIMULATION = Simulation(RULEBOOK_SHEET, Rules(), seed=1)
 # What a terminal would obey: escape sequences, a carriage return, a line break, the
@@ -33,10 +32,6 @@ def game(number: int = 1, **fields: Any) -> dict[str, Any]:
     record = simulate_game(SIMULATION, number)
     record.update(fields)
     return record
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def unforged(text: str) -> bool:

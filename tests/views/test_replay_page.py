@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from phantom_log.analysis.simulator import Simulation, simulate_game
 from phantom_log.checking.check import RecordReport, verify_record
@@ -37,15 +37,12 @@ from phantom_log.views.replay_page import (
     replay_page,
     reviews_from_rows,
 )
+from tests.helpers.cli import run
 from tests.helpers.paths import REPO
 
 EXAMPLES = REPO / "examples"
 HOSTILE_ID = "</script><script>alert(1)</script><!--"
 JSON_BLOCK = re.compile(r'<script type="application/json" id="game-data">(.*?)</script>', re.S)
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def report_of(record: Any, source: str = "game.json") -> RecordReport:

@@ -10,14 +10,9 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
-from click.testing import CliRunner, Result
 
-from phantom_log.cli.commands import main
+from tests.helpers.cli import run
 from tests.helpers.paths import WALKTHROUGH
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def walkthrough() -> dict[str, Any]:
