@@ -619,12 +619,10 @@ def test_sigterm_while_reading_removes_the_work_folder_and_ends_the_workers(
     workers = [int(pid) for pid in ready.read_text().split()]
     assert workers, "no worker process was running"
     assert len(leftovers(tmpdir)) == 1  # the work folder
-    started = time.monotonic()
-    code, stderr = end_with(process, signal.SIGTERM)
+    code, stderr = end_with(process, signal.SIGTERM)  # a hang is end_with's timeout
     assert code == 143
     assert stderr == "phantom-log: terminated (SIGTERM)\n"
-    assert time.monotonic() - started < 30
-    wait_for(lambda: all(gone(pid) for pid in workers), "the workers to end", 10)
+    wait_for(lambda: all(gone(pid) for pid in workers), "the workers to end")
     assert list(tmpdir.iterdir()) == []
     assert sorted(path.name for path in tmp_path.iterdir()) == ["ready", "tmpdir"]
 
@@ -761,40 +759,51 @@ def test_sigterm_to_the_process_group_ends_forked_workers_without_a_traceback(
 
 
 FULL_PIPE_AFTER_A_SIGNAL: Final = """
-import os, sys, time
+import os, sys
 from phantom_log.cli import commands as cli
 read_end, write_end = os.pipe()
 os.set_blocking(write_end, False)
+written = 0
 try:
     while True:
-        os.write(write_end, b"x" * 4096)
+        written += os.write(write_end, b"x" * 4096)
 except BlockingIOError:
     pass
 os.set_blocking(write_end, True)
 os.dup2(write_end, 1)
 sys.stdout = open(1, "w", closefd=False)  # buffered, whatever PYTHONUNBUFFERED says
 sys.stdout.write("what a signal left buffered\\n")
-started = time.monotonic()
 code = cli._flushed({code})
-print(code, round(time.monotonic() - started, 1), file=sys.stderr)
+# What the pipe holds now: what filled it, and nothing of what was left buffered.
+os.set_blocking(read_end, False)
+held = b""
+try:
+    while chunk := os.read(read_end, 65536):
+        held += chunk
+except BlockingIOError:
+    pass
+print(code, written, len(held), held == b"x" * written, file=sys.stderr)
 """
 
 
 @pytest.mark.parametrize("code", [143, 129, 130])
 def test_a_run_ended_by_a_signal_waits_for_no_reader_of_a_full_pipe(code: int) -> None:
     """A signal can cut a write to a full pipe in two and leave the rest buffered: the
-    ending run waits at most a second for a reader, then drops what is left (before, a
-    reader that had stopped reading held it for ever)."""
+    ending run waits a while for a reader, then drops what is left (before, a reader that
+    had stopped reading held it for ever). The run must end by itself: a hang is the
+    timeout, far longer than the second it waits."""
     ended = subprocess.run(
         [sys.executable, "-c", FULL_PIPE_AFTER_A_SIGNAL.format(code=code)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
     )
     assert ended.returncode == 0, ended.stderr
-    returned, seconds = ended.stderr.split()
+    returned, written, held, only_what_filled_it = ended.stderr.split()
     assert int(returned) == code
-    assert 0.9 <= float(seconds) < 5
+    # The pipe was full (a pipe holds 4 KiB at least), and the text left buffered was
+    # dropped, not written into it.
+    assert int(written) >= 4096 and held == written and only_what_filled_it == "True"
 
 
 def test_terminated_is_no_exception_a_record_could_catch() -> None:
