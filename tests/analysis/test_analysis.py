@@ -119,8 +119,8 @@ def test_labels_follow_the_cost() -> None:
 
 
 def test_forced_choices_are_left_out(late_rows: list[Decision]) -> None:
-    # Trick 10: one card each.
-    assert all(row.trick != 10 for row in late_rows)
+    # Trick 10: one card each. Every trick before it, from trick 4 on, has a choice.
+    assert sorted({(row.round, row.trick) for row in late_rows}) == [(2, t) for t in range(4, 10)]
 
 
 def test_summary_counts_notes_lost_and_labels(late_rows: list[Decision]) -> None:
@@ -140,9 +140,11 @@ def test_hidden_layouts_agree_with_all_the_mover_saw() -> None:
     replayed = record_decisions(record(), None)
     assert replayed.decisions is not None
     decisions = replayed.decisions
+    checked = 0
     for index, (state, action) in enumerate(decisions):
         if state.round != 2 or not isinstance(action, PlayCard) or state.trick < 3:
             continue
+        checked += 1
         mover = action.player
         opponent = mover.other
         worlds = layouts(decisions, index, mover)
@@ -155,6 +157,7 @@ def test_hidden_layouts_agree_with_all_the_mover_saw() -> None:
             assert world.hand(opponent) & seen["known"] == seen["known"]
             assert not world.hand(opponent) & seen["void"]
             assert world.hand(opponent) & ~FULL_DECK == 0
+    assert checked == 16  # the plays of round 2 from trick 3 on
 
 
 def _seen_by(decisions: list[Any], index: int, mover: Role) -> dict[str, int]:
@@ -290,7 +293,7 @@ def test_only_the_values_needed_give_what_every_option_solved_gives(
 def test_a_time_limit_never_gives_a_wrong_value() -> None:
     replayed = record_decisions(record(), None)
     exact = analyse_replay(replayed, None, AnalysisOptions(start=(2, 5)))
-    assert all(row.solved for row in exact)
+    assert len(exact) == 13 and all(row.solved for row in exact)
     for limit in (1e-6, 0.002, 0.01):
         limited = analyse_replay(replayed, None, AnalysisOptions(start=(2, 5), time_limit=limit))
         assert len(limited) == len(exact)
@@ -391,9 +394,10 @@ def test_show_marks_each_tricks_mistakes_under_the_sheet(tmp_path: Path) -> None
     )
     # Christine's lead of Ma1 at trick 7 cost her 2 notes (see the test above); the
     # decisions that cost nothing are not listed.
-    assert "  round 2, trick 7: C lead Ma1 ? -2" in lines[start:]
+    mistakes = lines[start + 1 : -2]
+    assert "  round 2, trick 7: C lead Ma1 ? -2" in mistakes
     # The mistakes, then the legend, which gives the labels too.
-    assert all(line.startswith("  round 2, trick ") for line in lines[start + 1 : -2])
+    assert all(line.startswith("  round 2, trick ") for line in mistakes)
     assert lines[-2] == "" and lines[-1].startswith("Legend: # a completed note; ")
     assert "; ? a mistake, 2 notes lost; " in lines[-1]
     before = run("show", str(WALKTHROUGH), "--at", "2.6", "--analysis", str(analysis))

@@ -598,7 +598,9 @@ def test_a_row_of_the_swap_matrix_agrees_with_plain_minimax(
     short_positions: list[Position],
 ) -> None:
     solver = Solver(1 << 12)
-    for position in [p for p in short_positions if "in a swap" in p.tags][:30]:
+    swaps = [p for p in short_positions if "in a swap" in p.tags][:30]
+    assert len(swaps) == 30
+    for position in swaps:
         state = position.state
         for side in SIDES:
             rows = matrix(state, side)
@@ -754,7 +756,9 @@ def test_assign_copies_every_field(short_positions: list[Position]) -> None:
 def test_a_swap_given_as_masks_is_the_swap_given_as_cards(
     short_positions: list[Position],
 ) -> None:
-    for position in [p for p in short_positions if p.state.phase == Phase.SWAP][:50]:
+    swaps = [p for p in short_positions if p.state.phase == Phase.SWAP][:50]
+    assert len(swaps) == 50
+    for position in swaps:
         for action in position.state.legal_actions():
             assert isinstance(action, SwapCards)
             by_cards = position.state.copy()

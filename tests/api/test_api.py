@@ -63,7 +63,10 @@ def test_load_collect_yields_each_bad_record_in_its_place(mixed: Path) -> None:
     ]
     bad = items[2]
     assert isinstance(bad, InvalidRecord) and bad.index == 2
-    assert all(problem.code is Code.SCHEMA for problem in bad.problems)
+    assert [(problem.code, problem.message) for problem in bad.problems] == [
+        (Code.SCHEMA, f"required: the key '{key}' is missing")
+        for key in ("game_id", "players", "sheet", "rounds")
+    ]
 
 
 def test_load_skip_leaves_the_bad_records_out(mixed: Path) -> None:
@@ -75,7 +78,9 @@ def test_load_skip_leaves_the_bad_records_out(mixed: Path) -> None:
 def test_load_reads_several_paths_and_stdin(mixed: Path) -> None:
     stdin = io.BytesIO(WALKTHROUGH.read_bytes())
     records = list(phantom_log.load([mixed, "-", WALKTHROUGH], errors="skip", stdin=stdin))
-    assert len(records) == 4
+    # The two good records of mixed.jsonl, then standard input, then the file.
+    assert [record.game_id for record in records] == ["rulebook-walkthrough"] * 4
+    assert records[2] == records[3] == next(phantom_log.load(WALKTHROUGH))
 
 
 def test_load_refuses_an_unknown_error_mode() -> None:
@@ -243,6 +248,7 @@ def test_dir_shows_the_api() -> None:
     for name in ("load", "verify", "replay", "tables", "position", "Position", "Card", "Role"):
         assert name in names
     assert "import_module" not in names and "MetaPathFinder" not in names
+    assert {"load", "verify", "replay", "tables", "position"} <= set(phantom_log.__all__)
     for name in phantom_log.__all__:
         assert getattr(phantom_log, name) is not None
 
@@ -272,6 +278,7 @@ def test_every_name_of_the_api_is_itself_once_every_module_is_imported() -> None
     with pytest.deprecated_call():
         state = record.state_at(2, 4)
     assert (position.hands, position.notes) == (state.hands, state.notes)
+    assert "position" in phantom_log.__all__
     for name in phantom_log.__all__:
         value = getattr(phantom_log, name)
         assert not inspect.ismodule(value), name
@@ -378,15 +385,19 @@ def test_an_annotations_codes_are_typed_with_the_engines_values() -> None:
     hints = typing.get_type_hints(phantom_log.Annotation)
     assert hints["winner"] == RoleKey and hints["reason"] == TrickReason
     assert hints["super_trump"] == SuitCode | None
+    tricks = swaps = 0
     for record in phantom_log.load(EXAMPLES, errors="skip"):
         for trick in phantom_log.replay(record).tricks:
+            tricks += 1
             assert {trick.leader, trick.follower, trick.winner, trick.note_owner} <= set(
                 typing.get_args(RoleKey)
             )
             assert trick.lead_suit in typing.get_args(SuitCode)
             assert trick.reason in typing.get_args(TrickReason)
             for swap in trick.swaps:
+                swaps += 1
                 assert swap["after"] in typing.get_args(SwapAfter)
+    assert tricks > 100 and swaps > 50  # every valid example's tricks, many with swaps
 
 
 # -- the game's picture ----------------------------------------------------------------------

@@ -180,6 +180,7 @@ def test_the_format_names_every_key_of_the_schema() -> None:
     keys = set(schema["properties"])
     for definition in schema["$defs"].values():
         keys |= set(definition.get("properties", {}))
+    assert {"format", "game_id", "rounds", "plays", "swap", "bars"} <= keys
     text = read(FORMAT)
     for key in sorted(keys):
         assert re.search(rf"`(?:[\w\[\]]+\.)?{key}`", text), f"{key} is not in docs/format.md"

@@ -195,12 +195,13 @@ def test_json_test_suite_texts_on_standard_input_are_reported_without_a_crash(
 def test_json_test_suite_as_a_folder_of_json_files_is_reported_by_every_command() -> None:
     case = Case(files={path.name: path.read_bytes() for path in SUITE}, paths=["."])
     reports = check_case(case, "all")
-    assert len({report.source for report in reports}) == len(SUITE)
+    assert len({report.source for report in reports}) == len(SUITE) == 318
     assert not any(report.valid for report in reports)
 
 
 def test_json_test_suite_as_a_folder_of_json_lines_is_reported_by_every_command() -> None:
     files = {path.stem + ".jsonl": path.read_bytes() for path in SUITE}
+    assert len(files) == 318
     case = Case(
         files=files, paths=["."], records={n: json_lines_count(d) for n, d in files.items()}
     )
@@ -423,6 +424,8 @@ def test_a_dollar_sign_in_a_name_is_plotted_literally(tmp_path: Path) -> None:
         plot = checker.output(".svg")
         ran = checker.run("stats", "-q", "--by", "player", "--plot", plot)
         checker.exit_code(ran, {0}, "a valid record")
+        # The label as written, no TeX made of it (matplotlib keeps it in a comment).
+        assert "<!-- $\\frac{1}{0}$ $ (1) -->" in Path(plot).read_text(encoding="utf-8")
 
 
 # -- the real console script: what CliRunner cannot show ----------------------------------

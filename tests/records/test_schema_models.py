@@ -537,7 +537,9 @@ def test_near_misses_get_the_same_verdict(document: object, accepted: bool) -> N
 
 def test_case_names_are_unique() -> None:
     names = [name for name, _, _ in CASES]
-    assert len(names) == len(set(names))
+    assert len(names) > 50 and len(names) == len(set(names))
+    # Near misses both ways: documents the schema accepts and documents it rejects.
+    assert {accepted for _, _, accepted in CASES} == {True, False}
 
 
 # --- Near misses by the hundred: every value replaced, every key dropped or added ---------
@@ -902,6 +904,7 @@ def test_a_round_with_an_error_of_its_own_is_worded_from_that_round() -> None:
     record["rounds"][0]["special_number"] = "2"
     ((definition, value, at),) = _checked_parts(record)
     assert (definition, at) == ("round", ("rounds", 0))
+    assert len(value["tricks"]) == len(record["rounds"][0]["tricks"]) > 0
     assert all(trick is _VALID_TRICK for trick in value["tricks"])
     assert [problem.pointer for problem in schema_problems(record)] == ["/rounds/0/special_number"]
 

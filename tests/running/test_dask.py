@@ -168,6 +168,8 @@ def test_unit_of_work_is_exports_rows(
         assert tables.tricks.equals(tricks.slice(offset, tables.tricks.height))
         assert tables.tricks.height == expected["tricks_played"].sum()
         offset += tables.tricks.height
+    # The files' tables, one after the other, are the whole tables.
+    assert offset == tricks.height > 0
     assert offset == tricks.height
 
 

@@ -383,8 +383,13 @@ def test_api_load_raises_for_a_bad_record(tmp_path: Path) -> None:
 
 
 def test_api_names_are_exported() -> None:
-    for name in phantom_log.__all__:
-        assert getattr(phantom_log, name) is not None
+    exported: dict[str, Any] = {}
+    exec("from phantom_log import *", exported)
+    del exported["__builtins__"]
+    assert sorted(exported) == sorted(phantom_log.__all__)
+    assert {"load", "verify", "replay", "GameRecord", "Annotation"} <= set(exported)
+    for name, value in exported.items():
+        assert value == getattr(phantom_log, name) and value is not None, name
 
 
 def test_svg_title_of_wide_characters_fits_the_picture(tmp_path: Path) -> None:
