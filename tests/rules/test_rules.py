@@ -13,6 +13,8 @@ import pytest
 
 from phantom_log.rules.cards import Role, Suit, hand_mask, make_card, parse_card
 from phantom_log.rules.engine import (
+    Deal,
+    PlayCard,
     Reason,
     Rules,
     judge_trick,
@@ -20,7 +22,7 @@ from phantom_log.rules.engine import (
     replay,
     swap_size,
 )
-from phantom_log.rules.problems import Code, Severity
+from phantom_log.rules.problems import Code, Illegal, Severity
 from phantom_log.rules.sheets import RULEBOOK_SHEET, sheet_from_json
 from tests.helpers.gamebuild import (
     JsonDict,
@@ -415,6 +417,17 @@ def test_super_trump_beats_trump() -> None:
                     True,
                     Reason.SUPER_TRUMP,
                 )
+    # Through a replay on the rulebook sheet: Christine completes note 1 (Mi2 over Mi1), so
+    # Mirror is the super trump; she leads Ma4 and the Phantom, who holds no Mask, wins
+    # with Mi3.
+    tricks = [trick("P Mi1", "C Mi2"), trick("C Ma4", "P Mi3")]
+    data = record(
+        round_("Mi1 Mi3 Ri1-5 Ch1-3", "Mi2 Mi4 Mi5 Ma1-5 Ch4 Ch5", tricks, special=6),
+        beginner=True,
+    )
+    second = replayed(data).tricks[1]
+    assert (second.notes_before, second.super_trump) == (1, Suit.MIRROR)
+    assert (second.winner, second.reason) == (Role.PHANTOM, Reason.SUPER_TRUMP)
 
 
 def test_mask_is_trump_when_not_super_trump() -> None:
@@ -614,8 +627,21 @@ def test_two_special_cards_count_once() -> None:
 
 
 def test_follower_must_follow_suit() -> None:
-    # Christine holds Mi6: she must play it to the Phantom's Mirror lead.
-    replayed(revoke_record(trick("P Mi1", "C Mi6")))
+    # Trick 1: the Phantom leads Ma1; Christine holds no Mask, so any card of hers may
+    # follow (Ch1), and the Phantom wins by the lead suit. Trick 2: he leads Mi1, and
+    # Christine, who holds one Mirror (Mi6), must play it...
+    void_then_held = [trick("P Ma1", "C Ch1"), trick("P Mi1", "C Mi6")]
+    outcome = replayed(revoke_record(*void_then_held))
+    assert [(t.lead, t.follow) for t in outcome.tricks] == [
+        (card("Ma1"), card("Ch1")),
+        (card("Mi1"), card("Mi6")),
+    ]
+    assert outcome.tricks[1].winner is Role.CHRISTINE
+    # ... any other card of hers is a revoke, at that play: the replay stops there.
+    for other in cards("Ch2-4 Ri1-4"):
+        problem = sole_error(revoke_record(void_then_held[0], trick("P Mi1", f"C {other}")))
+        assert where(problem) == ("revoke", "/rounds/0/tricks/1/plays/1/card", 1, 2)
+        assert problem.severity is Severity.ERROR
 
 
 def test_follower_without_lead_suit_plays_any_card() -> None:
@@ -624,7 +650,8 @@ def test_follower_without_lead_suit_plays_any_card() -> None:
     for follow in cards("Ch1-4 Ri1-4"):
         data = plain_record(0)
         data["rounds"][0]["tricks"] = [trick("P Mi1", f"C {follow}")]
-        replayed(data)
+        (first_trick,) = replayed(data).tricks
+        assert (first_trick.follow, first_trick.winner) == (card(follow), Role.PHANTOM)
 
 
 def test_follow_suit_judged_after_swap_follower_receives_lead_suit() -> None:
@@ -939,6 +966,22 @@ def test_play_after_game_end_is_illegal() -> None:
     # Or a round 2.
     problem = sole_error(twelve_record(None, second_round(0)))
     assert where(problem) == ("after-game-end", "/rounds/1", 2, None)
+
+
+def test_no_move_is_legal_once_the_game_is_decided() -> None:
+    """The game over, whatever ended it (the Phantom's twelfth note, or round 2's last
+    trick), the state machine itself takes no further move: not a card, not a deal."""
+    christine_wins = record(plain_round(), second_round(), beginner=True)
+    for data, winner in [(twelve_record(), Role.PHANTOM), (christine_wins, Role.CHRISTINE)]:
+        final = replay(data).final
+        assert final is not None and final.is_over and final.winner is winner
+        assert final.legal_actions() == []
+        moves: list[Any] = [PlayCard(winner, card) for card in range(24)]
+        moves.append(Deal(mask(PLAIN_PHANTOM), mask(PLAIN_CHRISTINE)))
+        for move in moves:
+            refused = final.apply(move)
+            assert isinstance(refused, Illegal), move
+            assert refused.code is Code.AFTER_GAME_END, move
 
 
 def test_unfinished_record_has_no_winner() -> None:
