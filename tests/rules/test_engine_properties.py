@@ -1,9 +1,10 @@
 """Laws that hold for every game, checked with hypothesis.
 
-The random games are legal by construction: :class:`gamebuild.RefGame`, a small reference
-implementation of RULES.md that never calls the engine, decides which cards and which
-swaps are legal, and hypothesis picks among them. The engine must then accept every such
-game, agree with the reference trick by trick, and keep its own books straight.
+The random games are legal by construction: :class:`~tests.helpers.gamebuild.RefGame`, a
+small reference implementation of RULES.md that never calls the engine, decides which
+cards and which swaps are legal, and hypothesis picks among them. The engine must then
+accept every such game, agree with the reference trick by trick, and keep its own books
+straight.
 """
 
 from __future__ import annotations
