@@ -1,6 +1,6 @@
 """A coverage-guided fuzz target for phantom-log (atheris, i.e. libFuzzer for Python).
 
-It checks what the hypothesis fuzz suite checks (``tests/fuzz_harness.py``): every
+It checks what the hypothesis fuzz suite checks (``tests/helpers/fuzz_harness.py``): every
 command that reads records, and the Python API, on the input raise no traceback, report
 every record in order, exit with a code of the documented class and keep the report
 small and safe. A broken promise raises ``FuzzFailure``, which libFuzzer reports as a
@@ -29,10 +29,9 @@ import os
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+import atheris
 
-import atheris  # noqa: E402  (after the path to the harness)
+REPO = Path(__file__).resolve().parent.parent
 
 with atheris.instrument_imports(include=["phantom_log"]):
     import phantom_log
@@ -80,7 +79,10 @@ def instrument_module(module: object) -> int:
 for _module in (phantom_log.rules.engine, phantom_log.records.strictjson):
     if (_module.__file__ or "").endswith(".py"):
         instrument_module(_module)
-from fuzz_harness import MODES, Case, check_case, json_lines_count  # noqa: E402
+# The harness is the test suite's (tests/helpers/), imported from the repository's root;
+# the root goes on the path only now, after phantom_log, which stays the one installed.
+sys.path.insert(0, str(REPO))
+from tests.helpers.fuzz_harness import MODES, Case, check_case, json_lines_count  # noqa: E402
 
 COMMANDS = os.environ.get("PHANTOM_LOG_FUZZ_COMMANDS", "reading")
 if COMMANDS not in MODES:
@@ -117,11 +119,10 @@ def make_corpus(folder: Path) -> None:
     a few simulated games as JSON Lines."""
     import json
 
-    from fuzz_strategies import EXAMPLE_TEXTS, json_test_suite_files
-
     from phantom_log.analysis.simulator import Simulation, simulate_game
     from phantom_log.rules.engine import Rules
     from phantom_log.rules.sheets import RULEBOOK_SHEET
+    from tests.helpers.fuzz_strategies import EXAMPLE_TEXTS, json_test_suite_files
 
     folder.mkdir(parents=True, exist_ok=True)
     texts = list(EXAMPLE_TEXTS) + [path.read_bytes() for path in json_test_suite_files()]

@@ -26,7 +26,7 @@ does, at the round and trick where it was broken.
 
 After a change here, refresh the golden outputs of the tests::
 
-    PHANTOM_LOG_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_examples.py
+    PHANTOM_LOG_UPDATE_GOLDEN=1 .venv/bin/pytest tests/checking/test_examples.py
 """
 
 from __future__ import annotations

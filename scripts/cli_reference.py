@@ -3,7 +3,7 @@
     python scripts/cli_reference.py          # rewrite docs/cli.md
     python scripts/cli_reference.py --check  # exit 1 if docs/cli.md is out of date
 
-tests/test_cli_reference.py runs the check, so the reference never drifts from the code.
+tests/docs/test_cli_reference.py runs the check, so the reference never drifts from the code.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     python scripts/update_readme.py
 
 Every line starting with ``$ phantom-log`` in a ``console`` block is run as
-tests/test_readme.py runs it (from the repository's root, output files in a scratch
+tests/docs/test_readme.py runs it (from the repository's root, output files in a scratch
 folder) and the lines below it, up to the block's end or the next ``$`` line, are
 replaced by its output. Review the diff before committing it.
 """

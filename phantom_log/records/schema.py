@@ -273,7 +273,12 @@ def _failing(data: Any) -> _Failing | None:
     if not isinstance(data, dict) or not isinstance(data.get("rounds"), list):
         return None
     try:
-        errors = itertools.islice(schema_gate().iter_errors(data), 10 * SCHEMA_ERROR_LIMIT + 1)
+        # On the record as the wording reads it (arrays cut, deep values emptied):
+        # jsonschema-rs makes every error of what it is given before the first is read,
+        # and an array of a million bad cards would be a million errors (some 4.8 GB).
+        errors = itertools.islice(
+            schema_gate().iter_errors(_bounded_for_schema(data)), 10 * SCHEMA_ERROR_LIMIT + 1
+        )
         paths = [list(error.instance_path) for error in errors]
     except (ValueError, TypeError, OverflowError):
         return None

@@ -4,6 +4,10 @@
 cimport cython
 from phantom_log.rules.cards cimport card_suit_index
 
+cdef int _EXTRA
+cdef int _REMOVED
+cdef int _REMOVED_FLOORED
+
 
 cdef class Dealt:
     cdef readonly int round
@@ -84,6 +88,9 @@ cdef class TrickEnded:
     cdef readonly int phantom_hand
     cdef readonly int christine_hand
     cdef readonly int super_trump_after_code
+
+    cdef int _winner(self) noexcept
+    cdef bint _in_order(self) noexcept
 
 
 cdef class RoundEnded:

@@ -75,6 +75,10 @@ class NoteChange(IntEnum):
 
 
 NOTE_CHANGES: Final = tuple(NoteChange)
+# C copies of the branches the events read (events.pxd types them).
+_EXTRA = int(NoteChange.EXTRA)
+_REMOVED = int(NoteChange.REMOVED)
+_REMOVED_FLOORED = int(NoteChange.REMOVED_FLOORED)
 
 
 def _role(code: int) -> Role | None:
@@ -513,6 +517,9 @@ class TrickEnded:
     @property
     def winner_code(self) -> int:
         """The winner as an int (0 the Phantom, 1 Christine)."""
+        return self._winner()
+
+    def _winner(self) -> int:
         return self.leader_code if leader_wins(self.verdict) else 1 - self.leader_code
 
     @property
@@ -553,7 +560,10 @@ class TrickEnded:
     @property
     def in_order(self) -> bool:
         """True when the winner owns the note the trick was about."""
-        return self.winner_code == self.note_owner_code
+        return self._in_order()
+
+    def _in_order(self) -> bool:
+        return self._winner() == self.note_owner_code
 
     @property
     def lead_suit(self) -> Suit:
@@ -589,12 +599,12 @@ class TrickEnded:
     def notes_added_by_special(self) -> int:
         """The notes the special card added beyond the trick's own (the extra note of an
         in-order special trick, none when the sheet was capped)."""
-        return 1 if self.change == NoteChange.EXTRA else 0
+        return 1 if self.change == _EXTRA else 0
 
     @property
     def notes_removed_by_special(self) -> int:
         """The notes the special card removed (an out-of-order special trick)."""
-        if self.change == NoteChange.REMOVED or self.change == NoteChange.REMOVED_FLOORED:
+        if self.change == _REMOVED or self.change == _REMOVED_FLOORED:
             return self.notes_before - self.notes_after
         return 0
 
@@ -610,13 +620,13 @@ class TrickEnded:
             self.round,
             self.trick,
             self.leader_code,
-            self.winner_code,
+            self._winner(),
             self.lead,
             self.follow,
             self.super_trump_code,
             verdict_reason_code(self.verdict),
             self.note_owner_code,
-            self.in_order,
+            self._in_order(),
             self.special,
             self.notes_before,
             self.notes_after,

@@ -5,6 +5,7 @@
 cimport cython
 from phantom_log.rules.cards cimport parse_card
 from phantom_log.rules.engine cimport GameState
+from phantom_log.rules.events cimport Dealt, RoundEnded, RoundStarted, TrickEnded
 
 cdef int _ROUNDS
 cdef int _TRICKS
@@ -20,12 +21,17 @@ cdef class GameLog:
     cdef public object sheet
     cdef public object rules
     cdef public list events
+    cdef public list deals
+    cdef public list rounds
+    cdef public list tricks
+    cdef public list round_ends
     cdef public list problems
     cdef public object result
     cdef public object ended_at
     cdef public object final
     cdef public object decisions
-    cdef object _kinds
+
+    cpdef void add_events(self, list events) except *
 
 
 cpdef object _dispatch(object visitor, object event)

@@ -132,49 +132,38 @@ class GameLog:
     """What happened in a replayed game: every event in play order (``events``), the
     problems found, the result (``None`` when an illegal step stopped the replay),
     where the game was decided (``ended_at``) and the state where the replay stopped
-    (``final``). ``rounds``, ``tricks`` and ``round_ends`` are its events of one kind.
-    ``decisions`` holds, for a log built with them, each decision a player made: the
-    state just before it and the action taken."""
+    (``final``). ``deals``, ``rounds`` (each round's :class:`RoundStarted`), ``tricks``
+    and ``round_ends`` are its events of one kind, in order. ``decisions`` holds, for a
+    log built with them, each decision a player made: the state just before it and the
+    action taken. Events are added with :meth:`add_events`, which keeps the kinds."""
 
     def __init__(self, sheet: Sheet, rules: Rules) -> None:
         self.sheet = sheet
         self.rules = rules
         self.events: list[Any] = []
+        self.deals: list[Dealt] = []
+        self.rounds: list[RoundStarted] = []
+        self.tricks: list[TrickEnded] = []
+        self.round_ends: list[RoundEnded] = []
         self.problems: list[Illegal] = []
         self.result: Result | None = None
         self.ended_at: tuple[int, int] | None = None
         self.final: GameState | None = None
         self.decisions: list[tuple[GameState, Action]] | None = None
-        self._kinds: dict[type, list[Any]] | None = None
 
-    def _of_kind(self, kind: type) -> list[Any]:
-        kinds = self._kinds
-        if kinds is None or sum(len(found) for found in kinds.values()) != len(self.events):
-            kinds = {}
-            for event in self.events:
-                kinds.setdefault(type(event), []).append(event)
-            self._kinds = kinds
-        return kinds.get(kind, [])
-
-    @property
-    def rounds(self) -> list[RoundStarted]:
-        """The start of each round's play, in order."""
-        return self._of_kind(RoundStarted)
-
-    @property
-    def tricks(self) -> list[TrickEnded]:
-        """Each completed trick, in order."""
-        return self._of_kind(TrickEnded)
-
-    @property
-    def deals(self) -> list[Dealt]:
-        """Each round's deal, in order."""
-        return self._of_kind(Dealt)
-
-    @property
-    def round_ends(self) -> list[RoundEnded]:
-        """The end of each round that ended (its tenth trick played, or the game won in it)."""
-        return self._of_kind(RoundEnded)
+    def add_events(self, events: list[Any]) -> None:
+        """Add events, in order, to the log and to the lists of their kind."""
+        self.events.extend(events)
+        for event in events:
+            kind = type(event)
+            if kind is TrickEnded:
+                self.tricks.append(event)
+            elif kind is RoundStarted:
+                self.rounds.append(event)
+            elif kind is Dealt:
+                self.deals.append(event)
+            elif kind is RoundEnded:
+                self.round_ends.append(event)
 
     @property
     def valid(self) -> bool:
@@ -215,7 +204,7 @@ class GameLogBuilder(GameVisitor[GameLog]):
 
     def _add(self, event: Any) -> None:
         assert self.log is not None
-        self.log.events.append(event)
+        self.log.add_events([event])
 
     visit_deal = _add
     visit_exchange = _add
@@ -405,7 +394,7 @@ def _tell(visitor: Any, state: GameState, log: GameLog | None) -> None:
     if not events:
         return
     if log is not None:
-        log.events.extend(events)
+        log.add_events(events)
     else:
         for event in events:
             _dispatch(visitor, event)

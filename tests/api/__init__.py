@@ -1,0 +1,1 @@
+"""The public Python API (``phantom_log.api``, ``phantom_log.positions``)."""

@@ -1,0 +1,2 @@
+"""The command line (``phantom_log.cli``): exit codes, output, one vocabulary of output
+options."""

@@ -1,0 +1,110 @@
+"""The shape of the package, as docs/architecture.md draws it: layers that import only
+downward, one name per type, no module named for nothing, no module shadowing a library,
+a thin command line, and the record's limits the engine's own numbers."""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+from collections import defaultdict
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from phantom_log.rules.cards import DECK_SIZE
+from phantom_log.rules.engine import (
+    CARDS_PER_HAND,
+    DIE_FACES,
+    PLAYS_PER_TRICK,
+    ROUNDS_PER_GAME,
+    TRICKS_PER_ROUND,
+)
+from phantom_log.rules.sheets import NOTES_PER_SHEET
+from tests.helpers.paths import REPO
+
+PACKAGE = REPO / "phantom_log"
+MODULES = sorted(path for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts)
+
+
+def test_the_module_list_is_not_empty() -> None:
+    assert len(MODULES) > 40
+    assert PACKAGE / "rules" / "engine.py" in MODULES
+
+
+def test_the_layers_import_only_downward_and_nothing_imports_in_a_circle(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The contracts of pyproject.toml's [tool.importlinter], as CI's lint-imports runs them."""
+    from importlinter.cli import lint_imports
+
+    monkeypatch.chdir(REPO)
+    assert lint_imports(config_filename="pyproject.toml", no_cache=True) == 0, capsys.readouterr()
+    out = capsys.readouterr().out
+    assert "The layers import only downward KEPT" in out
+    assert "No module imports itself in a circle KEPT" in out
+
+
+def _public_type_names(path: Path) -> list[str]:
+    """The classes and the type aliases (capitalised names assigned at module level) a
+    module defines."""
+    names = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                name = target.id if isinstance(target, ast.Name) else ""
+                if name[:1].isupper() and not name.isupper():
+                    names.append(name)
+    return names
+
+
+def test_no_two_types_share_a_name() -> None:
+    homes: dict[str, list[str]] = defaultdict(list)
+    for path in MODULES:
+        for name in _public_type_names(path):
+            homes[name].append(str(path.relative_to(REPO)))
+    assert len(homes) > 100
+    shared = {name: places for name, places in homes.items() if len(places) > 1}
+    assert shared == {}
+
+
+def test_no_module_is_named_for_nothing_in_particular() -> None:
+    vague = {"utils", "util", "helpers", "helper", "misc", "common", "stuff", "tools"}
+    assert [path for path in MODULES if path.stem in vague] == []
+
+
+def test_no_module_shadows_a_library() -> None:
+    """No module of the package is named as a library it could import (the standard
+    library's or an installed distribution's top-level module)."""
+    libraries = set(sys.stdlib_module_names) | set(metadata.packages_distributions())
+    libraries -= {"phantom_log"}
+    names = {path.stem for path in MODULES if path.stem != "__init__"}
+    names |= {path.parent.name for path in MODULES if path.parent != PACKAGE}
+    assert sorted(names & libraries) == []
+
+
+def test_the_command_line_is_a_package_of_short_modules() -> None:
+    cli = sorted((PACKAGE / "cli").glob("*.py"))
+    assert len(cli) > 10
+    lengths = {path.name: len(path.read_text(encoding="utf-8").splitlines()) for path in cli}
+    assert {name: lines for name, lines in lengths.items() if lines > 800} == {}
+
+
+def test_the_record_schemas_limits_are_the_engines_numbers() -> None:
+    """The record schema bounds each array by the game's own numbers, which the record
+    model and the replay read from the engine: the three agree."""
+    schema = json.loads((PACKAGE / "schemas" / "game-record-1.schema.json").read_text("utf-8"))
+    definitions = schema["$defs"]
+    assert schema["properties"]["rounds"]["maxItems"] == ROUNDS_PER_GAME
+    assert definitions["round"]["properties"]["tricks"]["maxItems"] == TRICKS_PER_ROUND
+    assert definitions["trick"]["properties"]["plays"]["maxItems"] == PLAYS_PER_TRICK
+    assert definitions["round"]["properties"]["special_number"]["maximum"] == DIE_FACES
+    assert schema["properties"]["result"]["properties"]["notes"]["maximum"] == NOTES_PER_SHEET
+    assert definitions["cards"]["maxItems"] == DECK_SIZE
+    assert definitions["swapCards"]["maxItems"] == CARDS_PER_HAND
+    assert definitions["bar"]["properties"]["notes"]["maxLength"] == NOTES_PER_SHEET
+    assert definitions["sheet"]["properties"]["bars"]["maxItems"] == NOTES_PER_SHEET

@@ -1,0 +1,139 @@
+"""The README is the user's manual: its commands, outputs and examples must be the real ones.
+
+Every ``console`` block line starting with ``$ phantom-log`` is run through CliRunner (from
+the repository's root, globs expanded, pipes between phantom-log commands and into
+``head -n``/``tail -n`` followed) and its output compared with the lines below it; the
+Python examples run as doctests; the JSON record in the format section must verify.
+"""
+
+from __future__ import annotations
+
+import doctest
+import glob
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from phantom_log.checking.verdict import check_record
+from phantom_log.cli import main
+from phantom_log.rules.problems import Code
+from tests.helpers.paths import REPO
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+BLOCK = re.compile(r"```(\w*)\n(.*?)```", re.DOTALL)
+
+
+def console_examples() -> list[tuple[str, str]]:
+    examples = []
+    for kind, body in BLOCK.findall(README):
+        if kind != "console":
+            continue
+        command: str | None = None
+        output: list[str] = []
+        for line in body.splitlines():
+            if line.startswith("$ "):
+                if command is not None:
+                    examples.append((command, "\n".join(output)))
+                command, output = line[2:], []
+            elif command is not None:
+                output.append(line)
+        if command is not None:
+            examples.append((command, "\n".join(output)))
+    return [(command, output) for command, output in examples if command.startswith("phantom-log")]
+
+
+def run_pipeline(command: str) -> str:
+    text: str | None = None
+    for stage in command.split(" | "):
+        words = shlex.split(stage)
+        if words[0] == "phantom-log":
+            args = [match for word in words[1:] for match in sorted(glob.glob(word)) or [word]]
+            result = CliRunner().invoke(main, args, input=text, catch_exceptions=False)
+            text = result.output
+        elif words[0] in ("head", "tail") and words[1] == "-n":
+            assert text is not None
+            lines = text.splitlines()
+            count = int(words[2])
+            lines = lines[:count] if words[0] == "head" else lines[-count:]
+            text = "\n".join(lines) + "\n"
+        else:
+            raise AssertionError(f"the README test cannot run {stage!r}")
+    assert text is not None
+    return text
+
+
+EXAMPLES = console_examples()
+
+
+def test_the_readme_has_command_examples() -> None:
+    assert len(EXAMPLES) >= 6
+
+
+@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[c for c, _ in EXAMPLES])
+def test_readme_command_output_is_real(
+    command: str, expected: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Run as from the repository's root, but write any output file in a fresh folder.
+    for name in ("examples", "schemas"):
+        (tmp_path / name).symlink_to(REPO / name)
+    monkeypatch.chdir(tmp_path)
+    assert run_pipeline(command).rstrip("\n") == expected.rstrip("\n")
+
+
+def test_readme_python_examples() -> None:
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(README, {}, "README.md", str(REPO / "README.md"), 0)
+    assert test.examples
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(REPO)
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_readme_record_example_verifies() -> None:
+    records = [json.loads(body) for kind, body in BLOCK.findall(README) if kind == "json"]
+    record = next(r for r in records if r.get("format") == "phantom-log/1")
+    problems, replayed = check_record(record)
+    assert [problem.code for problem in problems] == [Code.UNFINISHED]
+    assert replayed is not None and replayed.result is not None
+    assert replayed.result.notes == record["result"]["notes"]
+
+
+def test_readme_sheets_example_is_a_valid_sheets_file() -> None:
+    from phantom_log.checking.verdict import read_sheets
+
+    (body,) = [b for kind, b in BLOCK.findall(README) if kind == "json" and "sheets/1" in b]
+    sheets = read_sheets(body.encode())
+    assert isinstance(sheets, dict) and "waltz" in sheets
+
+
+def test_readme_install_and_test_commands_match_ci() -> None:
+    ci = (REPO / ".ci" / "run").read_text()
+    for command in [
+        "pip install . && phantom-log verify examples/*.json",
+        "pip install -e '.[dev]' && pytest",
+    ]:
+        assert command in README
+        assert command.replace("pip install", "pip install -q") in ci
+
+
+def test_the_architecture_page_runs() -> None:
+    """docs/architecture.md's visitors give the output it shows."""
+    failures, tried = doctest.testfile(
+        str(REPO / "docs" / "architecture.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert tried > 10
+    assert failures == 0
+
+
+def test_the_engine_page_runs() -> None:
+    """docs/engine.md's session with the state machine gives the output it shows."""
+    failures, _ = doctest.testfile(
+        str(REPO / "docs" / "engine.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert failures == 0

@@ -1,0 +1,2 @@
+"""Writing files (``phantom_log.files``): writes that cannot clobber, under signals and
+full disks."""

@@ -1,0 +1,1 @@
+"""The fuzz suite, and the defects it found kept as tests."""

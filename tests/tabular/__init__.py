@@ -1,0 +1,2 @@
+"""Tables and statistics (``phantom_log.tabular``): ``export``, ``stats`` and batch
+checking."""
