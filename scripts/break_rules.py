@@ -77,7 +77,12 @@ MUTATIONS = (
         "    return (suit_bits >> (2 * notes)) & 3\n",
     ),
     Mutation(
-        "the super trump beats Mask: Mask beats the super trump",
+        "the super trump beats Mask: the super trump suit ranks as a trump only",
+        "    if suit == super_trump:\n        return _SUPER_TRUMP_CLASS\n",
+        "    if suit == super_trump:\n        return _TRUMP_CLASS\n",
+    ),
+    Mutation(
+        "Mask as the super trump: in the Mask bar, Mask is only a trump",
         "    if suit == super_trump:\n        return _SUPER_TRUMP_CLASS\n"
         "    if suit == _MASK_SUIT:\n        return _TRUMP_CLASS\n",
         "    if suit == _MASK_SUIT:\n        return _TRUMP_CLASS\n"
@@ -118,6 +123,9 @@ def _unchanged() -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", nargs="+", default=DEFAULT_TESTS, help="Test paths to run.")
+    parser.add_argument(
+        "--only", default="", help="Break only the rules whose description holds this text."
+    )
     options = parser.parse_args()
     if not _unchanged():
         raise SystemExit(f"{ENGINE} has changes of its own: commit or stash them first")
@@ -137,6 +145,8 @@ def main() -> int:
     holes = 0
     try:
         for mutation in MUTATIONS:
+            if options.only not in mutation.rule:
+                continue
             ENGINE.write_text(original.replace(mutation.original, mutation.broken), "utf-8")
             _code, failed = failing_tests(options.tests)
             ENGINE.write_text(original, encoding="utf-8")
