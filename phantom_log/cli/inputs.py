@@ -87,6 +87,25 @@ def record_reports(
         raise no_records()
 
 
+def record_report_at(path: str, sheets: Mapping[str, Sheet] | None, index: int) -> RecordReport:
+    """The report on record ``index`` (from 0) of ``path``, for a command that shows one
+    record: only that record is checked and held, and reading stops once it is found, so
+    an endless standard input or a file of a million records costs what one record does.
+    A usage error (exit 2) when the path holds fewer records (counted as they are read,
+    none of them kept) or none."""
+    from ..checking.verdict import verify_record
+
+    count = 0
+    try:
+        for record in source_records((path,)):
+            if count == index:
+                return verify_record(record, sheets)
+            count += 1
+    except SourceError as error:
+        raise usage_error(str(error)) from None
+    raise usage_error(f"--index {index}: {path} holds {count} record(s)")
+
+
 def source_records(paths: tuple[str, ...]) -> Iterator[SourceRecord]:
     """The records of the paths as read (not yet checked); a usage error (exit 2) for a
     path that does not exist or paths that hold no records."""

@@ -15,7 +15,7 @@ from ..views.reports import printable, report_lines
 from .destination import say_written
 from .exits import EXIT_FAILED, EXIT_INVALID, EXIT_OK, usage_error, writing_output
 from .help import SHOW_EPILOG, SHOW_EXAMPLES
-from .inputs import load_sheets, record_reports, record_title
+from .inputs import load_sheets, record_report_at, record_reports, record_title
 from .options import (
     PATHS,
     analysis_options,
@@ -152,10 +152,7 @@ def show(
     with writing_output():
         check_writable(output.path or "-", force, standard_output=True)
     sheets = load_sheets(sheets_path)
-    reports = list(record_reports((path,), sheets))
-    if not 0 <= index < len(reports):
-        raise usage_error(f"--index {index}: {path} holds {len(reports)} record(s)")
-    report = reports[index]
+    report = record_report_at(path, sheets, index)
     style = detect_style(colour, output.to_standard_output)
     if svg_path is not None and report.log is None:
         click.echo(
@@ -304,10 +301,7 @@ def _show_html(
     to_stdout = is_standard_output(html_path)
     with writing_output():
         check_writable(html_path, force, standard_output=True)
-    reports = list(record_reports((path,), sheets))
-    if not 0 <= index < len(reports):
-        raise usage_error(f"--index {index}: {path} holds {len(reports)} record(s)")
-    report = reports[index]
+    report = record_report_at(path, sheets, index)
     start = None if at is None else f"{at[0]}.{at[1]}"
     reviewed = reviews(report)
     try:

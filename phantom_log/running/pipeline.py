@@ -28,8 +28,9 @@ from ..records.found_sources import find_sources, source_size
 from ..records.source_records import chunk_records
 from ..rules.replay import GameLogBuilder, VerdictBuilder
 from ..rules.sheets import Sheet
-from .collector import collector_for_records, tune_collector_for_a_run
+from .collector import collector_for_records
 from .outcomes import Batch, CheckedRecord, Options, Outcome, chunk_batch, chunk_outcomes
+from .worker_watch import start_worker
 
 if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
     from ..tabular.tables import ChunkTables
@@ -84,8 +85,9 @@ def ordered_map(
         context.set_forkserver_preload(_PRELOADED)
     # concurrent.futures notices a worker that dies (killed, out of memory) and fails every
     # pending task at once, where multiprocessing.Pool would wait for it for ever.
+    # Each worker watches this process, and ends within a second if it is killed.
     with ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=tune_collector_for_a_run
+        jobs, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
     ) as pool:
         pending: deque[Future[Output]] = deque()
         done = 0

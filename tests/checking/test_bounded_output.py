@@ -7,9 +7,6 @@ wall time (which a loaded machine stretches)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +18,13 @@ from phantom_log.records.schema import ARRAY_ITEMS_CHECKED, SCHEMA_ERROR_LIMIT, 
 from phantom_log.views.reports import PROBLEMS_LISTED
 from tests.helpers.cli import run
 from tests.helpers.paths import WALKTHROUGH
+from tests.helpers.processes import Measured, run_measured
 
 # "Tens of KB at most" for one record's report, whatever its size.
 SMALL = 40_000
 # The most memory the check of a record of some megabytes may take: reading it (a million
 # cards take some 190 MB) and checking a bounded part of it.
 BOUNDED_MEMORY = 512 * 1024 * 1024
-# A process that has not ended by itself in this long is hung, not slow.
-HUNG = 600
 
 
 def record() -> dict[str, Any]:
@@ -40,47 +36,6 @@ def write(tmp_path: Path, data: Any, name: str = "record.json") -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
-
-
-#: ``python -m phantom_log ARGS...`` that writes, as it ends, its peak memory (bytes) to
-#: the file named first. Linux's VmHWM is the peak of this program alone; ru_maxrss would
-#: count the test process it was forked from.
-MEASURED = """
-import re, resource, runpy, sys
-measure = sys.argv.pop(1)
-sys.argv[0] = "phantom-log"
-try:
-    runpy.run_module("phantom_log", run_name="__main__", alter_sys=True)
-finally:
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            peak = int(re.search(r"VmHWM:\\s+(\\d+) kB", status.read()).group(1)) * 1024
-    except OSError:
-        scale = 1 if sys.platform == "darwin" else 1024
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
-    with open(measure, "w", encoding="utf-8") as handle:
-        handle.write(str(peak))
-"""
-
-
-@dataclass(frozen=True)
-class Measured:
-    """A command run in its own process: its exit code, its output and its peak memory."""
-
-    returncode: int
-    stdout: bytes
-    stderr: bytes
-    peak_memory: int
-
-
-def run_measured(folder: Path, *args: str) -> Measured:
-    """The real command in its own process, which must end by itself (it is given
-    :data:`HUNG` seconds)."""
-    measure = folder / "peak-memory"
-    done = subprocess.run(
-        [sys.executable, "-c", MEASURED, str(measure), *args], capture_output=True, timeout=HUNG
-    )
-    return Measured(done.returncode, done.stdout, done.stderr, int(measure.read_text()))
 
 
 # -- excerpts -------------------------------------------------------------------------
