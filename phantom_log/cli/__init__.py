@@ -14,7 +14,7 @@ import click
 
 from . import analyse, annotate, export, schema, show, simulate, stats, tournament, verify
 from .help import MAIN_EPILOG, MAIN_EXAMPLES
-from .process import run_command_line
+from .supervisor import supervised
 
 __all__ = ["entry", "main"]
 
@@ -62,6 +62,7 @@ for _command in (
 
 
 def entry() -> NoReturn:
-    """The console script, ``phantom-log``: :data:`main`, run and ended as
+    """The console script, ``phantom-log``: :data:`main`, run in a process watched over
+    by this one (:func:`.supervisor.supervised`), and ended as
     :func:`.process.run_command_line` says."""
-    run_command_line(main)
+    supervised(main)

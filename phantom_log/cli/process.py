@@ -6,12 +6,15 @@ reader that stopped reading."""
 
 from __future__ import annotations
 
+import resource
 import sys
 from contextlib import suppress
 from typing import Final, NoReturn
 
 import click
 
+from ..files.outputs import ran_out_of_memory
+from ..files.temporaries import current_ledger
 from .exits import EXIT_FAILED, EXIT_OK
 
 
@@ -83,11 +86,40 @@ def _run_program(program: click.Group) -> int:
             _silence_standard_output()
             _say(f"phantom-log: error: cannot write standard output: {error.strerror}")
             return EXIT_FAILED
-        return _internal_error(error)
+        return _out_of_memory() if ran_out_of_memory(error) else _internal_error(error)
+    except MemoryError:
+        return _out_of_memory()
     except Exception as error:
-        return _internal_error(error)
+        return _out_of_memory() if ran_out_of_memory(error) else _internal_error(error)
     # with standalone_mode=False, click returns the code of an exit (a usage error).
     return returned if isinstance(returned, int) else EXIT_OK
+
+
+def out_of_memory_line(records: int | None, killed: bool = False) -> str:
+    """The one line of a run that ran out of memory (or was ``killed`` with SIGKILL, as
+    the kernel's out-of-memory killer kills), after ``records`` records when known.
+    Everything it needs is loaded beforehand: memory may have run out."""
+    if killed:
+        line = (
+            "phantom-log: error: the run was killed "
+            "(SIGKILL, as the kernel's out-of-memory killer does)"
+        )
+    else:
+        line = "phantom-log: error: memory ran out"
+    if records is not None:
+        line += f" after {records:,} record{'s' if records != 1 else ''}"
+    limit, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if limit != resource.RLIM_INFINITY and not killed:
+        line += f" (this process may use {limit / 2**20:,.0f} MiB: ulimit -v)"
+    return line + "; the run did not finish, and its output files were left as they were"
+
+
+def _out_of_memory() -> int:
+    """Memory ran out (Python's, or a library's that raised rather than aborted): said
+    in one line, with the records done so far when the supervisor keeps count, exit 3."""
+    ledger = current_ledger()
+    _say(out_of_memory_line(None if ledger is None else ledger.records_done()))
+    return EXIT_FAILED
 
 
 def _internal_error(error: Exception) -> int:

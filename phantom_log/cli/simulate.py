@@ -11,6 +11,7 @@ import click
 import orjson
 
 from ..views.reports import printable
+from ..views.terminal import stderr_is_terminal
 from .exits import usage_error, writing_output
 from .help import SIMULATE_EPILOG, SIMULATE_EXAMPLES
 from .inputs import load_sheets
@@ -88,7 +89,7 @@ def simulate(
 
     def write_games(stream: IO[bytes]) -> None:
         numbers = range(1, count + 1)
-        show = not quiet and sys.stderr.isatty()
+        show = not quiet and stderr_is_terminal()
         with click.progressbar(
             numbers, label="simulating", file=sys.stderr if show else io.StringIO()
         ) as progress:

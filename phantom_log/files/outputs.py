@@ -31,6 +31,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Final
 
+from . import temporaries
 from .kinds import file_kind
 
 STANDARD_OUTPUT: Final = "-"
@@ -69,11 +70,28 @@ def is_standard_output(path: str | os.PathLike[str]) -> bool:
     return text == STANDARD_OUTPUT or os.path.normpath(text) in _STANDARD_OUTPUT_NAMES
 
 
+# How the libraries word an allocation that failed: polars' OSError "Cannot allocate
+# memory (os error 12)" or "LZ4 error: ERROR_allocation_failed", a thread that could not
+# be given its stack.
+_OUT_OF_MEMORY: Final = re.compile(
+    r"\(os error 12\)|allocation[_ ]failed|Cannot allocate memory|can't start new thread"
+)
+
+
+def ran_out_of_memory(error: BaseException) -> bool:
+    """Whether ``error`` says that memory ran out (Python's, or a library's)."""
+    if isinstance(error, MemoryError):
+        return True
+    if isinstance(error, OSError) and error.errno == errno.ENOMEM:
+        return True
+    return isinstance(error, Exception) and bool(_OUT_OF_MEMORY.search(str(error)))
+
+
 def write_failure(error: BaseException) -> str | None:
     """The reason, worded by the operating system, when ``error`` is the failure of a
     write (a full disk, no permission); ``None`` for any other error, which is left to
     propagate. A closed pipe is no failure of ours: ``None`` too."""
-    if isinstance(error, BrokenPipeError):
+    if isinstance(error, BrokenPipeError) or ran_out_of_memory(error):
         return None
     text = str(error)
     found = _RUST_OS_ERROR.search(text)
@@ -225,6 +243,7 @@ def atomic_path(
                 prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
             )
             temporary = Path(name)
+            temporaries.made(temporary)
             os.close(handle)
         with _failures_as(text, through):
             try:
@@ -247,6 +266,7 @@ def atomic_path(
         if temporary is not None:
             with _signals_deferred(), suppress(OSError):
                 temporary.unlink(missing_ok=True)
+                temporaries.removed(temporary)
 
 
 def _link_new(temporary: Path, target: Path, text: str) -> None:
@@ -320,11 +340,13 @@ def work_folder() -> Iterator[Path]:
     try:
         with _signals_deferred(), _failures_as(_TEMPORARY_FOLDER_NAME):
             folder = tempfile.mkdtemp(prefix="phantom-log-")
+            temporaries.made(folder)
         yield Path(folder)
     finally:
         if folder is not None:
             with _signals_deferred():
                 shutil.rmtree(folder, ignore_errors=True)
+                temporaries.removed(folder)
 
 
 @contextmanager

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final, Protocol, TypeVar
 
 from ..checking.verdict import LogBuilder, RecordReport, verify_record
+from ..files import temporaries
 from ..records.chunks import Chunk, read_chunks
 from ..records.found_sources import find_sources, source_size
 from ..records.source_records import chunk_records
@@ -89,6 +90,10 @@ def ordered_map(
     with ProcessPoolExecutor(
         jobs, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
     ) as pool:
+        if method == "forkserver":
+            # The server's socket lives in a folder multiprocessing removes as this
+            # process ends; listed, for a supervisor to remove if this process is killed.
+            temporaries.made(multiprocessing.util.get_temp_dir())
         pending: deque[Future[Output]] = deque()
         done = 0
         try:

@@ -15,9 +15,11 @@ from __future__ import annotations
 import os
 import select
 import threading
+from collections.abc import Callable
 from contextlib import suppress
-from typing import Final
+from typing import Final, NoReturn
 
+from ..files.temporaries import forget_ledger
 from .collector import tune_collector_for_a_run
 
 #: How long a worker may outlive the run's main process, at most (seconds).
@@ -28,21 +30,25 @@ ORPHANED_EXIT: Final = 70
 
 def start_worker(main_pid: int) -> None:
     """What every worker process of a run does first (the pool's initializer): watch
-    ``main_pid``, the run's main process, and tune the garbage collector for the run."""
+    ``main_pid``, the run's main process, and tune the garbage collector for the run. A
+    worker forked from the main process lists no temporaries in the main process's
+    ledger: it removes its own."""
+    forget_ledger()
     watch_main_process(main_pid)
     tune_collector_for_a_run()
 
 
-def watch_main_process(main_pid: int) -> None:
+def watch_main_process(main_pid: int, on_end: Callable[[], None] | None = None) -> None:
     """End this process, from a daemon thread, within :data:`WATCH_SECONDS` of the end of
-    process ``main_pid``. A process already gone ends this one at once."""
+    process ``main_pid``, calling ``on_end`` first (the command line's run removes its
+    temporaries). A process already gone ends this one at once."""
     parent = os.getppid()
     descriptor = _process_descriptor(main_pid)
     if descriptor is None and not _alive(main_pid):
-        os._exit(ORPHANED_EXIT)
+        _end(on_end)
     thread = threading.Thread(
         target=_watch,
-        args=(main_pid, parent, descriptor),
+        args=(main_pid, parent, descriptor, on_end),
         name="phantom-log main process watch",
         daemon=True,
     )
@@ -73,12 +79,22 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _watch(main_pid: int, parent: int, descriptor: int | None) -> None:
+def _watch(
+    main_pid: int, parent: int, descriptor: int | None, on_end: Callable[[], None] | None
+) -> None:
     """Wait for the main process's end, then end this process."""
     if descriptor is not None:
         with suppress(OSError, ValueError):
             select.select([descriptor], [], [])
-        os._exit(ORPHANED_EXIT)
-    while os.getppid() == parent and _alive(main_pid):
-        threading.Event().wait(WATCH_SECONDS)
+    else:
+        while os.getppid() == parent and _alive(main_pid):
+            threading.Event().wait(WATCH_SECONDS)
+    _end(on_end)
+
+
+def _end(on_end: Callable[[], None] | None) -> NoReturn:
+    """End this process at once, once ``on_end`` has run."""
+    if on_end is not None:
+        with suppress(Exception):
+            on_end()
     os._exit(ORPHANED_EXIT)

@@ -10,6 +10,7 @@ from typing import Final, Literal
 
 import click
 
+from ..files.temporaries import current_ledger
 from ..rules.cards import CARD_CODES, Role, Suit, card_suit
 from ..rules.sheets import Sheet
 
@@ -322,7 +323,7 @@ class Progress:
 
         self.label = label
         self.stream = sys.stderr
-        self.enabled = enabled and self.stream.isatty()
+        self.enabled = enabled and stderr_is_terminal()
         self.clock = time.monotonic
         self.started = self.clock()
         self.shown = 0.0
@@ -341,8 +342,12 @@ class Progress:
         self.read_bytes += size
 
     def update(self, count: int) -> None:
-        """Record how many records are done; redraw at most five times a second."""
+        """Record how many records are done (and tell the run's supervisor, which says it
+        if the run runs out of memory); redraw at most five times a second."""
         self.count = count
+        ledger = current_ledger()
+        if ledger is not None:
+            ledger.set_records_done(count)
         if not self.enabled:
             return
         now = self.clock()
@@ -378,6 +383,24 @@ class Progress:
             self.stream.write(f"\r{line}{' ' * padding}\n")
             self.stream.flush()
             self.drawn = 0
+
+
+#: The environment variable that tells a run whether its standard error is a terminal,
+#: where that standard error is a pipe to the process that supervises the run.
+STDERR_TERMINAL: Final = "PHANTOM_LOG_STDERR_TERMINAL"
+
+
+def stderr_is_terminal() -> bool:
+    """Whether standard error is a terminal as the user sees it: a run under the command
+    line's supervisor writes it through a pipe, and is told (:data:`STDERR_TERMINAL`)."""
+    import os
+    import sys
+
+    told = os.environ.get(STDERR_TERMINAL)
+    if told is not None:
+        return told == "1"
+    isatty = getattr(sys.stderr, "isatty", None)
+    return bool(isatty and isatty())
 
 
 #: The progress lines on the terminal now.
