@@ -91,6 +91,11 @@ def _run_program(program: click.Group) -> int:
         return _out_of_memory()
     except Exception as error:
         return _out_of_memory() if ran_out_of_memory(error) else _internal_error(error)
+    except BaseException as error:
+        # A Rust library's panic (pyo3's PanicException) is no Exception.
+        if type(error).__name__ != "PanicException":
+            raise
+        return _out_of_memory() if ran_out_of_memory(error) else _internal_error(error)
     # with standalone_mode=False, click returns the code of an exit (a usage error).
     return returned if isinstance(returned, int) else EXIT_OK
 
@@ -122,7 +127,7 @@ def _out_of_memory() -> int:
     return EXIT_FAILED
 
 
-def _internal_error(error: Exception) -> int:
+def _internal_error(error: BaseException) -> int:
     """A bug: said in one line, never a traceback, exit 3."""
     _say(
         f"phantom-log: internal error ({type(error).__name__}); the run did not finish. "

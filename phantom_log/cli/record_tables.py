@@ -10,7 +10,7 @@ import click
 
 from ..records.found_sources import SourceError
 from ..rules.sheets import Sheet
-from .exits import exit_once_written, usage_error
+from .exits import exit_once_written, run_failed, usage_error
 from .inputs import no_records, standard_input
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def build_record_tables(
     or was invalid."""
     from pathlib import Path
 
-    from ..running.pipeline import default_jobs, source_tables
+    from ..running.pipeline import WorkerLost, default_jobs, source_tables
     from ..tabular.tables import build_tables
     from ..views.terminal import Progress
 
@@ -50,6 +50,8 @@ def build_record_tables(
         files = build_tables(chunks, Path(folder), include_invalid, on_record=progress.update)
     except SourceError as error:
         raise usage_error(str(error)) from None
+    except WorkerLost:
+        raise run_failed(f"a worker process died after {progress.count} records") from None
     finally:
         progress.close()
     if files.records == 0:

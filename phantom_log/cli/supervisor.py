@@ -64,8 +64,12 @@ _WATCHED: Final = (*_TERMINATING, signal.SIGCHLD)
 _ABORT_LINES: Final = re.compile(
     rb"stack backtrace:|skipping backtrace printing|note: Some details are omitted|"
     rb"Fatal glibc error: |"
-    rb"fatal runtime error: |thread '[^']*' panicked at |note: run with `RUST_BACKTRACE="
+    rb"fatal runtime error: |note: run with `RUST_BACKTRACE="
 )
+#: The first line of a Rust library's panic: it and the lines after it, up to the note on
+#: backtraces that ends it, are left out.
+_PANIC: Final = re.compile(rb"thread '[^']*'(?: \(\d+\))? panicked at ")
+_PANIC_END: Final = re.compile(rb"note: run with `RUST_BACKTRACE=")
 _ABORT_PARTS: Final = re.compile(
     rb"memory allocation of (?:\d+ bytes failed)?|<jemalloc>: [^\r\n]*|^\d+ bytes failed"
 )
@@ -78,6 +82,7 @@ _NOISE_STARTS: Final = (
     b"note:",
     b"fatal",
     b"Fatal",
+    b"thread",
 )
 
 
@@ -106,8 +111,9 @@ def supervised(program: click.Group) -> NoReturn:
         os.close(write_end)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
         os.environ[STDERR_TERMINAL] = "1" if terminal else "0"
-        # The abort of a Rust library: one line, never its backtrace.
-        os.environ["RUST_BACKTRACE"] = "0"
+        # The abort of a Rust library: no backtrace. Unset, its panics end with a note
+        # saying how to get one, which ends what the parent leaves out of standard error.
+        os.environ.pop("RUST_BACKTRACE", None)
         keep_ledger(ledger)
         from ..running.worker_watch import watch_main_process
 
@@ -226,6 +232,11 @@ class _ErrorCopier:
         self.descriptor = descriptor
         self.held = b""
         self.open = True
+        #: Whether the lines copied now are a Rust library's panic message.
+        self.in_panic = False
+        #: Whether a blank line is held, until the next line says whether it begins a
+        #: panic's message.
+        self.blank = False
         #: Whether what was copied last ended its line (the supervisor's own line, if
         #: it must say one, starts on a line of its own).
         self.line_ended = True
@@ -242,8 +253,9 @@ class _ErrorCopier:
         if not data:
             self.open = False
             os.close(self.descriptor)
-            self._write(self.held)
+            self._write(b"\n" * self.blank + self.held)
             self.held = b""
+            self.blank = False
             return
         self._write(self._filtered(self.held + data))
 
@@ -252,15 +264,28 @@ class _ErrorCopier:
         deadline = time.monotonic() + seconds
         while self.open and time.monotonic() < deadline:
             self.copy(min(_POLL_SECONDS, max(deadline - time.monotonic(), 0)))
-        if self.held:
-            self._write(self.held)
+        if self.held or self.blank:
+            self._write(b"\n" * self.blank + self.held)
             self.held = b""
+            self.blank = False
 
     def _filtered(self, data: bytes) -> bytes:
         lines = data.split(b"\n")
         last = lines.pop()
         out = b""
         for line in lines:
+            tail = line.rpartition(b"\r")[2]
+            if self.in_panic or _PANIC.match(tail):
+                # A panic's lines, and the blank line Rust writes before them.
+                self.in_panic = not _PANIC_END.match(tail)
+                self.blank = False
+                continue
+            if self.blank:
+                out += b"\n"
+                self.blank = False
+            if not line:
+                self.blank = True  # written once the next line is known
+                continue
             kept = _quiet(line)
             if kept is not None:
                 out += kept + b"\n"

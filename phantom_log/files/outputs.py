@@ -74,16 +74,29 @@ def is_standard_output(path: str | os.PathLike[str]) -> bool:
 # memory (os error 12)" or "LZ4 error: ERROR_allocation_failed", a thread that could not
 # be given its stack.
 _OUT_OF_MEMORY: Final = re.compile(
-    r"\(os error 12\)|allocation[_ ]failed|Cannot allocate memory|can't start new thread"
+    r"\(os error 12\)|allocation[_ ]failed|Allocation error|Cannot allocate memory|"
+    r"not enough memory|out of memory|can't start new thread|can't spawn worker thread|"
+    r"could not spawn threads",
+    re.IGNORECASE,
 )
 
 
+# A Rust library's panic when a thread cannot be started (EAGAIN: under a memory limit,
+# no room for its stack).
+_NO_THREAD: Final = re.compile(r"Resource temporarily unavailable|code: 11, kind: WouldBlock")
+
+
 def ran_out_of_memory(error: BaseException) -> bool:
-    """Whether ``error`` says that memory ran out (Python's, or a library's)."""
+    """Whether ``error`` says that memory ran out (Python's, or a library's: a Rust
+    library's panic, which is no ``Exception``, says so in its text; under a memory limit
+    a thread cannot be given its stack)."""
     if isinstance(error, MemoryError):
         return True
     if isinstance(error, OSError) and error.errno == errno.ENOMEM:
         return True
+    if type(error).__name__ == "PanicException":
+        text = str(error)
+        return bool(_OUT_OF_MEMORY.search(text) or _NO_THREAD.search(text))
     return isinstance(error, Exception) and bool(_OUT_OF_MEMORY.search(str(error)))
 
 

@@ -24,6 +24,7 @@ from typing import IO, TYPE_CHECKING, Final, Protocol, TypeVar
 
 from ..checking.verdict import LogBuilder, RecordReport, verify_record
 from ..files import temporaries
+from ..files.outputs import ran_out_of_memory
 from ..records.chunks import Chunk, read_chunks
 from ..records.found_sources import find_sources, source_size
 from ..records.source_records import chunk_records
@@ -98,7 +99,7 @@ def ordered_map(
         done = 0
         try:
             for item in items:
-                pending.append(pool.submit(function, item))
+                pending.append(pool.submit(_in_worker, function, item))
                 if len(pending) >= 4 * jobs:
                     yield _result(pending.popleft(), pool)
                     done += 1
@@ -112,6 +113,24 @@ def ordered_map(
             # now, so that leaving the pool waits for no task in flight.
             _end_workers(pool)
             raise
+
+
+def _in_worker(function: Callable[[Item], Output], item: Item) -> Output:
+    """``function(item)`` in a worker process, its failures sent back as exceptions the
+    main process can unpickle: a Rust library's panic (pyo3's ``PanicException``, whose
+    class cannot be pickled) becomes :class:`MemoryError` when it says memory ran out
+    (under a memory limit, the library cannot start a thread), a ``RuntimeError``
+    naming it otherwise."""
+    try:
+        return function(item)
+    except Exception:
+        raise
+    except BaseException as error:
+        if type(error).__name__ != "PanicException":
+            raise
+        if ran_out_of_memory(error):
+            raise MemoryError(str(error)) from None
+        raise RuntimeError(f"{type(error).__name__}: {error}") from None
 
 
 # How often a run waiting for a result looks whether a worker process has died.
