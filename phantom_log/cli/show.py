@@ -337,10 +337,12 @@ def _show_html_folder(
     reviews: Callable[[RecordReport], Reviews | None],
 ) -> None:
     """``show --html DIR``: a replay page per record of ``path`` and an ``index.html``
-    listing them; every file is checked before the first is written; exits."""
+    listing them; every file is checked before the first is written, and the folder is
+    put in place as a whole once all are (see :mod:`phantom_log.files.output_folders`);
+    exits."""
     import os
 
-    from ..files.outputs import check_writable, write_atomically
+    from ..files.output_folders import atomic_folder
     from ..views.replay_page import checked_replay_page, index_entry, index_page, page_file_name
 
     folder = os.path.normpath(folder_path)
@@ -351,25 +353,19 @@ def _show_html_folder(
         raise usage_error(f"--html {folder_path}: the folder {parent} does not exist")
     reports = list(record_reports((path,), sheets))
     names = [page_file_name(number, report.game_id) for number, report in enumerate(reports, 1)]
-    targets = [os.path.join(folder, name) for name in [*names, "index.html"]]
-    with writing_output():
-        if os.path.isdir(folder):
-            for target in targets:
-                check_writable(target, force)
-        else:
-            try:
-                os.mkdir(folder)
-            except OSError as error:
-                raise _folder_not_made(folder_path, error) from None
+    files = [*names, "index.html"]
+    # The folder is checked (refused, or a page there without --force) before any page
+    # is made.
+    with writing_output(), atomic_folder(folder, force, files) as building:
         entries = []
         for number, name in enumerate(names):
             page, reports[number] = checked_replay_page(
                 reports[number], reviews=reviews(reports[number])
             )
-            write_atomically(os.path.join(folder, name), page, force)
+            (building / name).write_bytes(page.encode("utf-8"))
             entries.append(index_entry(reports[number], name))
         index = index_page(f"Replay pages of {path}", entries)
-        write_atomically(os.path.join(folder, "index.html"), index, force)
+        (building / "index.html").write_bytes(index.encode("utf-8"))
     stdout = sys.stdout
     for report in reports:
         for line in report_lines(report):
@@ -379,11 +375,3 @@ def _show_html_folder(
     if any(report.failed for report in reports):
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if all(report.valid for report in reports) else EXIT_INVALID)
-
-
-def _folder_not_made(name: str, error: OSError) -> click.exceptions.Exit:
-    """A folder that could not be made: said in one line, exit 3."""
-    click.echo(
-        printable(f"phantom-log: error: cannot make the folder {name}: {error.strerror}"), err=True
-    )
-    return click.exceptions.Exit(EXIT_FAILED)
