@@ -37,9 +37,9 @@ from .outputs import (
     OutputRefused,
     _failures_as,
     _fsync,
-    _interrupts_deferred,
     _signals_deferred,
     check_writable,
+    signals_held,
 )
 from .renames import exchange, rename_to_free_name
 from .same_files import file_identity
@@ -143,7 +143,7 @@ def _put_in_place(
 ) -> Path | None:
     """Put the folder ``building`` in the place of ``target``, under the lock of their
     parent; the old folder (at a hidden name now) when there was one, to be removed."""
-    with folders_locked([target.parent]), _signals_deferred(), _interrupts_deferred():
+    with folders_locked([target.parent]), signals_held():
         if not os.path.lexists(target):
             try:
                 if rename_to_free_name(building, target):

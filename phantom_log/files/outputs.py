@@ -447,7 +447,7 @@ class OutputSet:
         # The lock is waited for with the signals live (Ctrl-C ends the wait); the
         # renames, once begun, are never cut in two by one.
         folders = [member.target.parent for member in files if member.target]
-        with folders_locked(folders), _signals_deferred(), _interrupts_deferred():
+        with folders_locked(folders), signals_held():
             if not self.force:
                 for member in files:
                     assert member.target is not None
@@ -721,6 +721,14 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if pending:
         raise KeyboardInterrupt
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Within the block, Ctrl-C, SIGTERM and SIGHUP wait for it to end: for steps that
+    must not be cut in two, as the renames that put a run's outputs in place."""
+    with _signals_deferred(), _interrupts_deferred():
+        yield
 
 
 @contextmanager
