@@ -4,6 +4,7 @@ step at the end, and read back (their files, the games and tricks tables)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
 import shutil
@@ -70,10 +71,13 @@ class DatasetTarget:
                 os.rename(old, path)
                 raise
             return path, old
-        if not rename_to_free_name(self.temporary, path):
-            if os.path.lexists(path):
-                raise OutputExists(f"{self.url} exists; use --force to overwrite it")
-            os.rename(self.temporary, path)
+        try:
+            if not rename_to_free_name(self.temporary, path):
+                if os.path.lexists(path):
+                    raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), path)
+                os.rename(self.temporary, path)
+        except FileExistsError:  # made meanwhile, by another program
+            raise OutputExists(f"{self.url} exists; use --force to overwrite it") from None
         return path, None
 
     def discard(self) -> None:

@@ -12,6 +12,7 @@ import errno
 import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -226,6 +227,28 @@ def test_a_run_waits_for_a_reader_holding_the_folders_lock(
             assert code == 0, stderr
     assert files_of(shared) in expected
     assert hidden(shared) == []
+
+
+def test_sigterm_while_a_run_waits_for_the_lock_ends_it_and_leaves_nothing(
+    inputs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    reader = os.open(shared, os.O_RDONLY)
+    try:
+        fcntl.flock(reader, fcntl.LOCK_SH)
+        process = start(*export_args(inputs[0], shared))
+        assert process.stderr is not None
+        said = process.stderr.readline()
+        assert said.startswith(f"phantom-log: note: waiting for {shared}: "), said
+        assert len(hidden(shared)) == 2  # the two tables, whole, in their temporary files
+        process.send_signal(signal.SIGTERM)
+        code, _, stderr = finish(process)
+    finally:
+        os.close(reader)
+    assert code == 143
+    assert stderr == "phantom-log: terminated (SIGTERM)\n"
+    assert list(shared.iterdir()) == []
 
 
 # --- a failure puts back what was renamed before it ---------------------------------------------
