@@ -272,11 +272,14 @@ class _Member:
         #: Where it is written until it is put in place (for standard output written
         #: from a copy, a file of the work folder).
         self.temporary: Path | None = None
-        #: The file the set opened on ``temporary``, closed before it is put in place.
+        #: The file the set opened on ``temporary`` (or standard output), and the stream
+        #: given to write it; both closed before the file is put in place.
         self.file: IO[bytes] | None = None
+        self.stream: _NamedStream | None = None
         #: What the file at ``target`` was, kept under a second name until every output
-        #: of the set is in place; whether a file was there.
+        #: of the set is in place (``None`` where there was none, or no hard links).
         self.backup: Path | None = None
+        #: Whether a file was there to replace.
         self.replaced = False
         #: The file written (its device and inode), once it is complete.
         self.written: tuple[int, int] | None = None
@@ -315,7 +318,8 @@ class _NamedStream(io.BufferedIOBase):
             return self._stream.write(data)
 
     def flush(self) -> None:
-        if not self.closed:
+        # Closed by the set (or at the end of the program): nothing left to flush.
+        if not (self.closed or self._stream.closed):
             with self._member.failures():
                 self._stream.flush()
 
@@ -373,12 +377,14 @@ class OutputSet:
             self._members.append(member)
             with member.failures():
                 sys.stdout.flush()
-            return cast(IO[bytes], _NamedStream(sys.stdout.buffer, member))
+            member.stream = _NamedStream(sys.stdout.buffer, member)
+            return cast(IO[bytes], member.stream)
         member = self._file(text, target)
         assert member.temporary is not None
         with member.failures():
             member.file = open(member.temporary, "wb")  # noqa: SIM115 (closed by the set)
-        return cast(IO[bytes], _NamedStream(member.file, member))
+        member.stream = _NamedStream(member.file, member)
+        return cast(IO[bytes], member.stream)
 
     def _file(self, text: str, target: Path) -> _Member:
         """A file output, its temporary file made beside it."""
@@ -421,10 +427,10 @@ class OutputSet:
         files = [member for member in self._members if member.target is not None]
         for member in self._members:
             with member.failures():
+                if member.stream is not None:
+                    member.stream.close()  # flushed into its file, or standard output
                 if member.file is not None:
                     member.file.close()
-                elif member.target is None and member.temporary is None:
-                    sys.stdout.buffer.flush()
         for member in files:
             assert member.temporary is not None
             with member.failures():
@@ -476,9 +482,10 @@ class OutputSet:
         could not be put back: then it is the one copy of what was there)."""
         with _signals_deferred():
             for member in self._members:
-                if member.file is not None:
-                    with suppress(OSError):
-                        member.file.close()
+                for stream in (member.stream, member.file):
+                    if stream is not None:
+                        with suppress(OSError, ValueError):
+                            stream.close()
                 if member.target is not None and member.temporary is not None:
                     with suppress(OSError):
                         member.temporary.unlink(missing_ok=True)
