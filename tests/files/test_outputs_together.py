@@ -468,3 +468,20 @@ def test_a_folder_that_cannot_be_locked_is_locked_by_a_file_in_it(
     monkeypatch.setattr(locks.fcntl, "flock", flock)
     with locks.folders_locked([tmp_path, tmp_path / ".", tmp_path]):
         assert locked == [str(tmp_path / locks.LOCK_FILE_NAME)]
+
+
+@pytest.mark.parametrize("out", ["FILE", "-"])
+def test_the_streams_of_a_set_are_closed_with_it(out: str, tmp_path: Path) -> None:
+    """Python in its development mode says what a stream left open, or flushed once
+    closed, does when it is collected: nothing is said."""
+    target = str(tmp_path / "games.jsonl") if out == "FILE" else out
+    completed = subprocess.run(
+        [sys.executable, "-X", "dev", "-m", "phantom_log", "simulate", "-n", "3", "-o", target],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0
+    assert completed.stderr == (f"wrote 3 games to {target}\n" if out == "FILE" else "")
+    if out == "-":
+        assert len(completed.stdout.splitlines()) == 3
