@@ -22,12 +22,15 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import IO, Final
+from typing import IO, TYPE_CHECKING, Final
 
 import click
 
 from ..files.outputs import atomic_output, check_writable, is_standard_output
 from ..views.reports import printable
+
+if TYPE_CHECKING:
+    from ..files.outputs import OutputSet
 
 # The format each extension names.
 EXTENSION_FORMATS: Final = {
@@ -156,15 +159,21 @@ class Destination:
             check_writable(str(self.path), self.force, standard_output=True)
 
     @contextmanager
-    def binary(self) -> Iterator[IO[bytes]]:
-        """The output as bytes: the file, written atomically, or standard output."""
+    def binary(self, outputs: OutputSet | None = None) -> Iterator[IO[bytes]]:
+        """The output as bytes: the file, written atomically, or standard output; put in
+        place with the other ``outputs`` of the run when they are given (see
+        :class:`~phantom_log.files.outputs.OutputSet`)."""
+        if outputs is not None:
+            yield outputs.stream(self.path or "-", standard_output=True)
+            return
         with atomic_output(self.path or "-", self.force, standard_output=True) as stream:
             yield stream
 
     @contextmanager
-    def text(self) -> Iterator[IO[str]]:
+    def text(self, outputs: OutputSet | None = None) -> Iterator[IO[str]]:
         """The output as text (UTF-8, ``\\n`` line ends): standard output itself, or the
-        file, written atomically (it appears only when the block ends without error)."""
+        file, written atomically (it appears only when the block ends without error, or,
+        with ``outputs``, when they are all put in place)."""
         pager = self.pager_command
         if pager is not None:
             with _paged(pager) as stream:
@@ -174,7 +183,7 @@ class Destination:
             yield sys.stdout
             sys.stdout.flush()
             return
-        with self.binary() as stream:
+        with self.binary(outputs) as stream:
             wrapper = io.TextIOWrapper(stream, encoding="utf-8", newline="\n")
             try:
                 yield wrapper

@@ -83,9 +83,9 @@ def export(
     and then renamed.
     """
     import os
-    from contextlib import ExitStack
 
-    from ..files.outputs import atomic_path, work_folder
+    from ..files.outputs import outputs_together, work_folder
+    from ..files.same_files import same_output
     from .destination import Destination, DestinationError, resolve_destination
 
     if games_path is None and tricks_path is None:
@@ -138,7 +138,7 @@ def export(
                 )
             table = Destination("csv", path, force)
         outputs.append((table, option))
-    if games_path and tricks_path and os.path.realpath(games_path) == os.path.realpath(tricks_path):
+    if games_path and tricks_path and same_output(games_path, tricks_path):
         raise usage_error(f"--games and --tricks are the same file: {games_path}")
     refuse_inputs_as_outputs(
         input_paths({"paths": paths, "sheets_path": sheets_path}),
@@ -150,15 +150,13 @@ def export(
     sheets = load_sheets(sheets_path)
     with writing_output(), work_folder() as folder:
         files = build_record_tables(paths, sheets, str(folder), include_invalid, quiet, jobs)
-        # Both files are renamed into place only once both are written: a failure leaves
-        # neither.
-        with ExitStack() as renames:
+        # Both files are put in place together, once both are written: a failure leaves
+        # neither, and another run writing them meanwhile waits (OutputSet).
+        with outputs_together(force) as written:
             for table, option in outputs:
                 frame = files.scan_games() if option == "--games" else files.scan_tricks()
                 frame = frame.drop("game_key")
-                temporary = renames.enter_context(
-                    atomic_path(table.path or "-", force, standard_output=True)
-                )
+                temporary = written.path(table.path or "-", standard_output=True)
                 if table.format == "csv":
                     from ..tabular.tables import swaps_as_text
 

@@ -4,7 +4,9 @@ its replay page (one, or a folder of them with an index)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 import click
@@ -331,10 +333,12 @@ def _show_html_folder(
     reviews: Callable[[RecordReport], Reviews | None],
 ) -> None:
     """``show --html DIR``: a replay page per record of ``path`` and an ``index.html``
-    listing them; every file is checked before the first is written; exits."""
+    listing them; every file is checked before the first is written, and the folder is
+    put in place as a whole once all are (see :mod:`phantom_log.files.output_folders`);
+    exits."""
     import os
 
-    from ..files.outputs import check_writable, write_atomically
+    from ..files.output_folders import atomic_folder, folder_target
     from ..views.replay_page import checked_replay_page, index_entry, index_page, page_file_name
 
     folder = os.path.normpath(folder_path)
@@ -343,41 +347,64 @@ def _show_html_folder(
     parent = os.path.dirname(os.path.abspath(folder))
     if not os.path.isdir(parent):
         raise usage_error(f"--html {folder_path}: the folder {parent} does not exist")
-    reports = list(record_reports((path,), sheets))
-    names = [page_file_name(number, report.game_id) for number, report in enumerate(reports, 1)]
-    targets = [os.path.join(folder, name) for name in [*names, "index.html"]]
+    # Each record's page is made as the record is read, into a folder beside DIR, and
+    # only what the index and the verdicts need is kept of it: the memory taken is one
+    # record's, whatever PATH holds. The pages then go into the new folder together.
     with writing_output():
-        if os.path.isdir(folder):
-            for target in targets:
-                check_writable(target, force)
-        else:
-            try:
-                os.mkdir(folder)
-            except OSError as error:
-                raise _folder_not_made(folder_path, error) from None
+        # Refused at once where the folder cannot be written (no folder, a mount point,
+        # its index there without --force), before any page is made.
+        target = folder_target(folder, force, ["index.html"])
+    with writing_output(), _pages_folder(os.fspath(target)) as pages:
+        names: list[str] = []
         entries = []
-        for number, name in enumerate(names):
-            page, reports[number] = checked_replay_page(
-                reports[number], reviews=reviews(reports[number])
-            )
-            write_atomically(os.path.join(folder, name), page, force)
-            entries.append(index_entry(reports[number], name))
-        index = index_page(f"Replay pages of {path}", entries)
-        write_atomically(os.path.join(folder, "index.html"), index, force)
+        verdicts: list[tuple[list[str], bool, bool]] = []
+        for number, report in enumerate(record_reports((path,), sheets), 1):
+            name = page_file_name(number, report.game_id)
+            page, report = checked_replay_page(report, reviews=reviews(report))
+            (pages / name).write_bytes(page.encode("utf-8"))
+            names.append(name)
+            entries.append(index_entry(report, name))
+            verdicts.append((list(report_lines(report)), report.failed, report.valid))
+        # The folder is checked (refused, or a page there without --force) before any
+        # page is put in it.
+        with atomic_folder(folder, force, [*names, "index.html"]) as building:
+            for name in names:
+                os.replace(pages / name, building / name)
+            index = index_page(f"Replay pages of {path}", entries)
+            (building / "index.html").write_bytes(index.encode("utf-8"))
     stdout = sys.stdout
-    for report in reports:
-        for line in report_lines(report):
+    for lines, _, _ in verdicts:
+        for line in lines:
             stdout.write(line + "\n")
-    pages = f"{len(reports)} page{'s' if len(reports) != 1 else ''}"
-    click.echo(printable(f"wrote {pages} and {os.path.join(folder, 'index.html')}"), err=True)
-    if any(report.failed for report in reports):
+    count = f"{len(names)} page{'s' if len(names) != 1 else ''}"
+    click.echo(printable(f"wrote {count} and {os.path.join(folder, 'index.html')}"), err=True)
+    if any(failed for _, failed, _ in verdicts):
         sys.exit(EXIT_FAILED)
-    sys.exit(EXIT_OK if all(report.valid for report in reports) else EXIT_INVALID)
+    sys.exit(EXIT_OK if all(valid for _, _, valid in verdicts) else EXIT_INVALID)
 
 
-def _folder_not_made(name: str, error: OSError) -> click.exceptions.Exit:
-    """A folder that could not be made: said in one line, exit 3."""
-    click.echo(
-        printable(f"phantom-log: error: cannot make the folder {name}: {error.strerror}"), err=True
-    )
-    return click.exceptions.Exit(EXIT_FAILED)
+@contextmanager
+def _pages_folder(folder: str) -> Iterator[Path]:
+    """A hidden folder beside ``folder`` (so on its disk) where the pages are made before
+    they go into the new folder; removed at the end, whatever ends the run."""
+    import os
+    import shutil
+    import tempfile
+
+    from ..files import temporaries
+    from ..files.outputs import signals_held
+
+    parent = os.path.dirname(os.path.abspath(folder))
+    made: str | None = None
+    try:
+        with signals_held():
+            made = tempfile.mkdtemp(
+                prefix=f".{os.path.basename(folder)}.pages.", suffix=".tmp", dir=parent
+            )
+            temporaries.made(made)
+        yield Path(made)
+    finally:
+        if made is not None:
+            with signals_held():
+                shutil.rmtree(made, ignore_errors=True)
+                temporaries.removed(made)

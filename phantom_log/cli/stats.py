@@ -89,10 +89,7 @@ def stats(
     their mean net effect on the notes. --curve gives, per trick of the game, the mean
     notes completed and the share of games still running; --plot draws it.
     """
-    import os
-    from contextlib import ExitStack
-
-    from ..files.outputs import atomic_path, check_writable, work_folder
+    from ..files.outputs import check_writable, outputs_together, work_folder
     from ..tabular.stats import progress_curve, summary
     from ..views.terminal import terminal_width
 
@@ -105,10 +102,9 @@ def stats(
         )
     if plot_path is not None and output.path is not None:
         from ..files.outputs import is_standard_output
+        from ..files.same_files import same_output
 
-        if not is_standard_output(output.path) and os.path.realpath(plot_path) == os.path.realpath(
-            output.path
-        ):
+        if not is_standard_output(output.path) and same_output(plot_path, output.path):
             raise usage_error(f"--plot and -o are the same file: {plot_path}")
     refuse_inputs_as_outputs(
         input_paths({"paths": paths, "sheets_path": sheets_path}), [("--plot", plot_path)]
@@ -141,24 +137,24 @@ def stats(
             frame = progress_curve(files, keys) if curve or plot_path else summary(files, keys)
     shown = plot_path is None or curve  # --plot alone draws the curve, and no more
     written = []
-    # The files are renamed into place only once all are written: a failure leaves none.
-    with writing_output(), ExitStack() as renames:
+    # The files are put in place together, once all are written: a failure leaves none.
+    with writing_output(), outputs_together(force) as outputs:
         if plot_path is not None:
             from ..tabular.plot import plot_curve
 
-            temporary = renames.enter_context(atomic_path(plot_path, force))
+            temporary = outputs.path(plot_path)
             plot_curve(frame, keys, temporary, plot_path.lower().endswith(".png"))
             written.append(plot_path)
         if shown:
-            stream = renames.enter_context(output.text())
-            if output.format == "table":
-                width = terminal_width() if output.to_terminal else None
-                for line in _frame_lines(frame, keys, width):
-                    stream.write(line + "\n")
-            elif output.format == "csv":
-                stream.write(frame.write_csv())
-            else:
-                stream.write(frame.write_ndjson())
+            with output.text(outputs) as stream:
+                if output.format == "table":
+                    width = terminal_width() if output.to_terminal else None
+                    for line in _frame_lines(frame, keys, width):
+                        stream.write(line + "\n")
+                elif output.format == "csv":
+                    stream.write(frame.write_csv())
+                else:
+                    stream.write(frame.write_ndjson())
             if not output.to_standard_output:
                 written.append(str(output.path))
     if not quiet:

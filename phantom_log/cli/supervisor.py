@@ -273,6 +273,12 @@ class _ErrorCopier:
         lines = data.split(b"\n")
         last = lines.pop()
         out = b""
+        if lines and not self.line_ended:
+            # The first line goes on with what was copied already (a line written in
+            # parts, a progress line): it ends that line, whatever is left of it.
+            kept = _quiet(lines[0]) if lines[0] else lines[0]
+            out += (kept or b"") + b"\n"
+            lines = lines[1:]
         for line in lines:
             tail = line.rpartition(b"\r")[2]
             if self.in_panic or _PANIC.match(tail):

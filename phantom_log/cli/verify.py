@@ -14,7 +14,7 @@ from .cluster_runs import cluster_options, exit_for_cluster_run, on_cluster
 from .destination import say_written
 from .exits import EXIT_FAILED, EXIT_INVALID, EXIT_OK, run_failed, usage_error, writing_output
 from .help import VERIFY_EPILOG, VERIFY_EXAMPLES
-from .inputs import load_sheets, no_records, standard_input
+from .inputs import load_sheets, no_records, refuse_inputs_as_outputs, standard_input
 from .options import (
     PATHS,
     jobs_option,
@@ -80,9 +80,7 @@ def verify(
     --valid-out and --invalid-out split the records into two JSON Lines files, each
     record as it was read (a record written over several lines is put on one).
     """
-    from contextlib import ExitStack
-
-    from ..files.outputs import atomic_output
+    from ..files.outputs import outputs_together
     from ..running.outcomes import Options
     from ..running.pipeline import WorkerLost, default_jobs, verify_sources_in_batches
     from ..views.terminal import Progress, clear_progress
@@ -103,13 +101,11 @@ def verify(
     options = Options(load_sheets(sheets_path), strict, output.format, quiet, bool(outputs))
     tally = Tally()
     progress = Progress("verifying", not quiet and output.pager_command is None)
-    # The files are renamed into place once every record is read: a run that fails (or
-    # holds no record) leaves them as they were.
-    with writing_output(), ExitStack() as files:
-        stdout = files.enter_context(output.text())
-        streams = {
-            valid: files.enter_context(atomic_output(path, force)) for _, path, valid in outputs
-        }
+    # The files are put in place together once every record is read: a run that fails
+    # (or holds no record) leaves them as they were, and another run writing them
+    # meanwhile waits (OutputSet).
+    with writing_output(), outputs_together(force) as files, output.text(files) as stdout:
+        streams = {valid: files.stream(path) for _, path, valid in outputs}
         try:
             batches = verify_sources_in_batches(
                 paths, options, jobs or default_jobs(), standard_input(), progress
@@ -182,37 +178,31 @@ def _check_record_outputs(
     """Refuse, before any work, ``--valid-out``/``--invalid-out`` files that are not
     JSON Lines, that are one file (or the ``-o`` report's), that are an input or lie in
     an input folder (where the next run over it would read them as records), or that
-    cannot be written; and an ``-o`` report that is an input."""
+    cannot be written; and an ``-o`` report that is an input. Files and folders are
+    compared by identity (device and inode), never by name."""
     import os
     from pathlib import Path
 
     from ..files.outputs import check_writable, is_standard_output
+    from ..files.same_files import file_identity, folders_above, same_output
 
     if report is not None and not is_standard_output(report):
         for option, path in outputs:
-            if os.path.realpath(path) == os.path.realpath(report):
+            if same_output(path, report):
                 raise usage_error(f"{option} and -o are the same file: {path}")
-        for given in paths:
-            if given != "-" and os.path.realpath(given) == os.path.realpath(report):
-                raise usage_error(f"-o {report}: it is an input; write it elsewhere")
-
     for option, path in outputs:
         if Path(path).suffix.lower() not in (".jsonl", ".ndjson"):
             raise usage_error(
                 f"{option} {path}: the records are written as JSON Lines; "
                 "give a .jsonl or .ndjson file"
             )
-    if len(outputs) == 2 and os.path.realpath(outputs[0][1]) == os.path.realpath(outputs[1][1]):
+    if len(outputs) == 2 and same_output(outputs[0][1], outputs[1][1]):
         raise usage_error(f"--valid-out and --invalid-out are the same file: {outputs[0][1]}")
+    refuse_inputs_as_outputs(paths, outputs)
     for option, path in outputs:
-        target = os.path.realpath(path)
+        folders = {identity for identity, _ in folders_above(path)}
         for given in paths:
-            if given == "-":
-                continue
-            source = os.path.realpath(given)
-            if target == source:
-                raise usage_error(f"{option} {path}: it is an input; write it elsewhere")
-            if os.path.isdir(source) and target.startswith(source.rstrip(os.sep) + os.sep):
+            if given != "-" and os.path.isdir(given) and file_identity(given) in folders:
                 raise usage_error(
                     f"{option} {path}: it is inside the input folder {given}, where it "
                     "would be read as records; write it elsewhere"

@@ -18,21 +18,27 @@ What "safely" covers:
 from __future__ import annotations
 
 import errno
+import io
 import os
 import re
+import secrets
 import shutil
 import signal
 import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
 from pathlib import Path
 from types import FrameType
-from typing import IO, Final
+from typing import IO, TYPE_CHECKING, Final, cast
 
 from . import temporaries
 from .kinds import file_kind
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 STANDARD_OUTPUT: Final = "-"
 # The names of standard output: writing there means writing to our own standard output,
@@ -48,6 +54,11 @@ _MAX_LINKS: Final = 40  # as the kernel's limit on a chain of symbolic links
 # A failure of the operating system as Rust libraries (polars) word it in their errors.
 _RUST_OS_ERROR: Final = re.compile(r"\(os error (\d+)\)")
 _POLARS_WRITE_ERROR: Final = re.compile(r"IO error|transport error")
+# What link() fails with on a file system without hard links (FAT, some network ones).
+_NO_HARD_LINKS: Final = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK})
+# A write that failed without its reason is tried again with up to 64 blocks of 64 KiB.
+_PROBE_BLOCK: Final = 1 << 16
+_PROBE_BLOCKS: Final = 64
 
 
 class OutputExists(FileExistsError):
@@ -216,49 +227,209 @@ def _fsync(path: Path) -> None:
 
 
 @contextmanager
-def _failures_as(path: str, target: str | None = None) -> Iterator[None]:
-    """A write failure in the block becomes :class:`OutputFailed` naming ``path``."""
+def _failures_as(path: str, target: str | None = None, probe: Path | None = None) -> Iterator[None]:
+    """A write failure in the block becomes :class:`OutputFailed` naming ``path`` (see
+    :func:`_as_failed`)."""
     try:
         yield
-    except (OutputExists, OutputRefused, OutputFailed):
-        raise
     except Exception as error:
-        reason = write_failure(error)
-        if reason is None:
+        failed = _as_failed(error, path, target, probe)
+        if failed is None:
             raise
-        raise _failed(path, reason, target) from error
+        raise failed from error
 
 
-@contextmanager
-def atomic_path(
-    path: str | os.PathLike[str], force: bool = False, standard_output: bool = False
-) -> Iterator[Path]:
-    """A temporary path, beside the output, to write; on success it becomes the output
-    in one step (for standard output, its bytes are copied there).
+def _as_failed(
+    error: Exception, path: str, target: str | None = None, probe: Path | None = None
+) -> OutputFailed | None:
+    """``error`` as the failure to write ``path`` (through its link to ``target``), or
+    ``None`` when it is no failed write (or is already worded: a refused output). A
+    failure whose reason was lost on the way (polars' ``Invalid thrift: transport
+    error``) is asked again of the folder ``probe`` (see :func:`probed_failure`)."""
+    if isinstance(error, OutputExists | OutputRefused | OutputFailed):
+        return None
+    reason = write_failure(error)
+    if reason is None:
+        return None
+    if probe is not None and _reason_lost(error):
+        reason = probed_failure(probe) or reason
+    return _failed(path, reason, target)
 
-    Refuses as :func:`output_target` does (the file existing without ``force`` is
-    checked before and again at the end). A write that fails in the block or at the end
-    raises :class:`OutputFailed`. Whatever ends the block early (an error, Ctrl-C,
-    SIGTERM), the temporary file is removed and the output is left as it was.
+
+def _reason_lost(error: BaseException) -> bool:
+    """Whether ``error`` is a failed write that does not say what the system said."""
+    return not isinstance(error, OSError) and _RUST_OS_ERROR.search(str(error)) is None
+
+
+def probed_failure(folder: Path) -> str | None:
+    """What the system says to a write in ``folder`` now, worded as it words it (``No
+    space left on device``, ``File too large``, ``Disk quota exceeded``), for a write
+    there that failed without saying why; ``None`` when a write there succeeds.
+
+    A Parquet writer that fails at its footer reports only ``Invalid thrift: transport
+    error``: the operating system's reason is lost in the Rust library. A few megabytes
+    written to a file of our own (then removed) find it again: more than a writer holds
+    back, so the space that was missing is missing for this write too.
     """
-    text = os.fspath(path)
-    target = output_target(text, force, standard_output)
-    if target is None:
-        with _standard_output_copy() as copied:
-            yield copied
-        return
-    through = os.fspath(target) if os.path.islink(text) else None
-    temporary: Path | None = None
     try:
+        with _signals_deferred():
+            handle, name = tempfile.mkstemp(prefix=".phantom-log-probe.", suffix=".tmp", dir=folder)
+    except OSError as error:
+        return error.strerror or None
+    block = bytes(_PROBE_BLOCK)
+    try:
+        for _ in range(_PROBE_BLOCKS):
+            os.write(handle, block)
+    except OSError as error:
+        return error.strerror or None
+    finally:
+        with _signals_deferred():
+            os.close(handle)
+            with suppress(OSError):
+                os.unlink(name)
+    return None
+
+
+class _Member:
+    """One output of an :class:`OutputSet`: a file, or standard output."""
+
+    def __init__(self, name: str, target: Path | None, through: str | None = None) -> None:
+        #: The path as given, as messages name it.
+        self.name = name
+        #: The file to create or replace; ``None`` for standard output.
+        self.target = target
+        #: The file at the end of the link ``name`` is, when it is a link.
+        self.through = through
+        #: Where it is written until it is put in place (for standard output written
+        #: from a copy, a file of the work folder).
+        self.temporary: Path | None = None
+        #: The file the set opened on ``temporary`` (or standard output), and the stream
+        #: given to write it; both closed before the file is put in place.
+        self.file: IO[bytes] | None = None
+        self.stream: _NamedStream | None = None
+        #: What the file at ``target`` was, kept under a second name until every output
+        #: of the set is in place (``None`` where there was none, or no hard links).
+        self.backup: Path | None = None
+        #: Whether a file was there to replace.
+        self.replaced = False
+        #: The file written (its device and inode), once it is complete.
+        self.written: tuple[int, int] | None = None
+        self.placed = False
+
+    @property
+    def messages_name(self) -> str:
+        if self.target is not None:
+            return self.name
+        return _TEMPORARY_FOLDER_NAME if self.temporary is not None else _STANDARD_OUTPUT_NAME
+
+    def failures(self) -> AbstractContextManager[None]:
+        """A write failure in the block, as :class:`OutputFailed` naming this output."""
+        probe = None if self.temporary is None else self.temporary.parent
+        return _failures_as(self.messages_name, self.through, probe)
+
+    def failure(self, error: Exception) -> OutputFailed | None:
+        """``error`` as the failure to write this output (see :func:`_as_failed`)."""
+        probe = None if self.temporary is None else self.temporary.parent
+        return _as_failed(error, self.messages_name, self.through, probe)
+
+
+class _NamedStream(io.BufferedIOBase):
+    """A binary stream of an :class:`OutputSet` whose write failures name the output."""
+
+    def __init__(self, stream: IO[bytes], member: _Member) -> None:
+        super().__init__()
+        self._stream = stream
+        self._member = member
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: ReadableBuffer, /) -> int:
+        with self._member.failures():
+            return self._stream.write(data)
+
+    def flush(self) -> None:
+        # Closed by the set (or at the end of the program): nothing left to flush.
+        if not (self.closed or self._stream.closed):
+            with self._member.failures():
+                self._stream.flush()
+
+
+class OutputSet:
+    """The outputs of one run, put in place together: each written to a temporary file
+    beside it, and all renamed into place at the end, one after the other, while the
+    run holds the lock of their folders (:mod:`phantom_log.files.locks`).
+
+    So a run's outputs carry that run's data: a second run writing the same outputs at
+    the same time waits for the lock, and puts its own in place after (with ``force``;
+    without it, it finds them there and is refused). A failure anywhere puts none of
+    them in place: an output already renamed when a later one fails is put back as it
+    was (the file it replaced was kept under a second name, a hard link, until all were
+    in place). Ctrl-C, SIGTERM and SIGHUP wait for the renames to end.
+
+    Standard output, where accepted, is written as it comes (:meth:`stream`) or from a
+    copy once every file is written (:meth:`path`), before any file is put in place.
+    """
+
+    def __init__(self, force: bool) -> None:
+        self.force = force
+        self._members: list[_Member] = []
+        self._last_path: _Member | None = None
+        self._work = ExitStack()
+        self._work_folder: Path | None = None
+        self._committed = False
+
+    def path(self, path: str | os.PathLike[str], standard_output: bool = False) -> Path:
+        """A temporary path to write, that becomes ``path`` at the end (for standard
+        output, whose bytes are copied there). Refuses as :func:`output_target` does; a
+        write failure escaping the block names the output of the last path asked for."""
+        text = os.fspath(path)
+        target = output_target(text, self.force, standard_output)
+        if target is None:
+            member = _Member(text, None)
+            if self._work_folder is None:
+                self._work_folder = self._work.enter_context(work_folder())
+            member.temporary = self._work_folder / f"output-{len(self._members)}"
+            self._members.append(member)
+        else:
+            member = self._file(text, target)
+        self._last_path = member
+        assert member.temporary is not None
+        return member.temporary
+
+    def stream(self, path: str | os.PathLike[str], standard_output: bool = False) -> IO[bytes]:
+        """A binary stream to write, that becomes ``path`` at the end (standard output
+        itself, written as it comes, where ``path`` names it and it is accepted). Its
+        write failures name its output."""
+        text = os.fspath(path)
+        target = output_target(text, self.force, standard_output)
+        if target is None:
+            member = _Member(text, None)
+            self._members.append(member)
+            with member.failures():
+                sys.stdout.flush()
+            member.stream = _NamedStream(sys.stdout.buffer, member)
+            return cast(IO[bytes], member.stream)
+        member = self._file(text, target)
+        assert member.temporary is not None
+        with member.failures():
+            member.file = open(member.temporary, "wb")  # noqa: SIM115 (closed by the set)
+        member.stream = _NamedStream(member.file, member)
+        return cast(IO[bytes], member.stream)
+
+    def _file(self, text: str, target: Path) -> _Member:
+        """A file output, its temporary file made beside it."""
+        member = _Member(text, target, os.fspath(target) if os.path.islink(text) else None)
         # Made and remembered with the signals held, so that no SIGTERM falls between.
-        with _signals_deferred(), _failures_as(text, through):
+        with _signals_deferred(), _failures_as(text, member.through):
             handle, name = tempfile.mkstemp(
                 prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
             )
-            temporary = Path(name)
-            temporaries.made(temporary)
+            member.temporary = Path(name)
+            temporaries.made(member.temporary)
+            self._members.append(member)
             os.close(handle)
-        with _failures_as(text, through):
+        with member.failures():
             try:
                 # A replaced file keeps its permissions; a new one gets those any new file
                 # gets (mkstemp makes it private, 0600).
@@ -267,19 +438,141 @@ def atomic_path(
                 umask = os.umask(0)
                 os.umask(umask)
                 mode = 0o666 & ~umask
-            os.chmod(temporary, mode)
-            yield temporary
-            # A full disk may only show when the data reaches it.
-            _fsync(temporary)
-            if force:
-                os.replace(temporary, target)
-            else:
-                _link_new(temporary, target, text)
-    finally:
-        if temporary is not None:
-            with _signals_deferred(), suppress(OSError):
-                temporary.unlink(missing_ok=True)
-                temporaries.removed(temporary)
+            os.chmod(member.temporary, mode)
+        return member
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write failure of the block, named after the last path asked for (the file
+        being written when it failed; a stream names its own)."""
+        try:
+            yield
+        except Exception as error:
+            member = self._last_path
+            failed = None if member is None else member.failure(error)
+            if failed is None:
+                raise
+            raise failed from error
+
+    def _commit(self) -> None:
+        """Close, flush and copy what was written, then put every file in place."""
+        files = [member for member in self._members if member.target is not None]
+        for member in self._members:
+            with member.failures():
+                if member.stream is not None:
+                    member.stream.close()  # flushed into its file, or standard output
+                if member.file is not None:
+                    member.file.close()
+        for member in files:
+            assert member.temporary is not None
+            with member.failures():
+                # A full disk may only show when the data reaches it.
+                _fsync(member.temporary)
+                member.written = _identity(member.temporary)
+        for member in self._members:
+            if member.target is None and member.temporary is not None:
+                with _standard_output() as stream, open(member.temporary, "rb") as source:
+                    shutil.copyfileobj(source, stream)
+        if files:
+            self._place(files)
+        self._committed = True
+
+    def _place(self, files: list[_Member]) -> None:
+        """Rename every file into place, under the lock of their folders; a failure
+        puts back those already renamed."""
+        from .locks import folders_locked
+
+        # The lock is waited for with the signals live (Ctrl-C ends the wait); the
+        # renames, once begun, are never cut in two by one.
+        folders = [member.target.parent for member in files if member.target]
+        with folders_locked(folders), signals_held():
+            if not self.force:
+                for member in files:
+                    assert member.target is not None
+                    if os.path.lexists(member.target):
+                        raise _exists(member.name)
+            elif len(files) > 1:
+                for member in files:
+                    with member.failures():
+                        _keep_replaced(member)
+            try:
+                for member in files:
+                    assert member.target is not None and member.temporary is not None
+                    with member.failures():
+                        if self.force:
+                            os.replace(member.temporary, member.target)
+                        else:
+                            _link_new(member.temporary, member.target, member.name)
+                    member.placed = True
+            except BaseException:
+                for member in files:
+                    _put_back(member)
+                raise
+
+    def _discard(self) -> None:
+        """Remove every temporary file, and the replaced files kept aside (unless one
+        could not be put back: then it is the one copy of what was there)."""
+        with _signals_deferred():
+            for member in self._members:
+                for stream in (member.stream, member.file):
+                    if stream is not None:
+                        with suppress(OSError, ValueError):
+                            stream.close()
+                if member.target is not None and member.temporary is not None:
+                    with suppress(OSError):
+                        member.temporary.unlink(missing_ok=True)
+                        temporaries.removed(member.temporary)
+                if member.backup is not None and (self._committed or not member.placed):
+                    with suppress(OSError):
+                        member.backup.unlink(missing_ok=True)
+                        temporaries.removed(member.backup)
+            self._work.close()
+
+
+def _exists(name: str) -> OutputExists:
+    return OutputExists(f"{name} exists; use --force to overwrite it")
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    status = os.lstat(path)
+    return status.st_dev, status.st_ino
+
+
+def _keep_replaced(member: _Member) -> None:
+    """Keep the file ``member`` replaces under a second name beside it (a hard link), so
+    that it can be put back; nothing where there is no file, or no hard links."""
+    assert member.target is not None
+    for _ in range(100):
+        candidate = member.target.with_name(f".{member.target.name}.{secrets.token_hex(4)}.old.tmp")
+        try:
+            os.link(member.target, candidate, follow_symlinks=False)
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            if error.errno in _NO_HARD_LINKS:
+                member.replaced = True
+                return
+            raise
+        member.backup, member.replaced = candidate, True
+        temporaries.made(candidate)
+        return
+
+
+def _put_back(member: _Member) -> None:
+    """Undo the rename of ``member`` into place: the file it replaced back, or, where
+    there was none, the new file removed (only if it is still the one written)."""
+    if not member.placed or member.target is None:
+        return
+    with suppress(OSError):
+        if member.backup is not None:
+            os.replace(member.backup, member.target)
+            temporaries.removed(member.backup)
+            member.backup, member.placed = None, False
+        elif not member.replaced and _identity(member.target) == member.written:
+            member.target.unlink()
+            member.placed = False
 
 
 def _link_new(temporary: Path, target: Path, text: str) -> None:
@@ -288,25 +581,46 @@ def _link_new(temporary: Path, target: Path, text: str) -> None:
         # link() fails if the target appeared meanwhile, where rename would overwrite it.
         os.link(temporary, target)
     except FileExistsError:
-        raise OutputExists(f"{text} exists; use --force to overwrite it") from None
+        raise _exists(text) from None
     except OSError as error:
         # A file system without hard links (FAT, some network ones): check, then rename.
-        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+        if error.errno not in _NO_HARD_LINKS:
             raise
         if os.path.lexists(target):
-            raise OutputExists(f"{text} exists; use --force to overwrite it") from None
+            raise _exists(text) from None
         os.rename(temporary, target)
 
 
 @contextmanager
-def _standard_output_copy() -> Iterator[Path]:
-    """A temporary path whose bytes go to standard output once the block succeeds (for
-    writers that need a path, as polars and matplotlib do)."""
-    with work_folder() as folder:
-        temporary = folder / "output"
-        yield temporary
-        with _standard_output() as stream, open(temporary, "rb") as source:
-            shutil.copyfileobj(source, stream)
+def outputs_together(force: bool = False) -> Iterator[OutputSet]:
+    """An :class:`OutputSet` to add the run's outputs to (its ``path`` and ``stream``);
+    when the block ends without error, all are put in place together. Whatever ends the
+    block early (an error, Ctrl-C, SIGTERM), every temporary file is removed and every
+    output is left as it was."""
+    outputs = OutputSet(force)
+    try:
+        with outputs._writing():
+            yield outputs
+        outputs._commit()
+    finally:
+        outputs._discard()
+
+
+@contextmanager
+def atomic_path(
+    path: str | os.PathLike[str], force: bool = False, standard_output: bool = False
+) -> Iterator[Path]:
+    """A temporary path, beside the output, to write; on success it becomes the output
+    in one step (for standard output, its bytes are copied there): an
+    :class:`OutputSet` of one.
+
+    Refuses as :func:`output_target` does (the file existing without ``force`` is
+    checked before and again at the end). A write that fails in the block or at the end
+    raises :class:`OutputFailed`. Whatever ends the block early (an error, Ctrl-C,
+    SIGTERM), the temporary file is removed and the output is left as it was.
+    """
+    with outputs_together(force) as outputs:
+        yield outputs.path(path, standard_output)
 
 
 @contextmanager
@@ -324,14 +638,11 @@ def _standard_output() -> Iterator[IO[bytes]]:
 def atomic_output(
     path: str | os.PathLike[str], force: bool = False, standard_output: bool = False
 ) -> Iterator[IO[bytes]]:
-    """A binary file to write, through :func:`atomic_path` (standard output itself,
-    written as it comes, when ``path`` names it and ``standard_output`` is accepted)."""
-    if standard_output and output_target(path, force, standard_output) is None:
-        with _standard_output() as stream:
-            yield stream
-        return
-    with atomic_path(path, force) as temporary, open(temporary, "wb") as stream:
-        yield stream
+    """A binary file to write, through an :class:`OutputSet` of one (standard output
+    itself, written as it comes, when ``path`` names it and ``standard_output`` is
+    accepted)."""
+    with outputs_together(force) as outputs:
+        yield outputs.stream(path, standard_output)
 
 
 def write_atomically(
@@ -372,6 +683,8 @@ def writing_work_files(folder: Path) -> Iterator[None]:
         reason = write_failure(error)
         if reason is None:
             raise
+        if _reason_lost(error):
+            reason = probed_failure(folder) or reason
         raise OutputFailed(
             f"cannot write the temporary folder {folder}: {reason} "
             "(set TMPDIR to a folder with room)"
@@ -432,6 +745,35 @@ def _signals_deferred() -> Iterator[None]:
     if not _ending.held and _ending.pending is not None:
         signal_number, _ending.pending = _ending.pending, None
         raise Terminated(signal_number)
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Within the block, Ctrl-C waits: :class:`KeyboardInterrupt` is raised when the
+    block ends. Only the main thread can set a handler, and only Python's own is
+    replaced; elsewhere the block runs as it is."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    pending: list[int] = []
+    signal.signal(signal.SIGINT, lambda number, _frame: pending.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if pending:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Within the block, Ctrl-C, SIGTERM and SIGHUP wait for it to end: for steps that
+    must not be cut in two, as the renames that put a run's outputs in place."""
+    with _signals_deferred(), _interrupts_deferred():
+        yield
 
 
 @contextmanager

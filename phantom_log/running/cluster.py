@@ -40,6 +40,7 @@ from .dask_extra import require_cluster
 from .parquet_datasets import (
     DatasetTarget,
     check_dataset_target,
+    commit_datasets,
     dataset_target,
     exported_tables,
     filesystem,
@@ -369,8 +370,7 @@ def _export(
         )
         run = run_on_cluster(client, sources, job, blocksize, quiet)
         try:
-            for target in targets.values():
-                target.commit()
+            commit_datasets(list(targets.values()))
         except OSError as error:
             if isinstance(error, OutputExists | OutputRefused | OutputFailed):
                 raise

@@ -4,15 +4,19 @@ step at the end, and read back (their files, the games and tricks tables)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
+import shutil
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..files.outputs import OutputExists, OutputFailed, OutputRefused
+from ..files.locks import folders_locked
+from ..files.outputs import OutputExists, OutputFailed, OutputRefused, signals_held
+from ..files.renames import exchange, rename_to_free_name
 from .dask_extra import require_cluster
 
 if TYPE_CHECKING:
@@ -33,24 +37,48 @@ class DatasetTarget:
     storage_options: Mapping[str, Any]
 
     def commit(self) -> None:
-        """Put the written dataset in place (replacing the old one only with ``force``)."""
+        """Put the written dataset in place (replacing the old one only with ``force``).
+        On a local disk use :func:`commit_datasets`, which puts several in place
+        together."""
         fs, path = filesystem(self.url, self.storage_options)
+        if _is_local(fs):
+            commit_datasets([self])
+            return
         _, temporary = filesystem(self.temporary, self.storage_options)
         if fs.exists(path):
             if not self.force:
                 raise OutputExists(f"{self.url} exists; use --force to overwrite it")
             _check_replaceable(fs, path, self.url)
-            if _is_local(fs):
-                old = f"{temporary}.old"
-                os.rename(path, old)
-                os.rename(temporary, path)
-                fs.rm(old, recursive=True)
-                return
             fs.rm(path, recursive=True)
-        if _is_local(fs):
-            os.rename(temporary, path)
-        else:
-            fs.mv(temporary, path, recursive=True)
+        fs.mv(temporary, path, recursive=True)
+
+    def _place_locally(self) -> tuple[str, str | None]:
+        """Put the dataset in place on a local disk: its path, and where the old one is
+        now (to remove once every dataset is in place, or to put back), ``None`` for
+        none. The old and the new are exchanged in one step where the system can."""
+        fs, path = filesystem(self.url, self.storage_options)
+        if os.path.lexists(path):
+            if not self.force:
+                raise OutputExists(f"{self.url} exists; use --force to overwrite it")
+            _check_replaceable(fs, path, self.url)
+            if exchange(self.temporary, path):
+                return path, self.temporary
+            old = f"{self.temporary}.old"
+            os.rename(path, old)
+            try:
+                os.rename(self.temporary, path)
+            except BaseException:
+                os.rename(old, path)
+                raise
+            return path, old
+        try:
+            if not rename_to_free_name(self.temporary, path):
+                if os.path.lexists(path):
+                    raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), path)
+                os.rename(self.temporary, path)
+        except FileExistsError:  # made meanwhile, by another program
+            raise OutputExists(f"{self.url} exists; use --force to overwrite it") from None
+        return path, None
 
     def discard(self) -> None:
         """Remove the temporary folder and what it holds."""
@@ -58,6 +86,53 @@ class DatasetTarget:
         with suppress(OSError, FileNotFoundError):
             if fs.exists(temporary):
                 fs.rm(temporary, recursive=True)
+
+
+def commit_datasets(targets: Sequence[DatasetTarget]) -> None:
+    """Put the datasets of a run in place together: on a local disk under the lock of
+    their folders (so that two runs writing the same datasets at once take turns, as
+    :class:`~phantom_log.files.outputs.OutputSet`'s files do), each old one kept until
+    every new one is in place and put back should one fail. On an object store, which
+    has neither locks nor renames, one after the other."""
+    local = [
+        target for target in targets if _is_local(filesystem(target.url, target.storage_options)[0])
+    ]
+    for target in targets:
+        if target not in local:
+            target.commit()
+    if not local:
+        return
+    folders = [
+        os.path.dirname(filesystem(target.url, target.storage_options)[1]) for target in local
+    ]
+    placed: list[tuple[str, str | None, DatasetTarget]] = []
+    with folders_locked(folders), signals_held():
+        try:
+            for target in local:
+                path, old = target._place_locally()
+                placed.append((path, old, target))
+        except BaseException:
+            for path, old, target in reversed(placed):
+                with suppress(OSError):
+                    _put_back(path, old, target.temporary)
+            raise
+    for _, old, _ in placed:
+        if old is not None and os.path.isdir(old):
+            shutil.rmtree(old, ignore_errors=True)
+        elif old is not None:
+            with suppress(OSError):
+                os.unlink(old)
+
+
+def _put_back(path: str, old: str | None, temporary: str) -> None:
+    """Undo a dataset put in place: the new one back at ``temporary``, the old back."""
+    if old is None:
+        os.rename(path, temporary)
+    elif old == temporary:
+        exchange(temporary, path)
+    else:
+        os.rename(path, temporary)
+        os.rename(old, path)
 
 
 def filesystem(url: str, storage_options: Mapping[str, Any]) -> tuple[AbstractFileSystem, str]:

@@ -278,7 +278,7 @@ def test_a_rust_librarys_abort_lines_are_left_out_of_standard_error() -> None:
             b"ion failed (11)\nstack backtrace:\nnote: run with `RUST_BACKTRACE=1` for more\n",
             b"a line of ours\n",
         )
-        == b"\rreading: 2,048 records (900/s)a line of ours\n"
+        == b"\rreading: 2,048 records (900/s)\na line of ours\n"
     )
     assert copied(b"\rreading: 10 records\rmemory allocation of 8 bytes failed\n") == (
         b"\rreading: 10 records\r\n"
@@ -296,6 +296,7 @@ def test_a_rust_librarys_abort_lines_are_left_out_of_standard_error() -> None:
         b"memory is what we say\n"
     )
     assert copied(b"no line break at the end") == b"no line break at the end"
+
     # A panic's message, from the blank line before it to the note that ends it.
     assert (
         copied(
@@ -306,3 +307,26 @@ def test_a_rust_librarys_abort_lines_are_left_out_of_standard_error() -> None:
         )
         == b"ours\n\nstill ours\n\n"
     )
+
+
+def test_a_line_written_in_two_parts_is_copied_as_soon_as_it_ends() -> None:
+    # print() writes its text, then its line break: the line is copied once it ends,
+    # never held back until the run writes more (a run waiting for a lock writes no more).
+    read, write = os.pipe()
+    copier = _ErrorCopier(read)
+    out_read, out_write = os.pipe()
+    os.set_blocking(out_read, False)
+    saved = os.dup(2)
+    os.dup2(out_write, 2)
+    try:
+        os.write(write, b"phantom-log: note: waiting for out")
+        copier.copy(1.0)
+        os.write(write, b"\n")
+        copier.copy(1.0)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(out_write)
+        os.close(write)
+    assert os.read(out_read, 1000) == b"phantom-log: note: waiting for out\n"
+    os.close(out_read)

@@ -668,3 +668,38 @@ def test_the_dask_recipe_runs(
         == expected
     )
     assert figures
+
+
+def test_datasets_are_put_in_place_together_or_not_at_all(
+    corpus: Path, client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tricks dataset refused its place once the games dataset has taken its own:
+    the games dataset is put back, both are the old ones, file for file."""
+    import phantom_log.running.parquet_datasets as parquet_datasets
+
+    games, tricks = tmp_path / "games", tmp_path / "tricks"
+    cluster.export_on_cluster([str(corpus / "sub")], str(games), str(tricks), client, quiet=True)
+    before = {
+        str(path.relative_to(tmp_path)): path.read_bytes()
+        for path in sorted(tmp_path.rglob("*"))
+        if path.is_file()
+    }
+    real = parquet_datasets.exchange
+
+    def refused(first: str, second: str) -> bool:
+        if second == str(tricks):
+            raise OSError(13, "refused")
+        return real(first, second)
+
+    monkeypatch.setattr(parquet_datasets, "exchange", refused)
+    with pytest.raises(OSError, match="refused"):
+        cluster.export_on_cluster(
+            [str(corpus / "a.jsonl")], str(games), str(tricks), client, quiet=True, force=True
+        )
+    after = {
+        str(path.relative_to(tmp_path)): path.read_bytes()
+        for path in sorted(tmp_path.rglob("*"))
+        if path.is_file()
+    }
+    assert after == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games", "tricks"]
