@@ -9,7 +9,7 @@ here; a record's own text is always reported as written.
 What is folded, once for the whole class: every code point of Unicode's
 Default_Ignorable_Code_Point property (:mod:`.ignorable`), which is what Unicode says a
 text shows as nothing. What is not: characters that look alike but are other letters
-(a Cyrillic ``К`` is not a Latin ``K``, ``ﬁ`` is not ``fi``, ``²`` is not ``2``): folding
+(a Cyrillic ``\u041a`` is not a Latin ``K``, ``ﬁ`` is not ``fi``, ``²`` is not ``2``): folding
 them would take a guess at what the writer meant, and two different people may well be
 told apart by them.
 """

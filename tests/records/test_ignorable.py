@@ -5,6 +5,7 @@ DerivedCoreProperties.txt, over every code point."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import unicodedata
@@ -59,8 +60,11 @@ def derived() -> set[int]:
     }
     white_space = {code for code in format_characters if chr(code).isspace()}
     return (
-        points(OTHER_DEFAULT_IGNORABLE) | format_characters | points(VARIATION_SELECTORS)
-    ) - white_space - points(EXCLUDED_FORMAT) - points(PREPENDED_CONCATENATION_MARKS)
+        (points(OTHER_DEFAULT_IGNORABLE) | format_characters | points(VARIATION_SELECTORS))
+        - white_space
+        - points(EXCLUDED_FORMAT)
+        - points(PREPENDED_CONCATENATION_MARKS)
+    )
 
 
 def test_the_table_is_the_property_for_this_pythons_unicode() -> None:
@@ -73,7 +77,7 @@ def test_the_table_is_the_property_for_this_pythons_unicode() -> None:
 
 
 def test_the_ranges_are_in_order_and_apart() -> None:
-    for (_, last), (first, _) in zip(DEFAULT_IGNORABLE_RANGES, DEFAULT_IGNORABLE_RANGES[1:]):
+    for (_, last), (first, _) in itertools.pairwise(DEFAULT_IGNORABLE_RANGES):
         assert last < first
     assert all(first <= last for first, last in DEFAULT_IGNORABLE_RANGES)
     assert len(DEFAULT_IGNORABLE) == 4_174  # DerivedCoreProperties.txt's total
