@@ -20,7 +20,7 @@ import io
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Final
 
@@ -28,6 +28,7 @@ import click
 
 from ..files.outputs import atomic_output, check_writable, is_standard_output
 from ..views.reports import printable
+from .streams import utf8_standard_output
 
 # The format each extension names.
 EXTENSION_FORMATS: Final = {
@@ -163,16 +164,24 @@ class Destination:
 
     @contextmanager
     def text(self) -> Iterator[IO[str]]:
-        """The output as text (UTF-8, ``\\n`` line ends): standard output itself, or the
-        file, written atomically (it appears only when the block ends without error)."""
+        """The output as text (``\\n`` line ends): standard output, or the file, in UTF-8,
+        written atomically (it appears only when the block ends without error). On
+        standard output, text for people is in its encoding (see :mod:`.streams`), the
+        other formats in UTF-8."""
         pager = self.pager_command
         if pager is not None:
-            with _paged(pager) as stream:
+            from .pager import paged
+
+            with paged(pager) as stream:
                 yield stream
             return
         if self.to_standard_output:
-            yield sys.stdout
-            sys.stdout.flush()
+            if self.format in ("text", "table"):
+                yield sys.stdout
+                sys.stdout.flush()
+            else:
+                with utf8_standard_output() as stream:
+                    yield stream
             return
         with self.binary() as stream:
             wrapper = io.TextIOWrapper(stream, encoding="utf-8", newline="\n")
@@ -181,26 +190,6 @@ class Destination:
                 wrapper.flush()
             finally:
                 wrapper.detach()
-
-
-@contextmanager
-def _paged(command: str) -> Iterator[IO[str]]:
-    """A pager's input, as git gives it one: ``LESS=FRX`` unless set (quit at once when
-    the text fits the screen, keep colours, leave the text on the screen)."""
-    import subprocess
-
-    environment = {**os.environ, "LESS": os.environ.get("LESS", "FRX"), "LV": "-c"}
-    sys.stdout.flush()
-    process = subprocess.Popen(
-        command, shell=True, stdin=subprocess.PIPE, env=environment, encoding="utf-8"
-    )
-    assert process.stdin is not None
-    try:
-        yield process.stdin
-    finally:
-        with suppress(BrokenPipeError):  # the reader quit the pager early
-            process.stdin.close()
-        process.wait()
 
 
 def resolve_destination(

@@ -28,7 +28,7 @@ from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 if TYPE_CHECKING:
     import polars as pl
 
-Frame = TypeVar("Frame", "pl.DataFrame", "pl.LazyFrame")
+AnyFrame = TypeVar("AnyFrame", "pl.DataFrame", "pl.LazyFrame")
 
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
@@ -87,7 +87,7 @@ class CsvRows:
             self.write(row)
 
 
-def text_cells(frame: Frame) -> Frame:
+def text_cells(frame: AnyFrame) -> AnyFrame:
     """``frame`` with every text column's cells made :func:`text_cell` (numbers, booleans
     and dates as they are)."""
     import polars as pl
