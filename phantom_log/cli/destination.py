@@ -28,7 +28,6 @@ import click
 
 from ..files.outputs import atomic_output, check_writable, is_standard_output
 from ..views.reports import printable
-from .streams import utf8_standard_output
 
 # The format each extension names.
 EXTENSION_FORMATS: Final = {
@@ -164,10 +163,8 @@ class Destination:
 
     @contextmanager
     def text(self) -> Iterator[IO[str]]:
-        """The output as text (``\\n`` line ends): standard output, or the file, in UTF-8,
-        written atomically (it appears only when the block ends without error). On
-        standard output, text for people is in its encoding (see :mod:`.streams`), the
-        other formats in UTF-8."""
+        """The output as text (UTF-8, ``\\n`` line ends): standard output itself, or the
+        file, written atomically (it appears only when the block ends without error)."""
         pager = self.pager_command
         if pager is not None:
             from .pager import paged
@@ -176,6 +173,10 @@ class Destination:
                 yield stream
             return
         if self.to_standard_output:
+            # Text for people in standard output's encoding, the other formats in UTF-8
+            # whatever the locale (see .streams).
+            from .streams import utf8_standard_output
+
             if self.format in ("text", "table"):
                 yield sys.stdout
                 sys.stdout.flush()
