@@ -255,13 +255,12 @@ def _analysis_table(analysed: _Analysed, style: Style) -> str:
 
 def _csv_text(rows: list[Decision], header: bool = False) -> str:
     """The decisions as CSV rows (after the header, with ``header``)."""
-    import csv
-
     from ..analysis.decisions import ANALYSIS_FIELDS
+    from ..tabular.csv_output import CsvRows
 
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=ANALYSIS_FIELDS, lineterminator="\n")
+    writer = CsvRows(buffer, ANALYSIS_FIELDS)
     if header:
-        writer.writeheader()
-    writer.writerows(row.to_csv_row() for row in rows)
+        writer.write_header()
+    writer.write_all(row.to_csv_row() for row in rows)
     return buffer.getvalue()

@@ -106,12 +106,11 @@ def _annotate_to(
 ) -> tuple[bool, bool]:
     """Write the annotations of the records to ``stdout``: whether all were valid, and
     whether the checker failed on one."""
-    import csv
-
     from ..analysis.coach import trick_mistakes, trick_reviews
+    from ..tabular.csv_output import CsvRows
     from ..views.annotate import ANNOTATION_FIELDS, TABLE_SYMBOLS, annotate, table_lines
 
-    writer: csv.DictWriter[str] | None = None
+    writer: CsvRows | None = None
     fast_csv: TrickCsv | None = None
     if output_format == "csv" and not explain and not analysed:
         from ..tabular.tables import TrickCsv
@@ -121,8 +120,8 @@ def _annotate_to(
     elif output_format == "csv":
         fields = [*ANNOTATION_FIELDS, *(["explanation"] if explain else [])]
         fields += ["analysis"] if analysed else []
-        writer = csv.DictWriter(stdout, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
+        writer = CsvRows(stdout, fields)
+        writer.write_header()
     all_valid = True
     failed = False
     first = True
@@ -158,7 +157,7 @@ def _annotate_to(
                 row = annotation.to_csv_row(explain)
                 if marks is not None:
                     row["analysis"] = trick_mistakes(marks.get(trick, []))
-                writer.writerow(row)
+                writer.write(row)
             elif output_format == "json":
                 data = annotation.to_json(explain)
                 if marks is not None:

@@ -20,7 +20,7 @@ import io
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Final
 
@@ -176,12 +176,22 @@ class Destination:
         with ``outputs``, when they are all put in place)."""
         pager = self.pager_command
         if pager is not None:
-            with _paged(pager) as stream:
+            from .pager import paged
+
+            with paged(pager) as stream:
                 yield stream
             return
         if self.to_standard_output:
-            yield sys.stdout
-            sys.stdout.flush()
+            # Text for people in standard output's encoding, the other formats in UTF-8
+            # whatever the locale (see .streams).
+            from .streams import utf8_standard_output
+
+            if self.format in ("text", "table"):
+                yield sys.stdout
+                sys.stdout.flush()
+            else:
+                with utf8_standard_output() as stream:
+                    yield stream
             return
         with self.binary(outputs) as stream:
             wrapper = io.TextIOWrapper(stream, encoding="utf-8", newline="\n")
@@ -190,26 +200,6 @@ class Destination:
                 wrapper.flush()
             finally:
                 wrapper.detach()
-
-
-@contextmanager
-def _paged(command: str) -> Iterator[IO[str]]:
-    """A pager's input, as git gives it one: ``LESS=FRX`` unless set (quit at once when
-    the text fits the screen, keep colours, leave the text on the screen)."""
-    import subprocess
-
-    environment = {**os.environ, "LESS": os.environ.get("LESS", "FRX"), "LV": "-c"}
-    sys.stdout.flush()
-    process = subprocess.Popen(
-        command, shell=True, stdin=subprocess.PIPE, env=environment, encoding="utf-8"
-    )
-    assert process.stdin is not None
-    try:
-        yield process.stdin
-    finally:
-        with suppress(BrokenPipeError):  # the reader quit the pager early
-            process.stdin.close()
-        process.wait()
 
 
 def resolve_destination(

@@ -158,11 +158,12 @@ def export(
                 frame = frame.drop("game_key")
                 temporary = written.path(table.path or "-", standard_output=True)
                 if table.format == "csv":
+                    from ..tabular.csv_output import sink_csv
                     from ..tabular.tables import swaps_as_text
 
                     if option == "--tricks":
                         frame = swaps_as_text(frame)
-                    frame.sink_csv(temporary)
+                    sink_csv(frame, temporary)
                 elif table.format == "parquet":
                     frame.sink_parquet(temporary)
                 else:

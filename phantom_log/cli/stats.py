@@ -152,7 +152,9 @@ def stats(
                     for line in _frame_lines(frame, keys, width):
                         stream.write(line + "\n")
                 elif output.format == "csv":
-                    stream.write(frame.write_csv())
+                    from ..tabular.csv_output import frame_csv
+
+                    stream.write(frame_csv(frame))
                 else:
                     stream.write(frame.write_ndjson())
             if not output.to_standard_output:

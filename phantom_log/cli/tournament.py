@@ -150,11 +150,11 @@ def tournament_check(
         if output_format == "json":
             report.write_json(stream)
         elif output_format == "csv":
-            import csv
+            from ..tabular.csv_output import CsvRows
 
-            writer = csv.DictWriter(stream, fieldnames=STANDINGS_COLUMNS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(standings_dicts(report.standings))
+            writer = CsvRows(stream, STANDINGS_COLUMNS)
+            writer.write_header()
+            writer.write_all(standings_dicts(report.standings))
         elif output_format == "text" and isinstance(stdout, io.StringIO):
             stream.write(stdout.getvalue())
     say_written(output, quiet)

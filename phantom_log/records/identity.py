@@ -2,8 +2,16 @@
 
 A game id or a name can be typed in several ways that look the same: ``café`` with one
 code point for ``é`` (NFC) or with ``e`` and a combining accent (NFD), ``Kim`` with a
-zero-width space pasted inside. The checks across records compare the keys made here; a
-record's own text is always reported as written.
+zero-width space pasted inside, a variation selector or a tag character after it, or a
+Hangul filler standing in for a space. The checks across records compare the keys made
+here; a record's own text is always reported as written.
+
+What is folded, once for the whole class: every code point of Unicode's
+Default_Ignorable_Code_Point property (:mod:`.ignorable`), which is what Unicode says a
+text shows as nothing. What is not: characters that look alike but are other letters
+(a Cyrillic ``\u041a`` is not a Latin ``K``, ``ﬁ`` is not ``fi``, ``²`` is not ``2``): folding
+them would take a guess at what the writer meant, and two different people may well be
+told apart by them.
 """
 
 from __future__ import annotations
@@ -11,34 +19,28 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-# Characters that show nothing and mean nothing in a name or an id: the soft hyphen, the
-# Mongolian vowel separator, the zero-width space, non-joiner and joiner, the
-# left-to-right and right-to-left marks, the bidirectional embeddings, overrides and
-# isolates, the word joiner and the invisible operators, the Arabic letter mark, the
-# byte order mark (zero-width no-break space).
-INVISIBLE: Final = frozenset(
-    [
-        0x00AD,
-        0x061C,
-        0x180E,
-        *range(0x200B, 0x2010),
-        *range(0x202A, 0x202F),
-        *range(0x2060, 0x2065),
-        *range(0x2066, 0x206A),
-        0xFEFF,
-    ]
+from .ignorable import DEFAULT_IGNORABLE_RANGES
+
+#: The code points removed from a key: Unicode's Default_Ignorable_Code_Point property.
+DEFAULT_IGNORABLE: Final = frozenset(
+    code for first, last in DEFAULT_IGNORABLE_RANGES for code in range(first, last + 1)
 )
-_REMOVED: Final = dict.fromkeys(INVISIBLE)
+_REMOVED: Final = dict.fromkeys(DEFAULT_IGNORABLE)
+
+
+def visible_text(text: str) -> str:
+    """``text`` without its default-ignorable code points."""
+    return text if text.isascii() else text.translate(_REMOVED)
 
 
 def game_key(game_id: str) -> str:
-    """The key a game id is compared by: invisible characters removed, then NFC."""
-    return unicodedata.normalize("NFC", game_id.translate(_REMOVED))
+    """The key a game id is compared by: default-ignorable code points removed, then NFC."""
+    return unicodedata.normalize("NFC", visible_text(game_id))
 
 
 def person_key(name: str) -> str:
-    """The key a player's name is compared by: invisible characters removed, outer and
-    repeated spaces ignored, case ignored (Unicode's canonical caseless match, so
+    """The key a player's name is compared by: default-ignorable code points removed, outer
+    and repeated spaces ignored, case ignored (Unicode's canonical caseless match, so
     ``É`` typed either way is one letter)."""
-    visible = unicodedata.normalize("NFD", name.translate(_REMOVED))
+    visible = unicodedata.normalize("NFD", visible_text(name))
     return unicodedata.normalize("NFC", " ".join(visible.split()).casefold())

@@ -23,6 +23,7 @@ from ..rules.cards import CARD_CODES, SUIT_CODES, Role
 from ..rules.events import PACKED_LAYOUT, Reason
 from ..rules.problems import Severity
 from ..views.annotate import ANNOTATION_FIELDS, swaps_text
+from .csv_output import frame_csv
 
 GAME_SCHEMA: Final = {
     "source": pl.String,
@@ -680,7 +681,7 @@ class TrickCsv:
         ).drop(GAME_KEY)
         # A trick without a swap has an empty cell, as the csv module writes "".
         frame = swaps_as_text(frame)
-        self.stream.write(frame.write_csv(include_header=self.header))
+        self.stream.write(frame_csv(frame, include_header=self.header))
         self.header = False
         for column in (self.game_ids, self.packed, self.swaps):
             column.clear()

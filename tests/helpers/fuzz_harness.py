@@ -52,6 +52,8 @@ from phantom_log.views.reports import printable
 
 #: The most one record's report may take, in any command (the issue: "tens of KB at most").
 REPORT_LIMIT = 64 * 1024
+#: What a spreadsheet runs a cell beginning with (OWASP's advice on CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 #: The most one command may take on one fuzz input (all are small): more is a hang.
 SLOW_SECONDS = 30.0
 #: Characters that must never reach a terminal raw: C0 controls but the line break, DEL,
@@ -319,6 +321,17 @@ class Checker:
                     f"{len(data)} bytes on {stream} for {records} record(s)",
                 )
 
+    def spreadsheet_safe(self, ran: Ran, rows: list[list[str]]) -> None:
+        """No CSV cell that a spreadsheet runs: a text cell beginning with ``= + - @``, a
+        tab or a carriage return, and going on after it, has a quote before it; only
+        numbers may begin with a minus."""
+        for number, row in enumerate(rows[1:], start=2):
+            for cell in row:
+                if len(cell) > 1 and cell.startswith(FORMULA_STARTS) and not _is_number(cell):
+                    raise self.fail(
+                        "no CSV cell a spreadsheet runs", ran, f"row {number}: {cell[:60]!r}"
+                    )
+
     def in_order(self, ran: Ran, text: str, names: list[str], what: str) -> None:
         """Each name starts a line (``name`` then a space or a colon), in that order."""
         position = 0
@@ -467,6 +480,7 @@ class Checker:
         if not reports:
             return
         rows = list(csv.reader(io.StringIO(text)))
+        self.spreadsheet_safe(ran, rows)
         if len(rows) - 1 != tricks:
             raise self.fail(
                 "every record reported", ran, f"{len(rows) - 1} csv rows, {tricks} json lines"
@@ -542,6 +556,8 @@ class Checker:
         self.exit_code(ran, expected, why)
         if not reports:
             return
+        with open(games, encoding="utf-8", newline="") as table:
+            self.spreadsheet_safe(ran, list(csv.reader(table)))
         frame = pl.read_csv(games, infer_schema=False)
         rows = list(zip(frame["source"].to_list(), frame["index"].to_list(), strict=True))
         wanted = [(report.source, str(report.index)) for report in reports]
@@ -697,6 +713,14 @@ class Checker:
                         None,
                         f"replay of {item.source}#{item.index}: {codes}, verify: {wanted}",
                     )
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:

@@ -1,7 +1,8 @@
 """Identity that people mean (the reliability issue): ``tournament check`` compares game
-ids and player names after NFC normalisation with invisible characters removed, in every
-check across records and in the standings, and reports each record's text as written.
-The content of a record is identified at any depth of nesting."""
+ids and player names after NFC normalisation with Unicode's default-ignorable code points
+removed, in every check across records and in the standings, and reports each record's
+text as written; look-alike letters of other scripts stay apart. The content of a record
+is identified at any depth of nesting."""
 
 from __future__ import annotations
 
@@ -11,16 +12,22 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from phantom_log.analysis.simulator import Simulation, simulate_game
 from phantom_log.cli import main
-from phantom_log.records.identity import INVISIBLE, game_key, person_key
+from phantom_log.records.identity import DEFAULT_IGNORABLE, game_key, person_key
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
 
 SIMULATION = Simulation(RULEBOOK_SHEET, Rules(), seed=1)
 NFC_CAFE = "caf\u00e9-1"
 NFD_CAFE = "cafe\u0301-1"
+#: The issue's Kims: a combining grapheme joiner, a variation selector, a tag space and a
+#: Hangul filler after the name; each shows as "Kim".
+KIMS = ["Kim", "Kim\u034f", "Kim\ufe0f", "Kim\U000e0020", "Kim\u3164"]
+IGNORABLE = st.sampled_from(sorted(DEFAULT_IGNORABLE)).map(chr)
 
 
 def game(number: int, game_id: str, phantom: str, christine: str) -> dict[str, Any]:
@@ -55,10 +62,37 @@ def test_nfc_and_nfd_spellings_are_one_game_id() -> None:
     assert game_key(NFC_CAFE) == game_key(NFD_CAFE)
 
 
-@pytest.mark.parametrize("invisible", sorted(INVISIBLE), ids=lambda code: f"U+{code:04X}")
-def test_an_invisible_character_inside_a_name_is_ignored(invisible: int) -> None:
-    assert person_key(f"K{chr(invisible)}im") == person_key("Kim")
-    assert game_key(f"g{chr(invisible)}1") == game_key("g1")
+@pytest.mark.parametrize("invisible", [name[3:] for name in KIMS[1:]] + ["\u200b", "\u00ad"])
+def test_an_invisible_character_inside_a_name_is_ignored(invisible: str) -> None:
+    assert person_key(f"K{invisible}im") == person_key(f"Kim{invisible}") == person_key("Kim")
+    assert game_key(f"g{invisible}1") == game_key(f"g1{invisible}") == game_key("g1")
+
+
+@given(st.text(max_size=20), st.lists(st.tuples(st.integers(0, 20), IGNORABLE), max_size=6))
+def test_default_ignorable_code_points_anywhere_change_no_key(
+    text: str, inserted: list[tuple[int, str]]
+) -> None:
+    spelled = text
+    for place, character in inserted:
+        spelled = spelled[:place] + character + spelled[place:]
+    assert game_key(spelled) == game_key(text)
+    assert person_key(spelled) == person_key(text)
+
+
+@given(st.text(max_size=30))
+def test_a_key_is_its_own_key_and_holds_no_ignorable_code_point(text: str) -> None:
+    for key in (game_key, person_key):
+        made = key(text)
+        assert key(made) == made
+        assert not DEFAULT_IGNORABLE & {ord(character) for character in made}
+
+
+@given(st.text(st.characters(codec="utf-8"), min_size=1, max_size=20))
+def test_a_visible_letter_changed_changes_the_key(text: str) -> None:
+    # Letters of other scripts that look the same are other letters: Cyrillic K, e, o.
+    for latin, cyrillic in (("K", "\u041a"), ("e", "\u0435"), ("o", "\u043e")):
+        assert game_key(text + latin) != game_key(text + cyrillic)
+        assert person_key(text + latin) != person_key(text + cyrillic)
 
 
 def test_names_still_differ_by_their_visible_letters() -> None:
@@ -92,6 +126,32 @@ def test_kim_with_a_zero_width_space_is_the_same_player_in_the_standings(here: P
         ("Kim", 2, 1),
         ("Lee", 2, 1),
     ]
+
+
+def test_the_five_kims_of_the_issue_are_one_row_of_the_standings(here: Path) -> None:
+    records = [game(number, f"g{number}", kim, "Lee") for number, kim in enumerate(KIMS)]
+    standings = report(write(here / "games.jsonl", records))["standings"]
+    kims = [row for row in standings if row["player"].startswith("Kim")]
+    assert [(row["player"], row["games"]) for row in kims] == [("Kim", 5)]
+
+
+@pytest.mark.parametrize("invisible", ["\U000e0020", "\u034f", "\ufe0f", "\u3164"])
+def test_dup_and_dup_with_an_ignorable_code_point_are_a_duplicate_game_id(
+    here: Path, invisible: str
+) -> None:
+    records = [game(1, "dup", "A", "B"), game(2, f"dup{invisible}", "C", "D")]
+    problems = report(write(here / "games.jsonl", records))["problems"]
+    duplicates = [problem for problem in problems if problem["code"] == "duplicate-game-id"]
+    assert [(problem["index"], problem["game_id"]) for problem in duplicates] == [
+        (0, "dup"),
+        (1, f"dup{invisible}"),
+    ]
+
+
+def test_a_cyrillic_look_alike_is_another_player(here: Path) -> None:
+    records = [game(1, "g1", "Kim", "Lee"), game(2, "g2", "\u041aim", "Lee")]
+    standings = report(write(here / "games.jsonl", records))["standings"]
+    assert sorted(row["player"] for row in standings) == ["Kim", "Lee", "\u041aim"]
 
 
 def test_one_player_on_both_sides_behind_an_invisible_character(here: Path) -> None:
