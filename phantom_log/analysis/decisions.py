@@ -24,7 +24,7 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING, Any, Final
 
-from ..records.number_kinds import COUNT, INDEX, SECONDS, SEED
+from ..records.number_kinds import COUNT, SECONDS, SEED
 from ..rules.cards import CARD_CODES, FULL_DECK, Role, hand_cards, hand_mask, popcount
 from ..rules.engine import (
     CARDS_PER_HAND,
@@ -117,7 +117,9 @@ class AnalysisOptions:
         SEED.checked(self.seed, "seed")
         if self.time_limit is not None:
             SECONDS.checked(self.time_limit, "time_limit")
-        round_no, trick_no = (INDEX.checked(number, "start") for number in self.start)
+        round_no, trick_no = self.start
+        if not all(type(number) is int for number in self.start):
+            raise TypeError(f"start={self.start!r}: give (round, trick), two whole numbers")
         check_moment(round_no, trick_no, f"start={self.start!r}")
 
 

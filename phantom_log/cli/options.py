@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import click
 
-from ..records.number_kinds import SECONDS, SIZE, WORKERS, NumberKind
+from ..records.number_kinds import SECONDS, SIZE, WORKERS, NumberKind, shown_text
 from ..records.size_limit import DEFAULT_MAX_RECORD_SIZE, record_size_limit
 from .exits import usage_error, writing_output
 from .inputs import input_paths, manifest_skipped, refuse_inputs_as_outputs
@@ -198,11 +198,13 @@ class ByteSize(_IntParamType):
             size = int(number * self._UNITS[match[3].lower()])
         if size < 1:
             self.fail(
-                f"{value!r} is not a size: give bytes, or a number with K, M or G", param, ctx
+                f"{shown_text(str(value))} is not a size: give bytes, or a number with K, M or G",
+                param,
+                ctx,
             )
         if not SIZE.holds(size):
             self.fail(
-                f"{str(value)[:40]!r} is too large: give at most {SIZE.maximum} bytes "
+                f"{shown_text(str(value))} is too large: give at most {SIZE.maximum} bytes "
                 "(8 EiB, the largest size of a file)",
                 param,
                 ctx,

@@ -32,8 +32,9 @@ MAX_SECONDS: Final = 10**9
 #: A number of a kind: an ``int`` or a ``float``.
 Number = TypeVar("Number", int, float)
 
-# A whole number as an option writes it: ASCII digits (int() would also take other
-# scripts' digits), an optional sign, underscores between digits as Python writes them.
+# A whole number as an option writes it: ASCII digits (int() and float() would also take
+# other scripts' digits), an optional sign, underscores between digits as Python writes
+# them. A real number is what float() reads of ASCII text.
 _WHOLE: Final = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
 # Digits past this many make a number outside every kind's range: never converted (int()
 # refuses more than 4,300 digits, and takes time in the square of the digits).
@@ -66,8 +67,7 @@ class NumberKind(Generic[Number]):
     def refusal(self, given: str) -> str:
         """Why the text ``given`` is no number of this kind: ``'nan' is not a number of
         worker processes: give a whole number from 1 to 1024``."""
-        shown = repr(given) if len(given) <= _MOST_DIGITS else f"{given[:_MOST_DIGITS]!r}..."
-        return f"{shown} is not {self.what}: give {self.allowed}"
+        return f"{shown_text(given)} is not {self.what}: give {self.allowed}"
 
     def holds(self, number: float) -> bool:
         """True when ``number`` is in the kind's range (``nan`` is in none)."""
@@ -82,7 +82,7 @@ class NumberKind(Generic[Number]):
         ``ValueError`` for a number out of the kind's range (``nan`` and the infinities
         are in none), ``TypeError`` for a value that is no number of the kind at all (a
         string, ``True``, ``2.0`` for a whole number)."""
-        refused = f"{name}={value!r}: {self.what} is {self.allowed}"
+        refused = f"{name}={value!r} is not {self.what}: give {self.allowed}"
         if isinstance(value, bool | str | bytes) or value is None:
             raise TypeError(refused)
         try:
@@ -107,12 +107,17 @@ class NumberKind(Generic[Number]):
             number = int(given)
         else:
             try:
-                number = float(given)
+                number = float(given) if given.isascii() else math.nan
             except ValueError:
                 raise ValueError(self.refusal(text)) from None
         if not self.holds(number):
             raise ValueError(self.refusal(text))
         return cast(Number, number)
+
+
+def shown_text(text: str) -> str:
+    """An option's text as a message quotes it: short, and quoted (``'nan'``)."""
+    return repr(text) if len(text) <= _MOST_DIGITS else f"{text[:_MOST_DIGITS]!r}..."
 
 
 #: A size in bytes (``--max-record-size``, ``max_record_size=``): at least a byte, at most
