@@ -18,7 +18,8 @@ from .positions import Hands
 from .records.chunks import read_chunks
 from .records.found_sources import find_sources
 from .records.model import GameRecord
-from .records.schema import schema_problems, schema_valid
+from .records.number_kinds import SIZE, WORKERS
+from .records.schema import json_data_problem, schema_problems, schema_valid
 from .records.source_records import SourceRecord, chunk_records
 from .rules.cards import Card, Role, mask_cards
 from .rules.engine import Result
@@ -194,6 +195,18 @@ def _sources(paths: list[str]) -> list[str]:
         raise FileNotFoundError(str(error)) from None
 
 
+def _checked_size(max_record_size: int | None) -> None:
+    if max_record_size is not None:
+        SIZE.checked(max_record_size, "max_record_size")
+
+
+def _checked_jobs(jobs: int | None) -> int:
+    """The worker processes asked for (``None``: one per core), checked."""
+    from .running.pipeline import default_jobs
+
+    return default_jobs() if jobs is None else WORKERS.checked(jobs, "jobs")
+
+
 @overload
 def load(
     paths: PathArgument | Iterable[PathArgument],
@@ -230,11 +243,13 @@ def load(
     :class:`InvalidRecord`: with ``errors="raise"`` (the default) it is raised and the
     stream ends; with ``"collect"`` it is yielded in its place and the stream goes on;
     with ``"skip"`` it is left out. ``FileNotFoundError`` for a path that does not exist,
-    before any record. The rules are not checked here: see :func:`replay` and
+    before any record; ``ValueError`` for a ``max_record_size`` that is no size (0 or
+    less, past the largest file). The rules are not checked here: see :func:`replay` and
     :func:`verify`.
     """
     if errors not in ("raise", "collect", "skip"):
         raise ValueError(f"errors={errors!r}: give 'raise', 'collect' or 'skip'")
+    _checked_size(max_record_size)
     sources = _sources(_path_list([paths]))
     for source in sources:
         for chunk in read_chunks(source, stdin, max_record_size=max_record_size):
@@ -269,8 +284,16 @@ def replay(
     record: GameRecord | Mapping[str, Any], sheets: Mapping[str, Sheet] | None = None
 ) -> GameReplay:
     """Replay one record (a model, or a parsed JSON object, which is schema-checked
-    first) by the rules. Never raises for a bad record: its problems are on the result."""
-    data = dict(record.document()) if isinstance(record, GameRecord) else dict(record)
+    first) by the rules. Never raises for a bad record: its problems are on the result
+    (an object that is no JSON data, such as one with a tuple or a key that is not a
+    string, is a ``json`` problem)."""
+    if isinstance(record, GameRecord):
+        data = dict(record.document())
+    else:
+        data = dict(record)
+        not_json = json_data_problem(data)
+        if not_json is not None:
+            return GameReplay(None, [not_json])
     game_id = data.get("game_id") if isinstance(data.get("game_id"), str) else None
     with collector_for_records():
         problems, replayed = check_record(data, sheets)
@@ -296,16 +319,21 @@ def verify(
     is the command's own pipeline
     (:func:`~phantom_log.running.pipeline.verify_sources_by_chunk`), giving the reports.
 
-    Raises ``FileNotFoundError`` for a path that does not exist, before any record.
+    Raises ``FileNotFoundError`` for a path that does not exist, before any record, and
+    ``ValueError`` for ``jobs`` or ``max_record_size`` that cannot be (0 or less, past
+    the largest file, more than
+    :data:`~phantom_log.records.number_kinds.MAX_WORKERS` workers).
     """
     from .records.found_sources import SourceError
-    from .running.pipeline import chunk_reports, default_jobs, verify_sources_by_chunk
+    from .running.pipeline import chunk_reports, verify_sources_by_chunk
 
+    workers = _checked_jobs(jobs)
+    _checked_size(max_record_size)
     try:
         chunks = verify_sources_by_chunk(
             _path_list(paths),
             chunk_reports,
-            jobs or default_jobs(),
+            workers,
             sheets=sheets,
             strict=strict,
             stdin=stdin,
@@ -329,19 +357,19 @@ def tables(
     same way (``jobs`` worker processes, ``None`` for one per core). Invalid records are
     left out unless ``include_invalid``.
 
-    Raises ``FileNotFoundError`` for a path that does not exist.
+    Raises ``FileNotFoundError`` for a path that does not exist, and ``ValueError`` for
+    ``jobs`` that cannot be, before any record.
     """
     from .files.outputs import work_folder
     from .records.found_sources import SourceError
-    from .running.pipeline import default_jobs, source_tables
+    from .running.pipeline import source_tables
     from .tabular.tables import GAME_KEY, build_tables
 
     found = _path_list(paths)
+    workers = _checked_jobs(jobs)
     with work_folder() as folder, collector_for_records():
-        chunks = source_tables(
-            found, sheets, include_invalid, jobs or default_jobs(), stdin, folder=folder
-        )
         try:
+            chunks = source_tables(found, sheets, include_invalid, workers, stdin, folder=folder)
             files = build_tables(chunks, folder, include_invalid)
         except SourceError as error:
             raise FileNotFoundError(str(error)) from None

@@ -24,6 +24,7 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING, Any, Final
 
+from ..records.number_kinds import COUNT, SECONDS, SEED
 from ..rules.cards import CARD_CODES, FULL_DECK, Role, hand_cards, hand_mask, popcount
 from ..rules.engine import (
     CARDS_PER_HAND,
@@ -96,7 +97,11 @@ class AnalysisOptions:
     exchange at all (each of its options is a solve of the whole round). ``hidden``:
     average over ``worlds`` layouts of the cards the mover could not see (all of them when
     there are no more), drawn with ``seed``. ``time_limit``: seconds for the whole game; a
-    decision not solved by then is left unsolved."""
+    decision not solved by then is left unsolved (``None``: no limit).
+
+    ``ValueError`` for a number that cannot be: ``worlds`` under 1, a ``seed`` past 64
+    bits, a ``time_limit`` of ``nan``, infinite, 0 or less (the kinds of
+    :mod:`~phantom_log.records.number_kinds`), a ``start`` that no game has."""
 
     start: tuple[int, int] = (1, 0)
     deep: bool = False
@@ -104,6 +109,18 @@ class AnalysisOptions:
     worlds: int = DEFAULT_WORLDS
     seed: int = 0
     time_limit: float | None = None
+
+    def __post_init__(self) -> None:
+        from ..views.picture import check_moment
+
+        COUNT.checked(self.worlds, "worlds")
+        SEED.checked(self.seed, "seed")
+        if self.time_limit is not None:
+            SECONDS.checked(self.time_limit, "time_limit")
+        round_no, trick_no = self.start
+        if not all(type(number) is int for number in self.start):
+            raise TypeError(f"start={self.start!r}: give (round, trick), two whole numbers")
+        check_moment(round_no, trick_no, f"start={self.start!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -578,17 +595,21 @@ def analyse(
     solver: Solver | None = None,
 ) -> list[Decision]:
     """The analysed decisions of one record (a model, or a parsed JSON object, which is
-    checked first), in play order; see :class:`AnalysisOptions` for the options. An
-    illegal record is analysed up to its first problem (:func:`phantom_log.replay` says
-    which); a record that cannot be replayed at all has no decisions."""
+    checked first), in play order; see :class:`AnalysisOptions` for the options (and the
+    ``ValueError`` of a number that cannot be, raised before any work). An illegal record
+    is analysed up to its first problem (:func:`phantom_log.replay` says which); a record
+    that cannot be replayed at all (no JSON data, or not of the schema) has no decisions."""
     from ..checking.verdict import check_record
+    from ..records.schema import json_data_problem
 
+    options = AnalysisOptions(start, deep, hidden, worlds, seed, time_limit)
     data = record.to_json() if not isinstance(record, Mapping) else dict(record)
+    if json_data_problem(data) is not None:
+        return []  # no JSON data: no record to replay (phantom_log.replay says why)
     _problems, checked = check_record(data, sheets, VerdictBuilder)
     if checked is None:
         return []
     game_id = data.get("game_id") if isinstance(data.get("game_id"), str) else None
-    options = AnalysisOptions(start, deep, hidden, worlds, seed, time_limit)
     return analyse_replay(record_decisions(data, sheets), game_id, options, solver)
 
 

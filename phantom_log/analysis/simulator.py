@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from ..records.number_kinds import SEED
 from ..rules.cards import (
     CARD_CODES,
     DECK_SIZE,
@@ -159,7 +160,8 @@ def make_policy(name: str) -> Policy:
 @dataclass(frozen=True, slots=True)
 class Simulation:
     """What to simulate: the sheet (and whether to name it or carry it in the record),
-    the optional rules, each side's policy, the seed."""
+    the optional rules, each side's policy, the seed (a 64-bit integer, which each
+    record carries: ``ValueError`` for another)."""
 
     sheet: Sheet
     rules: Rules
@@ -167,6 +169,9 @@ class Simulation:
     christine: str = "random"
     seed: int = 0
     sheet_is_builtin: bool = True
+
+    def __post_init__(self) -> None:
+        SEED.checked(self.seed, "seed")
 
 
 def _codes(cards: list[int]) -> list[str]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import click
 import orjson
 
+from ..records.number_kinds import COUNT, SECONDS, SEED
 from ..rules.sheets import Sheet
 from ..views.reports import printable, report_lines, verdict_line
 from .destination import say_written
@@ -21,6 +22,7 @@ from .help import ANALYSE_EPILOG, ANALYSE_EXAMPLES
 from .inputs import load_sheets, record_title, source_records
 from .options import (
     PATHS,
+    NumberOption,
     colour_option,
     jobs_option,
     max_record_size_option,
@@ -62,20 +64,25 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--worlds",
-    type=click.IntRange(min=1),
+    type=NumberOption(COUNT),
     default=None,
-    help="With --hidden: layouts per decision (all of them when fewer). [default: 20]",
+    metavar="N",
+    help="With --hidden: layouts per decision, 1 or more (all of them when fewer). [default: 20]",
 )
 @click.option(
-    "--seed", type=int, default=None, help="With --hidden: the seed of the layouts. [default: 0]"
+    "--seed",
+    type=NumberOption(SEED),
+    default=None,
+    metavar="N",
+    help="With --hidden: the seed of the layouts, a 64-bit integer. [default: 0]",
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=NumberOption(SECONDS),
     default=60.0,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds per game; a decision not solved by then is marked unsolved.",
+    help="Seconds per game (above 0); a decision not solved by then is marked unsolved.",
 )
 @jobs_option
 @output_options(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import click
 
+from ..records.number_kinds import SECONDS, SIZE, WORKERS, NumberKind, shown_text
 from ..records.size_limit import DEFAULT_MAX_RECORD_SIZE, record_size_limit
 from .exits import usage_error, writing_output
 from .inputs import input_paths, manifest_skipped, refuse_inputs_as_outputs
@@ -59,15 +60,6 @@ def colour_option(command: F) -> F:
         "FORCE_COLOR paints anywhere).",
     )(decorated)
     return cast(F, decorated)
-
-
-jobs_option = click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: all cores). The output stays in input order.",
-)
 
 
 scheduler_option = click.option(
@@ -152,30 +144,83 @@ def output_options(
 
 if TYPE_CHECKING:  # click 8.2 made the parameter types generic; 8.1 cannot subscript them
     _IntParamType = click.ParamType[int]
+    _NumberParamType = click.ParamType[float]
 else:
     _IntParamType = click.ParamType
+    _NumberParamType = click.ParamType
+
+
+class NumberOption(_NumberParamType):
+    """An option that takes a number of one kind (:mod:`phantom_log.records.number_kinds`):
+    what the kind refuses (``nan``, an infinity, a negative count, a number past its
+    range) is a usage error (exit 2) saying what the option takes."""
+
+    name = "number"
+
+    def __init__(self, kind: NumberKind[int] | NumberKind[float]) -> None:
+        self.kind = kind
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            if isinstance(value, str):
+                return self.kind.parsed(value)
+            return self.kind.checked(value, param.name if param and param.name else "value")
+        except (TypeError, ValueError) as error:
+            self.fail(str(error), param, ctx)
 
 
 class ByteSize(_IntParamType):
     """A size in bytes: a whole number of bytes, or a number with K, M, G or T (binary
-    units: ``64M`` is 64 MiB; ``KiB``, ``MB`` and the like are read the same)."""
+    units: ``64M`` is 64 MiB; ``KiB``, ``MB`` and the like are read the same), at most the
+    largest file (:data:`~phantom_log.records.number_kinds.SIZE`)."""
 
     name = "size"
     _UNITS: Final = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
-    _PATTERN: Final = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+    _PATTERN: Final = re.compile(r"\s*([0-9]+)(\.[0-9]+)?\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+    # More digits than this are a size past the largest file whatever the unit: refused
+    # without being converted.
+    _MOST_DIGITS: Final = 30
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int):
-            return value
         from decimal import Decimal
 
-        match = self._PATTERN.fullmatch(str(value))
-        size = 0 if match is None else int(Decimal(match[1]) * self._UNITS[match[2].lower()])
+        match = None if isinstance(value, int) else self._PATTERN.fullmatch(str(value))
+        if isinstance(value, int) and not isinstance(value, bool):
+            size = value
+        elif match is None:
+            size = 0
+        elif len(match[1].lstrip("0")) > self._MOST_DIGITS:
+            size = SIZE.maximum + 1
+        else:
+            number = Decimal(match[1] + (match[2] or "")[: self._MOST_DIGITS])
+            size = int(number * self._UNITS[match[3].lower()])
         if size < 1:
             self.fail(
-                f"{value!r} is not a size: give bytes, or a number with K, M or G", param, ctx
+                f"{shown_text(str(value))} is not a size: give bytes, or a number with K, M or G",
+                param,
+                ctx,
+            )
+        if not SIZE.holds(size):
+            self.fail(
+                f"{shown_text(str(value))} is too large: give at most {SIZE.maximum} bytes "
+                "(8 EiB, the largest size of a file)",
+                param,
+                ctx,
             )
         return size
+
+
+jobs_option = click.option(
+    "--jobs",
+    "-j",
+    type=NumberOption(WORKERS),
+    default=None,
+    metavar="N",
+    help=f"Worker processes, 1 to {WORKERS.maximum} (default: all cores). The output stays "
+    "in input order.",
+)
 
 
 def analysis_options(from_file: str, analyse: str, unsolved: str) -> Callable[[F], F]:
@@ -201,11 +246,12 @@ def analysis_options(from_file: str, analyse: str, unsolved: str) -> Callable[[F
             click.option("--analyse", "analyse_games", is_flag=True, help=analyse),
             click.option(
                 "--time-limit",
-                type=click.FloatRange(min=0, min_open=True),
+                type=NumberOption(SECONDS),
                 default=60.0,
                 show_default=True,
                 metavar="SECONDS",
-                help=f"With --analyse: seconds per game; a decision not solved by then {unsolved}.",
+                help=f"With --analyse: seconds per game (above 0); a decision not solved by then "
+                f"{unsolved}.",
             ),
         ]
         decorated: Any = run

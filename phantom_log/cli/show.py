@@ -12,6 +12,7 @@ from typing import IO, TYPE_CHECKING
 import click
 
 from ..checking.verdict import RecordReport
+from ..records.number_kinds import INDEX
 from ..rules.sheets import Sheet
 from ..views.reports import printable, report_lines
 from .destination import say_written
@@ -20,6 +21,7 @@ from .help import SHOW_EPILOG, SHOW_EXAMPLES
 from .inputs import load_sheets, record_report_at, record_reports, record_title
 from .options import (
     PATHS,
+    NumberOption,
     analysis_options,
     colour_option,
     max_record_size_option,
@@ -43,7 +45,14 @@ if TYPE_CHECKING:
     metavar="ROUND.TRICK",
     help="The moment to show: after that trick (ROUND.0: the round's start). Default: the end.",
 )
-@click.option("--index", default=0, show_default=True, help="Which record of the file (from 0).")
+@click.option(
+    "--index",
+    type=NumberOption(INDEX),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Which record of the file (from 0).",
+)
 @output_options(
     ["text", "svg", "html"],
     "text: the sheet at the moment for a terminal; svg: a picture of the game; html: the "

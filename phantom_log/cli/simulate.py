@@ -10,12 +10,13 @@ from typing import IO, TYPE_CHECKING
 import click
 import orjson
 
+from ..records.number_kinds import COUNT, SEED
 from ..views.reports import printable
 from ..views.terminal import stderr_is_terminal
 from .exits import usage_error, writing_output
 from .help import SIMULATE_EPILOG, SIMULATE_EXAMPLES
 from .inputs import load_sheets
-from .options import F, output_options, sheets_option
+from .options import F, NumberOption, output_options, sheets_option
 
 if TYPE_CHECKING:
     from .destination import Destination
@@ -34,8 +35,22 @@ def policy_option(flag: str, role: str) -> Callable[[F], F]:
 
 
 @click.command(epilog=SIMULATE_EXAMPLES + SIMULATE_EPILOG)
-@click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="How many games.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The random seed.")
+@click.option(
+    "-n",
+    "--count",
+    type=NumberOption(COUNT),
+    required=True,
+    metavar="N",
+    help="How many games (1 or more).",
+)
+@click.option(
+    "--seed",
+    type=NumberOption(SEED),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="The random seed, a 64-bit integer.",
+)
 @click.option("--sheet", "sheet_name", default="rulebook", show_default=True, help="Sheet name.")
 @sheets_option
 @click.option("--beginner", is_flag=True, help="Play under the beginner rule.")

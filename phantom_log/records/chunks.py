@@ -20,6 +20,7 @@ import json
 import os
 import re
 import stat
+import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -32,10 +33,12 @@ from ..rules.problems import Problem
 from . import size_limit
 from .found_sources import FoundSource
 from .selection import Selection, current_selection
+from .size_limit import read_up_to
 from .source_names import RECORD_SUFFIXES, STDIN, display_name
 from .strictjson import JsonError, parse_json, split_array
 from .unreadable import (
     CLOSED_STDIN,
+    CUT_SHORT,
     error_reason,
     not_regular,
     open_problem,
@@ -52,6 +55,11 @@ _SKIP_SIZE: Final = 1024 * 1024  # bytes read at a time to skip the rest of a lo
 MANIFEST_FORMAT_PREFIX: Final = "phantom-log-manifest/"
 _MANIFEST_MARK: Final = b'"' + MANIFEST_FORMAT_PREFIX.encode()
 _manifest_seen: ContextVar[Callable[[str], None] | None] = ContextVar("manifest_seen", default=None)
+
+
+class FileCutShort(OSError):
+    """A regular file ended before the size it had when it was opened: it was cut short
+    (truncated) while it was read, so that its last line read may be a part of a record."""
 
 
 @contextmanager
@@ -209,13 +217,14 @@ def _source_chunks(
             return
         # With spans, workers read the records' texts from the file itself.
         path = os.path.abspath(source) if spans and regular else None
+        # A regular file that ends before this size was cut short while it was read.
+        size = os.fstat(descriptor).st_size if regular else None
         if kind == "jsonl" and path and not handle.peek(len(BOM)).startswith(BOM):
-            chunks = _span_chunks(name, path, handle, lines_per_chunk, limit)
+            chunks = _span_chunks(name, path, handle, lines_per_chunk, limit, size)
         elif kind == "jsonl":
-            lines = _bounded_lines(handle, limit, skip_long=regular)
+            lines = _bounded_lines(handle, limit, skip_long=regular, expected=size)
             chunks = _line_chunks(name, lines, lines_per_chunk, limit, stream=not regular)
         elif kind == "json" or regular:
-            size = os.fstat(descriptor).st_size if regular else None
             chunks = _whole_document(name, handle, limit, lines_per_chunk, size, path)
         else:
             chunks = _sniffed_chunks(name, handle, limit, lines_per_chunk)
@@ -224,7 +233,7 @@ def _source_chunks(
 
 def _guarded(source: str, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
     """The chunks, then an ``unreadable`` chunk (after the records read) if reading
-    failed on the way: a disk error, a file truncated under us."""
+    failed on the way: a disk error, a file cut short while it was read."""
     index = 0
     try:
         for chunk in chunks:
@@ -235,6 +244,8 @@ def _guarded(source: str, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
             elif chunk.problem is not None:
                 index = chunk.index + 1
             yield chunk
+    except FileCutShort:
+        yield Chunk(source, problem=CUT_SHORT, index=index)
     except OSError as error:
         problem = unreadable(f"cannot read ({error_reason(error)}); the rest was not read")
         yield Chunk(source, problem=problem, index=index)
@@ -249,15 +260,18 @@ def _whole_document(
     path: str | None = None,
 ) -> Iterator[Chunk]:
     """A document read whole, within the limit: a regular file larger than the limit is
-    not read at all, a stream no further than the limit. With the file's ``path``, an
+    not read at all, a stream no further than the limit, and a file that ends before its
+    ``known_size`` was cut short (:class:`FileCutShort`). With the file's ``path``, an
     array's elements are given as spans of it (see :func:`_document_chunks`)."""
     if known_size is not None and known_size > limit:
         yield Chunk(source, problem=too_large(limit, known_size))
         return
-    data = handle.read(limit + 1)
+    data = read_up_to(handle, limit + 1, known_size)
     if len(data) > limit:
         yield Chunk(source, problem=too_large(limit, known_size))
         return
+    if known_size is not None and len(data) < known_size:
+        raise FileCutShort
     yield from _document_chunks(source, data, batch_size, path)
 
 
@@ -290,7 +304,7 @@ def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> It
             return
         if not _is_json_value(line.removeprefix(BOM) if len(head) == 1 else line):
             break  # a document over several lines: read the rest whole
-    rest = handle.read(limit + 1 - held)
+    rest = read_up_to(handle, limit + 1 - held)
     if held + len(rest) > limit:
         yield Chunk(source, problem=too_large(limit))
         return
@@ -322,12 +336,22 @@ def _is_json_value(line: bytes) -> bool:
     return True
 
 
-def _bounded_lines(handle: IO[bytes], limit: int, skip_long: bool) -> Iterator[bytes | None]:
+def _bounded_lines(
+    handle: IO[bytes], limit: int, skip_long: bool, expected: int | None = None
+) -> Iterator[bytes | None]:
     """The lines of a binary stream, each with its line break; ``None`` in place of a line
     of more than ``limit`` bytes, which is never held whole. With ``skip_long`` (a regular
     file) the reading goes on after such a line; otherwise (a stream, which may never end)
-    it ends there."""
-    while line := handle.readline(limit + 1):
+    it ends there. A file that ends before its ``expected`` size was cut short while it
+    was read: :class:`FileCutShort` instead of its last line, which may be a part of one."""
+    # A line is never longer than the largest file (and readline takes no larger number).
+    most = min(limit, sys.maxsize - 1) + 1
+    read = 0
+    while line := handle.readline(most):
+        read += len(line)
+        at_end = len(line) < most and not line.endswith(b"\n")
+        if at_end and expected is not None and read < expected:
+            raise FileCutShort
         if len(line) <= limit:
             yield line
             continue
@@ -336,8 +360,11 @@ def _bounded_lines(handle: IO[bytes], limit: int, skip_long: bool) -> Iterator[b
             return
         while not line.endswith(b"\n"):
             line = handle.readline(_SKIP_SIZE)
+            read += len(line)
             if not line:
-                return
+                break
+    if expected is not None and read < expected:
+        raise FileCutShort
 
 
 def _document_chunks(
@@ -431,24 +458,29 @@ def _line_chunks(
     starts further in)."""
     batch: list[tuple[int, int, int, bytes]] = []
     index = first_index
-    for number, line in enumerate(lines, start=first_line):
-        if line is None:
-            if batch:
+    try:
+        for number, line in enumerate(lines, start=first_line):
+            if line is None:
+                if batch:
+                    yield Chunk(source, lines=tuple(batch))
+                    batch = []
+                problem = stream_ended(limit, number) if stream else too_large(limit, line=number)
+                yield Chunk(source, problem=problem, index=index, line=number)
+                index += 1
+                continue
+            if number == 1 and line.startswith(BOM):
+                line = line[len(BOM) :]
+            if not line or line.isspace():
+                continue
+            batch.append((index, number, 1, line))
+            index += 1
+            if len(batch) >= size:
                 yield Chunk(source, lines=tuple(batch))
                 batch = []
-            problem = stream_ended(limit, number) if stream else too_large(limit, line=number)
-            yield Chunk(source, problem=problem, index=index, line=number)
-            index += 1
-            continue
-        if number == 1 and line.startswith(BOM):
-            line = line[len(BOM) :]
-        if not line or line.isspace():
-            continue
-        batch.append((index, number, 1, line))
-        index += 1
-        if len(batch) >= size:
+    except FileCutShort:
+        if batch:  # the whole lines read before the file ended are records all the same
             yield Chunk(source, lines=tuple(batch))
-            batch = []
+        raise
     if batch:
         yield Chunk(source, lines=tuple(batch))
 
@@ -460,12 +492,19 @@ _BLANK_LINE: Final = re.compile(rb"\n[ \t\r\x0b\x0c]*(?=\n)")
 
 
 def _span_chunks(
-    source: str, path: str, handle: IO[bytes], lines_per_chunk: int, limit: int
+    source: str,
+    path: str,
+    handle: IO[bytes],
+    lines_per_chunk: int,
+    limit: int,
+    expected: int | None = None,
 ) -> Iterator[Chunk]:
     """The chunks of a regular file of JSON Lines as spans of at most ``lines_per_chunk``
     lines (see :class:`Span`), counted as :func:`_line_chunks` counts them: blank lines
     are no record, and a line over the size limit (its line break included) is a chunk of
-    its own with its ``unreadable`` problem at its index, its bytes skipped."""
+    its own with its ``unreadable`` problem at its index, its bytes skipped. A file that
+    ends before its ``expected`` size was cut short while it was read
+    (:class:`FileCutShort`, after the spans of its whole lines)."""
     buffer = b""  # read and not yet given: the file from offset `start`
     start = 0
     line_number, index = 1, 0
@@ -503,11 +542,15 @@ def _span_chunks(
                 ended = not buffer
                 head = buffer.find(b"\n")
             if head < 0:
+                if expected is not None and start < expected:
+                    raise FileCutShort
                 return
             start += head + 1
             buffer = buffer[head + 1 :]
             continue
         if ended:
+            if expected is not None and start + len(buffer) < expected:
+                raise FileCutShort
             if buffer:  # the last line, without a line break
                 records = 0 if buffer.isspace() else 1
                 yield Chunk(
@@ -536,8 +579,7 @@ def read_span(chunk: Chunk, span: Span) -> Chunk:
         problem = unreadable(f"cannot read ({error_reason(error)}); the rest was not read")
         return Chunk(chunk.source, problem=problem, index=span.first_index)
     if len(data) != span.length:
-        problem = unreadable("the file was cut short while it was read; the rest was not read")
-        return Chunk(chunk.source, problem=problem, index=span.first_index)
+        return Chunk(chunk.source, problem=CUT_SHORT, index=span.first_index)
     places = span.elements
     if places is not None:
         elements = tuple(

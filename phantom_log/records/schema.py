@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import json
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -18,6 +19,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from ..rules.problems import Code, Problem, pointer
+from .number_kinds import INT64_MAX, INT64_MIN
 from .quoting import EXCERPT, counted, excerpt
 
 if TYPE_CHECKING:
@@ -142,6 +144,51 @@ def json_type(value: Any) -> str:
         if isinstance(value, kind):
             return name
     return type(value).__name__
+
+
+def json_data_problem(data: Any) -> Problem | None:
+    """The ``json`` problem of a Python object given as a parsed record (to the Python
+    API) that holds what no JSON text parses to: a tuple, a set, bytes or another object, a
+    key that is not a string, ``nan`` or an infinity, an integer past 64 bits. It points at
+    the first such value, in the record's order; ``None`` for JSON data, which is what
+    the schema and the rules may be given."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            for key in value:
+                if not isinstance(key, str):
+                    return _not_json_data(f"the key {key!r} is {_python_type(key)}", path)
+            stack.extend((value[key], (*path, key)) for key in reversed(value))
+        elif isinstance(value, list):
+            stack.extend((value[i], (*path, i)) for i in range(len(value) - 1, -1, -1))
+        elif isinstance(value, bool | str) or value is None:
+            continue
+        elif isinstance(value, int):
+            if not INT64_MIN <= value <= INT64_MAX:
+                return _not_json_data("an integer outside the 64-bit range", path)
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return _not_json_data(f"{value!r}, which JSON has no number for", path)
+        else:
+            return _not_json_data(_python_type(value), path)
+    return None
+
+
+def _python_type(value: Any) -> str:
+    name = type(value).__name__
+    return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
+
+
+def _not_json_data(what: str, path: tuple[str | int, ...]) -> Problem:
+    where = pointer(*path)
+    return Problem.of(
+        Code.JSON,
+        f"not JSON data at {where or 'the top'}: {what}",
+        where,
+        hint="Give the record as json.loads gives it: dicts with string keys, lists (not "
+        "tuples), strings, finite numbers within 64 bits, True, False and None.",
+    )
 
 
 _ENUM_WORDS: Final = {

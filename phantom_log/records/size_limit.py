@@ -8,7 +8,7 @@ import errno
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Final
+from typing import IO, Final
 
 #: The size limit by default: 64 MiB for a ``.json`` document (one record or an array of
 #: records, read and parsed whole), a document on standard input, and each line of JSON
@@ -17,6 +17,8 @@ from typing import Final
 #: of thousands of records still fits; parsing takes a few times the text's size in
 #: memory, so the limit keeps one source well below a gigabyte.
 DEFAULT_MAX_RECORD_SIZE: Final = 64 * 1024 * 1024
+# The bytes a stream is read by at a time, within the size limit (see read_up_to).
+_READ_PIECE: Final = 1024 * 1024
 _SIZE_UNITS: Final = (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024))
 _max_record_size: ContextVar[int] = ContextVar("max_record_size", default=DEFAULT_MAX_RECORD_SIZE)
 
@@ -45,13 +47,31 @@ def size_text(size: int) -> str:
     return f"{size} bytes"
 
 
+def read_up_to(handle: IO[bytes], count: int, expected: int | None = None) -> bytes:
+    """At most ``count`` bytes of a stream, up to its end. What is held is what was read:
+    the bytes are read in pieces of a megabyte (for a file of ``expected`` bytes, that
+    many and one more at once), never ``count`` bytes set aside first, so that a limit of
+    gigabytes costs nothing on a file of kilobytes."""
+    pieces = []
+    held = 0
+    piece = _READ_PIECE if expected is None else max(expected + 1, 1)
+    while held < count:
+        data = handle.read(min(count - held, piece))
+        if not data:
+            break
+        pieces.append(data)
+        held += len(data)
+        piece = _READ_PIECE
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
 def read_limited(path: str, max_record_size: int | None = None) -> bytes:
     """The whole content of a side file (``--sheets``, ``--manifest``), within the size
     limit. Raises ``OSError`` (``strerror`` says why) when it cannot be read or is larger
     than the limit."""
     limit = max_record_size or _max_record_size.get()
     with open(path, "rb") as handle:
-        data = handle.read(limit + 1)
+        data = read_up_to(handle, limit + 1)
     if len(data) > limit:
         raise OSError(
             errno.EFBIG,

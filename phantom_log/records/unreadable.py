@@ -109,6 +109,14 @@ def stream_ended(limit: int, line: int) -> Problem:
     )
 
 
+#: A file that ended, while it was read, before the size it had when it was opened (or
+#: that no longer holds the lines found in it): the records after the last whole one read
+#: were not read. Whether one process reads the file or several, this is what is said.
+CUT_SHORT: Final = unreadable(
+    "the file was cut short while it was read; the rest was not read",
+    "Check the file once whatever writes or truncates it is done.",
+)
+
 CLOSED_STDIN: Final = unreadable(
     "standard input is closed: nothing to read",
     "Give the records on standard input (phantom-log verify - < games.jsonl), or give their paths.",

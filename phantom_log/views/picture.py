@@ -5,6 +5,7 @@ Both are drawn from the engine's replay; nothing here applies a rule.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -55,10 +56,15 @@ class MomentError(ValueError):
     """A moment the replay does not reach."""
 
 
+_MOMENT_NUMBER: Final = re.compile(r"[0-9]{1,20}")
+
+
 def parse_moment(text: str) -> tuple[int, int]:
-    """``ROUND.TRICK`` as two ints; ``ValueError`` with a message otherwise."""
+    """``ROUND.TRICK`` as two ints; ``ValueError`` with a message otherwise (digits of
+    other scripts, which ``int()`` would read, and numbers of more than 20 digits are no
+    moment)."""
     parts = text.split(".")
-    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+    if len(parts) != 2 or not all(_MOMENT_NUMBER.fullmatch(part) for part in parts):
         raise ValueError(f"{text!r} is not ROUND.TRICK, e.g. 2.4 (or 1.0 for round 1's start)")
     round_no, trick_no = int(parts[0]), int(parts[1])
     check_moment(round_no, trick_no, repr(text))

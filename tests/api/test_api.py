@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -238,6 +239,126 @@ def test_tables_keep_invalid_records_when_asked(tmp_path: Path) -> None:
     assert games.height == 0
     games, tricks = phantom_log.tables(tmp_path, include_invalid=True)
     assert games["valid"].to_list() == [False] and tricks.height > 0
+
+
+def test_tables_of_a_missing_path_is_file_not_found(tmp_path: Path) -> None:
+    """As the docstring says, and as load and verify do: not the SourceError inside."""
+    with pytest.raises(FileNotFoundError, match=r"missing\.jsonl"):
+        phantom_log.tables(tmp_path / "missing.jsonl")
+
+
+# -- numbers the API cannot take --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "argument"),
+    [
+        (lambda: list(phantom_log.verify(WALKTHROUGH, jobs=-1)), "jobs=-1"),
+        (lambda: list(phantom_log.verify(WALKTHROUGH, jobs=0)), "jobs=0"),
+        (lambda: list(phantom_log.verify(WALKTHROUGH, jobs=1025)), "jobs=1025"),
+        (lambda: list(phantom_log.verify(WALKTHROUGH, max_record_size=0)), "max_record_size=0"),
+        (lambda: list(phantom_log.verify(WALKTHROUGH, max_record_size=2**63)), "max_record_size="),
+        (lambda: list(phantom_log.load(WALKTHROUGH, max_record_size=-1)), "max_record_size=-1"),
+        (lambda: phantom_log.tables(WALKTHROUGH, jobs=-1), "jobs=-1"),
+        (lambda: phantom_log.analyse(_walkthrough(), time_limit=-1), "time_limit=-1"),
+        (lambda: phantom_log.analyse(_walkthrough(), time_limit=0), "time_limit=0"),
+        (lambda: phantom_log.analyse(_walkthrough(), time_limit=float("nan")), "time_limit=nan"),
+        (lambda: phantom_log.analyse(_walkthrough(), time_limit=float("inf")), "time_limit=inf"),
+        (lambda: phantom_log.analyse(_walkthrough(), hidden=True, worlds=0), "worlds=0"),
+        (lambda: phantom_log.analyse(_walkthrough(), hidden=True, seed=2**63), "seed="),
+        (lambda: phantom_log.analyse(_walkthrough(), start=(3, 0)), "start=(3, 0)"),
+        (lambda: phantom_log.analyse(_walkthrough(), start=(1, -1)), "start=(1, -1)"),
+    ],
+    ids=lambda value: value if isinstance(value, str) else "",
+)
+def test_a_number_the_api_cannot_take_is_a_value_error_saying_so(call: Any, argument: str) -> None:
+    """Before any work, and never an error from deep inside (max() of an empty sequence,
+    a time limit of nan that turned the limit off, -1 workers taken as one)."""
+    with pytest.raises(ValueError, match=re.escape(argument)) as raised:
+        call()
+    assert type(raised.value) is ValueError
+    message = str(raised.value)
+    assert message.startswith(argument) and ("give" in message or "the round is" in message)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: list(phantom_log.verify(WALKTHROUGH, jobs=True)),
+        lambda: list(phantom_log.verify(WALKTHROUGH, jobs=2.0)),
+        lambda: list(phantom_log.verify(WALKTHROUGH, max_record_size="64M")),
+        lambda: phantom_log.analyse(_walkthrough(), time_limit="60"),
+    ],
+    ids=["jobs=True", "jobs=2.0", "max_record_size='64M'", "time_limit='60'"],
+)
+def test_what_is_no_number_of_the_kind_is_a_type_error(call: Any) -> None:
+    with pytest.raises(TypeError, match=r"is not a .*: give a"):
+        call()
+
+
+def test_a_size_limit_of_exabytes_reads_a_small_file() -> None:
+    (report,) = phantom_log.verify(WALKTHROUGH, max_record_size=2**63 - 1)
+    assert report.valid
+    (record,) = phantom_log.load(WALKTHROUGH, max_record_size=2**63 - 1)
+    assert record.game_id == "rulebook-walkthrough"
+
+
+def test_a_whole_time_limit_and_none_for_no_limit_are_taken() -> None:
+    decisions = phantom_log.analyse(_walkthrough(), start=(2, 9), time_limit=30)
+    assert decisions and all(decision.solved for decision in decisions)
+    assert phantom_log.analyse(_walkthrough(), start=(2, 9), time_limit=None) == decisions
+
+
+def _walkthrough() -> dict[str, Any]:
+    return dict(json.loads(WALKTHROUGH.read_text(encoding="utf-8")))
+
+
+# -- replay of what is no JSON data -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer", "what"),
+    [
+        (lambda record: {1: 2}, "", "the key 1 is an int"),
+        (lambda record: {**record, "rounds": tuple(record["rounds"])}, "/rounds", "a tuple"),
+        (
+            lambda record: {
+                **record,
+                "rounds": [{**record["rounds"][0], "tricks": tuple(record["rounds"][0]["tricks"])}],
+            },
+            "/rounds/0/tricks",
+            "a tuple",
+        ),
+        (lambda record: {**record, "players": {**record["players"], 3: "x"}}, "/players", "key 3"),
+        (lambda record: {**record, "x-score": float("nan")}, "/x-score", "nan"),
+        (lambda record: {**record, "x-score": 2**64}, "/x-score", "64-bit"),
+        (lambda record: {**record, "x-tags": {"a", "b"}}, "/x-tags", "a set"),
+        (lambda record: {**record, "game_id": b"g1"}, "/game_id", "a bytes"),
+    ],
+    ids=[
+        "int key",
+        "tuple rounds",
+        "tuple tricks",
+        "int key inside",
+        "nan",
+        "huge",
+        "set",
+        "bytes",
+    ],
+)
+def test_replay_of_an_object_that_is_no_json_data_is_a_json_problem(
+    change: Any, pointer: str, what: str
+) -> None:
+    """replay never raises for a bad record, whichever build of the engine runs (the
+    compiled one took a tuple for a TypeError): what a JSON parser never gives is a json
+    problem pointing at it, and analyse finds no decision in it."""
+    record = change(_walkthrough())
+    game = phantom_log.replay(record)
+    (problem,) = game.problems
+    assert problem.code is Code.JSON and problem.pointer == pointer
+    assert what in problem.message
+    assert game.result is None and not game.valid and game.tricks == []
+    assert phantom_log.analyse(record) == []
 
 
 # -- the module ------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -583,6 +584,28 @@ def test_a_span_of_a_file_cut_short_since_is_unreadable(tmp_path: Path) -> None:
     (record,) = chunk_records(chunks[2])
     assert record.problem is not None and record.problem.code is Code.UNREADABLE
     assert record.index == 4
+
+
+@pytest.mark.parametrize("spans", [False, True], ids=["one process", "workers"])
+def test_a_document_cut_short_while_it_is_read_is_unreadable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spans: bool
+) -> None:
+    """A .json document that another process cuts in two once it is opened (its size
+    then known): one unreadable problem, never the half read taken for broken JSON."""
+    from phantom_log.records import chunks
+    from phantom_log.records.unreadable import CUT_SHORT
+
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps([{**RECORD, "game_id": f"g{i}"} for i in range(3)]))
+    read_up_to = chunks.read_up_to
+
+    def cut_then_read(handle: Any, count: int, expected: int | None = None) -> bytes:
+        os.truncate(path, path.stat().st_size // 2)
+        return read_up_to(handle, count, expected)
+
+    monkeypatch.setattr(chunks, "read_up_to", cut_then_read)
+    (chunk,) = chunks.read_chunks(str(path), spans=spans)
+    assert chunk.problem == CUT_SHORT and chunk.index == 0
 
 
 def test_a_file_that_starts_with_a_byte_order_mark_is_read_as_lines(tmp_path: Path) -> None:

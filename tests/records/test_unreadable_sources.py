@@ -5,14 +5,20 @@ blocks (a FIFO or a device in a folder is not opened), nothing is read without l
 
 from __future__ import annotations
 
+import array
+import contextlib
+import fcntl
 import functools
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import termios
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -260,6 +266,99 @@ def test_file_that_vanishes_between_listing_and_reading_is_unreadable(
     ]
     assert "went away" in reports[1]["problems"][0]["message"]
     assert result.exit_code == 3
+
+
+def _input_position(pid: int, path: Path) -> int:
+    """Where process ``pid`` reads the file at ``path``: its descriptor's offset, as the
+    kernel keeps it (the reader's buffer included)."""
+    folder = Path(f"/proc/{pid}/fd")
+    for entry in folder.iterdir():
+        with contextlib.suppress(OSError):
+            if os.readlink(entry) == str(path):
+                fields = (Path(f"/proc/{pid}/fdinfo") / entry.name).read_text().split()
+                return int(fields[fields.index("pos:") + 1])
+    raise AssertionError(f"process {pid} does not hold {path} open")
+
+
+def _mid_line(text: bytes, near: int) -> int:
+    """An offset in the middle of the line of ``text`` that holds the offset ``near``."""
+    start = text.rfind(b"\n", 0, near) + 1
+    return start + (text.index(b"\n", start) - start) // 2
+
+
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(
+    "cut", ["ahead of the reading", "ahead at a line's end", "behind the reading"]
+)
+def test_a_file_cut_short_while_it_is_read_is_unreadable_whatever_the_jobs(
+    tmp_path: Path, jobs: str, cut: str
+) -> None:
+    """A JSON Lines file truncated by another process while phantom-log reads it (in the
+    middle of a line, or at a line's end): with one process or several, the whole lines
+    read are reported, then one ``unreadable`` problem says the file was cut short (exit
+    3), and the part of a line where the file now ends is never taken for a broken record
+    (a ``json`` problem, exit 1). The run is held still at a known place: its output is a pipe of
+    one page that nobody reads, so that once the pipe is full the run waits to write, its
+    reading stopped where it is, while the file is cut ahead of that place or behind it;
+    then the pipe is read to its end."""
+    path = tmp_path / "games.jsonl"
+    text = "".join(record_text(f"g{index}") + "\n" for index in range(20_000)).encode()
+    path.write_bytes(text)
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(read_end, fcntl.F_SETPIPE_SZ, 4096)
+    capacity = fcntl.fcntl(read_end, fcntl.F_GETPIPE_SZ)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "phantom_log", "verify", "--jobs", jobs, "--format", "json", path],
+        stdout=write_end,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        start_new_session=True,
+    )
+    os.close(write_end)
+    try:
+        waiting = array.array("i", [0])
+        for _ in range(TIMEOUT * 20):  # until the output is full: the run waits there
+            fcntl.ioctl(read_end, termios.FIONREAD, waiting)
+            if waiting[0] >= capacity or process.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert process.poll() is None, "the run ended before its output was full"
+        position = -1  # where the run stopped reading, once it is seen not to move
+        while position != (position := _input_position(process.pid, path)):
+            time.sleep(0.1)
+        assert 0 < position < len(text) - 100 * len(text) // 20_000
+        if cut == "ahead of the reading":
+            end = _mid_line(text, position + 50 * len(text) // 20_000)
+        elif cut == "ahead at a line's end":
+            end = text.index(b"\n", position + 50 * len(text) // 20_000) + 1
+        else:
+            end = _mid_line(text, position // 2)
+        os.truncate(path, end)
+        with os.fdopen(read_end, "rb") as output:
+            reports = json_reports(output.read().decode())
+        process.wait(TIMEOUT)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    codes = [[problem["code"] for problem in report["problems"]] for report in reports]
+    assert [report["index"] for report in reports] == sorted({r["index"] for r in reports})
+    assert not any("json" in found for found in codes)
+    failed = [report for report in reports if not report["valid"]]
+    assert failed and all(
+        [problem["message"] for problem in report["problems"]]
+        == ["the file was cut short while it was read; the rest was not read"]
+        for report in failed
+    )
+    assert process.returncode == 3
+    whole_lines = text.count(b"\n", 0, end)
+    if cut.startswith("ahead"):  # every whole line is read, then the cut is said
+        assert [report["index"] for report in reports] == list(range(whole_lines + 1))
+        assert len(failed) == 1 and failed[0]["index"] == whole_lines
+    else:  # what was read before the cut is reported, never more than was read
+        valid = [report["index"] for report in reports if report["valid"]]
+        assert valid == list(range(len(valid)))
+        assert len(valid) <= text.count(b"\n", 0, position)
 
 
 # -- files that are not regular ----------------------------------------------------------
