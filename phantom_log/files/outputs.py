@@ -400,6 +400,24 @@ def _signals_deferred() -> Iterator[None]:
 
 
 @contextmanager
+def signals_held() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP wait: :class:`Terminated` is raised when the
+    block ends, even when the block failed meanwhile (the signal ended its workers: the
+    failure is the signal's).
+
+    For a step that must run whole or leave threads behind: starting a Dask cluster,
+    whose threads, cut short, would go on writing after the run unwound."""
+    try:
+        with _signals_deferred():
+            yield
+    except Exception:
+        if _ending.held or _ending.pending is None:
+            raise
+        signal_number, _ending.pending = _ending.pending, None
+        raise Terminated(signal_number) from None
+
+
+@contextmanager
 def ending_cleanly_on_signals() -> Iterator[None]:
     """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` in this process.
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 import polars as pl
 
 from ..files.outputs import OutputExists, OutputFailed, OutputRefused
-from ..records.chunks import Chunk, json_lines_extent, read_chunks
+from ..records.chunks import json_lines_extent, read_chunks
 from ..records.selection import Selection
 from ..records.unreadable import open_problem, read_failure
 from ..rules.sheets import Sheet
@@ -163,56 +163,53 @@ def run_on_cluster(
     :class:`ClusterFailed` when a worker dies, and
     :class:`~phantom_log.files.outputs.OutputFailed` when a task cannot write its files."""
     from dask.delayed import delayed
+    from distributed import as_completed
 
     from ..views.terminal import Progress
 
     progress = Progress("reading", not quiet)
     sizes = [source.size for source in sources]
     progress.start(None if None in sizes else sum(size or 0 for size in sizes))
-    blocks: list[tuple[StoredSource, int, list[Any]]] = []
     results: list[PartResult] = []
-    tasks: dict[Part, Any] = {}
-    for number, source in enumerate(sources):
-        if source.read_here:
-            for part, chunk in _chunks_read_here(source, number, job):
-                tasks[part] = delayed(run_part)(chunk, part, job)
-            continue
-        if source.size == 0 and source.json_lines:
-            continue  # read_bytes gives no block: no record
-        try:
-            blocks.append((source, number, _blocks(source, job, blocksize)))
-        except Exception as error:  # any store's failure: this object's problem
-            part = Part(number, 0, source.name, source.json_lines)
-            results.append(_unread(part, source, error))
-    # Where each range starts in its object: counted first for the objects cut in several.
-    extents = {
-        (number, index): delayed(json_lines_extent)(block, index == 0, job.max_record_size)
-        for source, number, found in blocks
-        if len(found) > 1
-        for index, block in enumerate(found[:-1])
-    }
-    counted = _gather(client, extents)
-    for source, number, found in blocks:
-        first_line, first_index = 1, 0
-        for index, block in enumerate(found):
-            part = Part(number, index, source.name, source.json_lines, first_line, first_index)
-            extent = counted.get((number, index))
-            if isinstance(extent, BaseException):
-                results.append(_unread(part, source, extent))
-                break
-            tasks[part] = delayed(run_part)(block, part, job)
-            if extent is not None:
-                lines, records = extent
-                first_line += lines
-                first_index += records
-    futures = dict(zip(tasks, client.compute(list(tasks.values())), strict=True))
-    records = 0
+    futures: dict[Any, Part] = {}
     try:
-        from distributed import as_completed
-
-        by_future = {future: part for part, future in futures.items()}
-        for future in as_completed(list(futures.values())):
-            part = by_future[future]
+        _submit_read_here(client, sources, job, futures)
+        blocks: list[tuple[StoredSource, int, list[Any]]] = []
+        for number, source in enumerate(sources):
+            if source.read_here or (source.size == 0 and source.json_lines):
+                continue  # read here already; or no block (read_bytes gives none): no record
+            try:
+                blocks.append((source, number, _blocks(source, job, blocksize)))
+            except Exception as error:  # any store's failure: this object's problem
+                part = Part(number, 0, source.name, source.json_lines)
+                results.append(_unread(part, source, error))
+        # Where each range starts in its object: counted first for the objects cut in
+        # several.
+        extents = {
+            (number, index): delayed(json_lines_extent)(block, index == 0, job.max_record_size)
+            for source, number, found in blocks
+            if len(found) > 1
+            for index, block in enumerate(found[:-1])
+        }
+        counted = _gather(client, extents)
+        tasks: dict[Part, Any] = {}
+        for source, number, found in blocks:
+            first_line, first_index = 1, 0
+            for index, block in enumerate(found):
+                part = Part(number, index, source.name, source.json_lines, first_line, first_index)
+                extent = counted.get((number, index))
+                if isinstance(extent, BaseException):
+                    results.append(_unread(part, source, extent))
+                    break
+                tasks[part] = delayed(run_part)(block, part, job)
+                if extent is not None:
+                    lines, records = extent
+                    first_line += lines
+                    first_index += records
+        futures.update(zip(client.compute(list(tasks.values())), tasks, strict=True))
+        records = 0
+        for future in as_completed(list(futures)):
+            part = futures[future]
             try:
                 result: PartResult = future.result()
             except Exception as error:
@@ -225,7 +222,7 @@ def run_on_cluster(
     finally:
         # Forgotten at once (the results are here): the scheduler keeps no result, nor
         # a failed read, for the next run that asks for the same keys.
-        client.cancel(list(futures.values()))
+        client.cancel(list(futures))
         progress.close()
     return _combined(results, len(futures))
 
@@ -245,15 +242,34 @@ def _blocks(source: StoredSource, job: Job, blocksize: int | None) -> list[Any]:
     return list(found[0])
 
 
-def _chunks_read_here(source: StoredSource, number: int, job: Job) -> Iterator[tuple[Part, Chunk]]:
-    """The chunks of a source read here by the command line's reader, each with its part:
-    the ``unreadable`` problem of one that cannot be read, the records of a FIFO or a
-    device given by name (read as the command line reads it: within the size limit)."""
-    chunks = read_chunks(source.url, max_record_size=job.max_record_size)
-    for block, chunk in enumerate(chunks):
-        first_index = chunk.lines[0][0] if chunk.lines else chunk.index
-        part = Part(number, block, source.name, source.json_lines, chunk.line or 1, first_index)
-        yield part, replace(chunk, selection=job.selection)
+def _submit_read_here(
+    client: Client, sources: Sequence[StoredSource], job: Job, futures: dict[Any, Part]
+) -> None:
+    """Read here, by the command line's reader, the sources that are read here (see
+    :attr:`~phantom_log.running.stored_sources.StoredSource.read_here`), each chunk sent
+    as a task at once (its future added to ``futures``): the ``unreadable`` problem of
+    one that cannot be read, the records of a FIFO or a device given by name, read within
+    the size limit, with a few chunks a worker in flight at most, so that a stream is
+    never held whole."""
+    from dask.delayed import delayed
+    from distributed import wait
+
+    in_flight = 4 * max(sum(client.nthreads().values()), 1)
+    streamed: list[Any] = []
+    for number, source in enumerate(sources):
+        if not source.read_here:
+            continue
+        chunks = read_chunks(source.url, max_record_size=job.max_record_size)
+        for block, chunk in enumerate(chunks):
+            first_index = chunk.lines[0][0] if chunk.lines else chunk.index
+            part = Part(number, block, source.name, source.json_lines, chunk.line or 1, first_index)
+            task = delayed(run_part)(replace(chunk, selection=job.selection), part, job)
+            future = client.compute(task)
+            futures[future] = part
+            streamed = [found for found in streamed if not found.done()]
+            streamed.append(future)
+            if len(streamed) > in_flight:
+                wait(streamed, return_when="FIRST_COMPLETED")
 
 
 def _gather(client: Client, tasks: Mapping[Any, Any]) -> dict[Any, Any]:

@@ -10,13 +10,16 @@ one line and exit code, never a traceback of Dask's, and it leaves nothing behin
   block and never see SIGINT. The run's own thread takes it back at once, and takes a
   Ctrl-C that came meanwhile, when the cluster has started; unwinding then closes the
   cluster, which stops its workers. SIGTERM and SIGHUP end the workers as they end any
-  worker process of a run (:func:`phantom_log.files.outputs.ending_cleanly_on_signals`).
+  worker process of a run (:func:`phantom_log.files.outputs.ending_cleanly_on_signals`);
+  while the cluster starts, they too wait until it has started (or failed to), so that
+  no thread of a cluster cut short in its start goes on after the run. The resource
+  tracker the workers share never sees SIGHUP.
 - **Its scratch space** (``dask-scratch-space``, the workers' lock files and spilled
   data) is in a temporary folder of the run (:func:`phantom_log.files.outputs.work_folder`),
   removed at its end, by Ctrl-C and SIGTERM too; never in the working folder or
   ``TMPDIR`` itself.
-- **It is private.** Its scheduler listens on this machine only, on ports no other
-  cluster holds.
+- **It is private.** Its scheduler, its web server and its workers listen on this
+  machine only, each on a free port: another cluster on Dask's ports changes nothing.
 - **Its logs are silent.** Dask's warnings of a cluster going down (a worker that takes
   time to end, the connections closed) say nothing the run does not say: a worker that
   dies ends the run with its own message.
@@ -48,7 +51,7 @@ def local_cluster_client(workers: int) -> Iterator[Client]:
     import dask.config
     from distributed import Client, LocalCluster
 
-    from ..files.outputs import work_folder
+    from ..files.outputs import signals_held, work_folder
 
     with ExitStack() as stack:
         scratch = stack.enter_context(work_folder())
@@ -56,7 +59,9 @@ def local_cluster_client(workers: int) -> Iterator[Client]:
         # configuration when they start).
         stack.enter_context(dask.config.set({"temporary-directory": str(scratch)}))
         stack.enter_context(_silent_logs())
-        with _interrupts_held():
+        # Started whole, or not at all: a signal meanwhile is taken once it has started
+        # (or failed to), and unwinding then closes it.
+        with _interrupts_held(), signals_held():
             cluster = stack.enter_context(
                 LocalCluster(
                     n_workers=workers,
@@ -103,15 +108,28 @@ def _interrupts_held() -> Iterator[None]:
     ):
         yield
         return
-    # multiprocessing's resource tracker, when it starts, unblocks SIGINT in the thread
-    # that starts it (bpo-33613): it is started first, so that no thread of the cluster
-    # starts it.
-    from multiprocessing import resource_tracker
-
-    resource_tracker.ensure_running()
+    _start_resource_tracker()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (the process that the cluster's worker
+    processes tell of their semaphores), SIGHUP blocked in it for good: it ignores SIGINT
+    and SIGTERM itself, but SIGHUP to the process group (a terminal closed) would end it,
+    and the one started again in its place would print a traceback for every semaphore
+    it was never told of. Started here, before SIGINT is blocked: starting it unblocks
+    SIGINT in the thread that starts it (bpo-33613), and no thread of the cluster must."""
+    from multiprocessing import resource_tracker
+
+    hangup = getattr(signal, "SIGHUP", None)
+    held = {hangup} if hangup is not None else set()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        resource_tracker.ensure_running()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
