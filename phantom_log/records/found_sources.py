@@ -1,7 +1,9 @@
 """The sources that paths name: each path as given, directories expanded into their record
 files (links to files followed, links to folders not, hidden entries left out), and what
 the search already knows cannot be read (a folder that cannot be listed, an entry that is
-not a regular file)."""
+not a regular file); and which of them are regular files that a run may read by other
+means (a cluster's tasks), every other read as the command line reads it. Every front of
+the command line finds its sources here."""
 
 from __future__ import annotations
 

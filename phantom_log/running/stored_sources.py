@@ -29,7 +29,7 @@ _LOCAL_PROTOCOLS: Final = frozenset({"file", "local"})
 class StoredSource:
     """One source to read: its name in the rows, its URL (a path of this machine, as the
     search found it), whether it is JSON Lines, its size (``None`` when not known ahead:
-    a FIFO)."""
+    a FIFO, an object whose store does not say)."""
 
     name: str
     url: str
@@ -136,12 +136,13 @@ def _stored_objects(url: str, storage_options: Mapping[str, Any]) -> list[Stored
     return found
 
 
-def _object_size(fs: AbstractFileSystem, path: str) -> int:
-    """An object's size; 0 when the store does not say (its read then says why)."""
+def _object_size(fs: AbstractFileSystem, path: str) -> int | None:
+    """An object's size; ``None`` when the store cannot say (its read then says why)."""
     try:
-        return int(fs.info(path).get("size") or 0)
+        size = fs.info(path).get("size")
     except Exception:  # any store's failure: the object's read reports it
-        return 0
+        return None
+    return None if size is None else int(size)
 
 
 def _folder_files(fs: AbstractFileSystem, folder: str) -> list[str]:

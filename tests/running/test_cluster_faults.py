@@ -5,10 +5,11 @@ record still reported; Ctrl-C and SIGTERM end the run as they end a run without 
 cluster: its exit code, one line, no traceback of Dask's, nothing left behind.
 
 The bad sources, in one folder beside good records: a broken symbolic link, a link loop,
-a FIFO, a file without read permission (the runs drop root's power to read it), a link to
-the folder above (a loop of folders) and a link to a folder named like a record; given by
-name: a broken link, and a FIFO that a thread writes records into; and, apart, a file
-that goes away after it was listed, at each step of a run on a cluster.
+a FIFO, a socket, a file without read permission and a folder that cannot be listed (the
+runs drop root's power to read them), a link to the folder above (a loop of folders) and
+a link to a folder named like a record; given by name: a broken link, and a FIFO that a
+thread writes records into; and, apart, a file that goes away after it was listed, at
+each step of a run on a cluster.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 import pty
 import re
 import signal
+import socket
 import subprocess
 import sys
 import termios
@@ -72,12 +74,20 @@ def bad_sources(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     locked = games / "locked.json"
     locked.write_bytes(json_lines(1, "locked-"))
     locked.chmod(0)
+    closed = games / "closed"
+    closed.mkdir()
+    (closed / "hidden.json").write_bytes(json_lines(1, "hidden-"))
+    closed.chmod(0)
+    listening = socket.socket(socket.AF_UNIX)
+    listening.bind(str(games / "sock.json"))  # a socket file, left when it is closed
+    listening.close()
     (games / "sub" / "up").symlink_to("..")
     (games / "folder.json").symlink_to("sub")
     (root / "named-broken.json").symlink_to("nowhere.json")
     os.mkfifo(root / "stream.jsonl")
     yield root
     locked.chmod(0o644)
+    closed.chmod(0o755)
 
 
 class StreamWriter:
@@ -148,7 +158,7 @@ def export_on(root: Path, front: str, out: Path) -> tuple[Any, ...]:
         *("--games", str(out / games), "--tricks", str(out / tricks)),
         front=front,
     )
-    return (done.returncode, *tables_of(out, front))
+    return (done.returncode, done.stderr, *tables_of(out, front))
 
 
 def problems_on_cluster(root: Path) -> subprocess.CompletedProcess[str]:
@@ -180,10 +190,14 @@ def flattened_problems(reports: str) -> list[dict[str, Any]]:
 
 
 # What the runs must find in the bad sources: 50 good records, 3 in the sub-folder (one
-# unfinished, one broken JSON), 3 streamed; 5 sources that cannot be read.
-RECORDS = 50 + 3 + STREAMED + 5
+# unfinished, one broken JSON), 3 streamed; 7 sources that cannot be read.
+RECORDS = 50 + 3 + STREAMED + 7
 UNREADABLE = {
     "games/broken.json": "a broken symbolic link: it points to gone.json, which does not exist",
+    "games/closed": (
+        "cannot list this folder (permission denied): the records below it were not read"
+    ),
+    "games/sock.json": "not a regular file (a socket); not opened",
     "games/locked.json": "cannot read (permission denied)",
     "games/loop.json": "a symbolic link loop (too many levels of symbolic links): nothing to read",
     "games/pipe.jsonl": "not a regular file (a FIFO); not opened",
@@ -213,11 +227,11 @@ def test_the_cluster_reports_every_bad_source_as_a_run_without_one(
             line for line in here.stdout.splitlines() if ": valid: " not in line
         ]
         assert here.stdout.splitlines()[-2:] == [
-            f"{RECORDS} records: {RECORDS - 6} valid, 6 invalid, 1 warning",
-            "by code: unreadable 5, json 1, unfinished 1",
+            f"{RECORDS} records: {RECORDS - 8} valid, 8 invalid, 1 warning",
+            "by code: unreadable 7, json 1, unfinished 1",
         ]
         valid = re.findall(r"^\S+#\d+ \(([^)]*)\): valid: ", here.stdout, re.MULTILINE)
-        assert len(valid) == RECORDS - 6
+        assert len(valid) == RECORDS - 8
         codes = (here.returncode, there.returncode)
     elif command == "verify problems":
         here = run_on(bad_sources, "verify", *PATHS, "--format", "json", front="local")
@@ -233,17 +247,22 @@ def test_the_cluster_reports_every_bad_source_as_a_run_without_one(
         here, there = (run_on(bad_sources, *args, front=front) for front in FRONTS)
         assert there.stdout == here.stdout and json.loads(here.stdout.splitlines()[0])
         assert there.stderr == here.stderr
-        assert "could not read or check 5 records" in here.stderr
+        assert "could not read or check 7 records" in here.stderr
         codes = (here.returncode, there.returncode)
     else:
-        (here_code, *here_tables), (there_code, *there_tables) = (
+        (here_code, here_said, *here_tables), (there_code, there_said, *there_tables) = (
             export_on(bad_sources, front, tmp_path / front) for front in FRONTS
         )
         for local, cluster in zip(here_tables, there_tables, strict=True):
             assert cluster.equals(local)
+        # The cluster says what export says, and names the sources it could not read.
+        said = there_said.splitlines()
+        assert [line for line in said if line in here_said.splitlines()] == (here_said.splitlines())
+        named = [line.split("#0: unreadable: ") for line in said if "#0: unreadable: " in line]
+        assert dict(named) == UNREADABLE
         games = here_tables[0]
         assert games.height == RECORDS
-        assert games.filter(pl.col("valid")).height == RECORDS - 6
+        assert games.filter(pl.col("valid")).height == RECORDS - 8
         codes = (here_code, there_code)
     assert codes == (3, 3)
 
