@@ -770,10 +770,19 @@ def _interrupts_deferred() -> Iterator[None]:
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """Within the block, Ctrl-C, SIGTERM and SIGHUP wait for it to end: for steps that
-    must not be cut in two, as the renames that put a run's outputs in place."""
-    with _signals_deferred(), _interrupts_deferred():
-        yield
+    """Within the block, Ctrl-C, SIGTERM and SIGHUP wait for it to end, then raise
+    (:class:`Terminated` for a signal even when the block failed meanwhile: the signal
+    ended its workers, so the failure is the signal's). For steps that must not be cut
+    in two: the renames that put a run's outputs in place, the start of a Dask cluster
+    (whose threads, cut short, would go on writing after the run unwound)."""
+    try:
+        with _signals_deferred(), _interrupts_deferred():
+            yield
+    except Exception:
+        if _ending.held or _ending.pending is None:
+            raise
+        signal_number, _ending.pending = _ending.pending, None
+        raise Terminated(signal_number) from None
 
 
 @contextmanager

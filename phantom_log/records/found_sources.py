@@ -1,7 +1,9 @@
 """The sources that paths name: each path as given, directories expanded into their record
 files (links to files followed, links to folders not, hidden entries left out), and what
 the search already knows cannot be read (a folder that cannot be listed, an entry that is
-not a regular file)."""
+not a regular file); and which of them are regular files that a run may read by other
+means (a cluster's tasks), every other read as the command line reads it. Every front of
+the command line finds its sources here."""
 
 from __future__ import annotations
 
@@ -104,6 +106,33 @@ def _found_file(entry: os.DirEntry[str]) -> FoundSource | None:
     if stat.S_ISREG(mode):
         return FoundSource(entry.path)
     return FoundSource(entry.path, not_regular(mode))
+
+
+def regular_file_size(source: str) -> int | None:
+    """The bytes of a source that is, now, a regular file this process can open for
+    reading; ``None`` for any other: standard input, a FIFO or a device, a folder, a
+    source whose search already found its problem, one that cannot be opened (reading it
+    with :func:`~phantom_log.records.chunks.read_chunks` says why, as every run does).
+
+    For a run that reads regular files by other means (a cluster's tasks, a range at a
+    time) and everything else as the command line reads it. What is not a regular file
+    is never opened here: a FIFO neither blocks nor loses its writer."""
+    if source == STDIN or (isinstance(source, FoundSource) and source.problem is not None):
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return None
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+        descriptor = os.open(source, flags)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(descriptor)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
 def source_size(source: str) -> int | None:

@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any, Final
 import polars as pl
 
 from ..files.outputs import OutputExists, OutputFailed, OutputRefused
-from ..records.chunks import json_lines_extent
+from ..records.chunks import json_lines_extent, read_chunks
 from ..records.selection import Selection
-from ..records.unreadable import read_failure
+from ..records.unreadable import open_problem, read_failure
 from ..rules.sheets import Sheet
 from ..tabular.batch import PROBLEM_SCHEMA, failed_batch, problems_of
 from .cluster_tasks import Job, Part, PartResult, PartWriteFailed, part_result, run_part
@@ -112,27 +112,22 @@ class ClusterRun:
 @contextmanager
 def cluster_client(scheduler: str | Client, workers: int | None = None) -> Iterator[Client]:
     """A client of the scheduler: ``"local"`` starts a cluster of this machine (one
-    worker process per core, or ``workers``) for the block; an address (``tcp://host:
-    8786``) connects to a running one; a :class:`distributed.Client` is used as it is.
-    Raises :class:`ClusterFailed` when the scheduler cannot be reached."""
+    worker process per core, or ``workers``) for the block, which Ctrl-C and SIGTERM end
+    cleanly and which leaves nothing behind
+    (:func:`~phantom_log.running.local_cluster.local_cluster_client`); an address
+    (``tcp://host:8786``) connects to a running one; a :class:`distributed.Client` is
+    used as it is. Raises :class:`ClusterFailed` when the scheduler cannot be reached."""
     require_cluster()
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     if isinstance(scheduler, Client):
         yield scheduler
         return
     if scheduler == LOCAL:
+        from .local_cluster import local_cluster_client
         from .pipeline import default_jobs
 
-        with (
-            LocalCluster(
-                n_workers=workers or default_jobs(),
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-            ) as cluster,
-            Client(cluster) as client,
-        ):
+        with local_cluster_client(workers or default_jobs()) as client:
             yield client
         return
     try:
@@ -159,65 +154,67 @@ def run_on_cluster(
     """Run the job on every source: each object, or range of a large JSON Lines object,
     is one task; the results are gathered in input order.
 
-    A range that cannot be read is an ``unreadable`` problem at its first record (the
-    ranges after it in the same object are then not read, as the command line stops
-    reading a file that fails). Raises :class:`ClusterFailed` when a worker dies, and
+    A source of this machine that is no regular file (a broken link, a link loop, a file
+    without permission or gone, a FIFO or device found in a folder; a FIFO or a device
+    given by name) is read here by the command line's own reader, which gives its
+    ``unreadable`` problem, or its records, a chunk a task: the same problems, with the
+    same words, as a run without a cluster. A range that cannot be read is an
+    ``unreadable`` problem at its first record (the ranges after it in the same object
+    are then not read, as the command line stops reading a file that fails). Raises
+    :class:`ClusterFailed` when a worker dies, and
     :class:`~phantom_log.files.outputs.OutputFailed` when a task cannot write its files."""
-    from dask.bytes.core import read_bytes
     from dask.delayed import delayed
+    from distributed import as_completed
 
     from ..views.terminal import Progress
 
     progress = Progress("reading", not quiet)
-    progress.start(sum(source.size for source in sources))
-    blocks: list[tuple[StoredSource, int, list[Any]]] = []
-    for number, source in enumerate(sources):
-        if source.size == 0 and source.json_lines:
-            continue  # read_bytes gives no block: no record
-        _, found, _ = read_bytes(
-            source.url,
-            delimiter=b"\n" if source.json_lines else None,
-            blocksize=blocksize if source.json_lines else None,
-            sample=False,
-            include_path=True,
-            **job.storage_options,
-        )
-        blocks.append((source, number, found[0]))
-    # Where each range starts in its object: counted first for the objects cut in several.
-    extents = {
-        (number, index): delayed(json_lines_extent)(block, index == 0, job.max_record_size)
-        for source, number, found in blocks
-        if len(found) > 1
-        for index, block in enumerate(found[:-1])
-    }
-    counted = _gather(client, extents)
+    sizes = [source.size for source in sources]
+    progress.start(None if None in sizes else sum(size or 0 for size in sizes))
     results: list[PartResult] = []
-    tasks: dict[Part, Any] = {}
-    for source, number, found in blocks:
-        first_line, first_index = 1, 0
-        for index, block in enumerate(found):
-            part = Part(number, index, source.name, source.json_lines, first_line, first_index)
-            extent = counted.get((number, index))
-            if isinstance(extent, BaseException):
-                results.append(_unread(part, extent))
-                break
-            tasks[part] = delayed(run_part)(block, part, job)
-            if extent is not None:
-                lines, records = extent
-                first_line += lines
-                first_index += records
-    futures = dict(zip(tasks, client.compute(list(tasks.values())), strict=True))
-    records = 0
+    futures: dict[Any, Part] = {}
     try:
-        from distributed import as_completed
-
-        by_future = {future: part for part, future in futures.items()}
-        for future in as_completed(list(futures.values())):
-            part = by_future[future]
+        _submit_read_here(client, sources, job, futures)
+        blocks: list[tuple[StoredSource, int, list[Any]]] = []
+        for number, source in enumerate(sources):
+            if source.read_here or (source.size == 0 and source.json_lines):
+                continue  # read here already; or no block (read_bytes gives none): no record
+            try:
+                blocks.append((source, number, _blocks(source, job, blocksize)))
+            except Exception as error:  # any store's failure: this object's problem
+                part = Part(number, 0, source.name, source.json_lines)
+                results.append(_unread(part, source, error))
+        # Where each range starts in its object: counted first for the objects cut in
+        # several.
+        extents = {
+            (number, index): delayed(json_lines_extent)(block, index == 0, job.max_record_size)
+            for source, number, found in blocks
+            if len(found) > 1
+            for index, block in enumerate(found[:-1])
+        }
+        counted = _gather(client, extents)
+        tasks: dict[Part, Any] = {}
+        for source, number, found in blocks:
+            first_line, first_index = 1, 0
+            for index, block in enumerate(found):
+                part = Part(number, index, source.name, source.json_lines, first_line, first_index)
+                extent = counted.get((number, index))
+                if isinstance(extent, BaseException):
+                    results.append(_unread(part, source, extent))
+                    break
+                tasks[part] = delayed(run_part)(block, part, job)
+                if extent is not None:
+                    lines, records = extent
+                    first_line += lines
+                    first_index += records
+        futures.update(zip(client.compute(list(tasks.values())), tasks, strict=True))
+        records = 0
+        for future in as_completed(list(futures)):
+            part = futures[future]
             try:
                 result: PartResult = future.result()
             except Exception as error:
-                results.append(_failed_part(part, error))
+                results.append(_failed_part(part, sources[part.source_number], error))
                 continue
             results.append(result)
             records += result.records
@@ -226,9 +223,54 @@ def run_on_cluster(
     finally:
         # Forgotten at once (the results are here): the scheduler keeps no result, nor
         # a failed read, for the next run that asks for the same keys.
-        client.cancel(list(futures.values()))
+        client.cancel(list(futures))
         progress.close()
     return _combined(results, len(futures))
+
+
+def _blocks(source: StoredSource, job: Job, blocksize: int | None) -> list[Any]:
+    """The delayed reads of an object's ranges (one for a document)."""
+    from dask.bytes.core import read_bytes
+
+    _, found, _ = read_bytes(
+        source.url,
+        delimiter=b"\n" if source.json_lines else None,
+        blocksize=blocksize if source.json_lines else None,
+        sample=False,
+        include_path=True,
+        **({} if source.local else job.storage_options),
+    )
+    return list(found[0])
+
+
+def _submit_read_here(
+    client: Client, sources: Sequence[StoredSource], job: Job, futures: dict[Any, Part]
+) -> None:
+    """Read here, by the command line's reader, the sources that are read here (see
+    :attr:`~phantom_log.running.stored_sources.StoredSource.read_here`), each chunk sent
+    as a task at once (its future added to ``futures``): the ``unreadable`` problem of
+    one that cannot be read, the records of a FIFO or a device given by name, read within
+    the size limit, with a few chunks a worker in flight at most, so that a stream is
+    never held whole."""
+    from dask.delayed import delayed
+    from distributed import wait
+
+    in_flight = 4 * max(sum(client.nthreads().values()), 1)
+    streamed: list[Any] = []
+    for number, source in enumerate(sources):
+        if not source.read_here:
+            continue
+        chunks = read_chunks(source.url, max_record_size=job.max_record_size)
+        for block, chunk in enumerate(chunks):
+            first_index = chunk.lines[0][0] if chunk.lines else chunk.index
+            part = Part(number, block, source.name, source.json_lines, chunk.line or 1, first_index)
+            task = delayed(run_part)(replace(chunk, selection=job.selection), part, job)
+            future = client.compute(task)
+            futures[future] = part
+            streamed = [found for found in streamed if not found.done()]
+            streamed.append(future)
+            if len(streamed) > in_flight:
+                wait(streamed, return_when="FIRST_COMPLETED")
 
 
 def _gather(client: Client, tasks: Mapping[Any, Any]) -> dict[Any, Any]:
@@ -260,16 +302,23 @@ def _checked_failure(error: BaseException) -> BaseException:
     return error
 
 
-def _failed_part(part: Part, error: BaseException) -> PartResult:
+def _failed_part(part: Part, source: StoredSource, error: BaseException) -> PartResult:
     """A task that failed: the end of the run when it could not write, or when a worker
     died; an ``unreadable`` problem when its range could not be read."""
     if isinstance(error, PartWriteFailed):
         raise OutputFailed(str(error))
-    return _unread(part, _checked_failure(error))
+    return _unread(part, source, _checked_failure(error))
 
 
-def _unread(part: Part, error: BaseException) -> PartResult:
-    tables = failed_batch(part.source, part.first_index, read_failure(error))
+def _unread(part: Part, source: StoredSource, error: BaseException) -> PartResult:
+    """The ``unreadable`` problem of a range that could not be read, at its first record:
+    for a file of this machine, in the command line's words (a file gone since it was
+    listed, no permission), for an object of a store, the store's reason."""
+    if source.local and isinstance(error, OSError):
+        problem = open_problem(source.url, error)
+    else:
+        problem = read_failure(error)
+    tables = failed_batch(part.source, part.first_index, problem)
     return part_result(part, tables, True, 0)
 
 

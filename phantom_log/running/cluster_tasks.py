@@ -1,6 +1,7 @@
 """What one task of a run on a cluster does, on a worker: check one range of records (the
-unit of work of every engine, :func:`phantom_log.tabular.batch.batch_tables`), write its
-Parquet files, and send back its counts and problems."""
+unit of work of every engine, :func:`phantom_log.tabular.batch.batch_tables`), or one
+chunk of a source read by the command line's reader, write its Parquet files, and send
+back its counts and problems."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from typing import Any, Final
 
 import polars as pl
 
+from ..records.chunks import Chunk
 from ..records.selection import Selection
+from ..records.source_records import chunk_records
 from ..rules.problems import FAILURE_CODES, Code, Problem
 from ..rules.sheets import Sheet
-from ..tabular.batch import BatchTables, batch_tables, failed_batch
+from ..tabular.batch import BatchTables, batch_rows, batch_tables, failed_batch
 
 _PART_NAME: Final = "part-{source:06d}-{block:06d}.parquet"
 _FAILURE_VALUES: Final = [code.value for code in FAILURE_CODES]
@@ -79,31 +82,43 @@ class PartResult:
     size: int
 
 
-def run_part(data: bytes, part: Part, job: Job) -> PartResult:
-    """Check one range of records and write its tables (on a worker). A failure of the
-    checker on a record is that record's ``internal-error``; a failure outside any record
-    is one ``internal-error`` at the range's first record. Raises
-    :class:`PartWriteFailed` when a Parquet file cannot be written."""
+def run_part(data: bytes | Chunk, part: Part, job: Job) -> PartResult:
+    """Check one range of records, or one chunk read by the command line's reader
+    (:func:`~phantom_log.records.chunks.read_chunks`: records, or the ``unreadable``
+    problem of a source), and write its tables (on a worker). A failure of the checker
+    on a record is that record's ``internal-error``; a failure outside any record is one
+    ``internal-error`` at the range's first record. Raises :class:`PartWriteFailed` when
+    a Parquet file cannot be written."""
     try:
-        tables = batch_tables(
-            data,
-            part.source,
-            sheets=job.sheets,
-            include_invalid=job.include_invalid,
-            strict=job.strict,
-            tables=job.tables,
-            first_line=part.first_line,
-            first_index=part.first_index,
-            json_lines=part.json_lines,
-            selection=job.selection,
-            max_record_size=job.max_record_size,
-        )
+        if isinstance(data, Chunk):
+            tables = batch_rows(
+                chunk_records(data),
+                job.sheets,
+                include_invalid=job.include_invalid,
+                strict=job.strict,
+                tables=job.tables,
+            ).decoded()
+        else:
+            tables = batch_tables(
+                data,
+                part.source,
+                sheets=job.sheets,
+                include_invalid=job.include_invalid,
+                strict=job.strict,
+                tables=job.tables,
+                first_line=part.first_line,
+                first_index=part.first_index,
+                json_lines=part.json_lines,
+                selection=job.selection,
+                max_record_size=job.max_record_size,
+            )
     except Exception as error:  # a bug outside any one record: this range's problem
         tables = failed_batch(part.source, part.first_index, part_failure(error))
     for folder, frame in ((job.games_folder, tables.games), (job.tricks_folder, tables.tricks)):
         if folder is not None:
             _write_part(frame, folder, part.file_name, job.storage_options)
-    return part_result(part, tables, job.all_problems, len(data))
+    size = data.size if isinstance(data, Chunk) else len(data)
+    return part_result(part, tables, job.all_problems, size)
 
 
 def part_failure(error: BaseException) -> Problem:
