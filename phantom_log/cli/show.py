@@ -348,6 +348,7 @@ def _show_html_folder(
     import os
 
     from ..files.output_folders import atomic_folder, folder_target
+    from ..files.outputs import failures_named
     from ..views.replay_page import checked_replay_page, index_entry, index_page, page_file_name
 
     folder = os.path.normpath(folder_path)
@@ -363,7 +364,11 @@ def _show_html_folder(
         # Refused at once where the folder cannot be written (no folder, a mount point,
         # its index there without --force), before any page is made.
         target = folder_target(folder, force, ["index.html"])
-    with writing_output(), _pages_folder(os.fspath(target)) as pages:
+    with (
+        writing_output(),
+        _pages_folder(os.fspath(target)) as pages,
+        failures_named(folder_path, probe=pages),
+    ):
         names: list[str] = []
         entries = []
         verdicts: list[tuple[list[str], bool, bool]] = []

@@ -107,8 +107,10 @@ def supervised(program: click.Group) -> NoReturn:
     child = os.fork()
     if child == 0:
         os.close(read_end)
+        sys.stderr.flush()
         os.dup2(write_end, 2)
         os.close(write_end)
+        _reopen_standard_error()
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
         os.environ[STDERR_TERMINAL] = "1" if terminal else "0"
         # The abort of a Rust library: no backtrace. Unset, its panics end with a note
@@ -122,6 +124,25 @@ def supervised(program: click.Group) -> NoReturn:
     os.close(write_end)
     code = _watch_over(child, read_end, ledger)
     os._exit(code)
+
+
+def _reopen_standard_error() -> None:
+    """A new ``sys.stderr`` over descriptor 2, now the pipe to the parent: the one made at
+    start-up took its descriptor for what it was then (a file, which may seek), and a
+    stream that believes it may seek fails on a pipe. Encoding, errors and buffering as
+    they were."""
+    import io
+
+    before = sys.stderr
+    if not isinstance(before, io.TextIOWrapper):
+        return
+    sys.stderr = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+        encoding=before.encoding,
+        errors=before.errors,
+        line_buffering=True,
+        write_through=before.write_through,
+    )
 
 
 def _single_threaded() -> bool:

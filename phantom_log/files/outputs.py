@@ -239,6 +239,12 @@ def _failures_as(path: str, target: str | None = None, probe: Path | None = None
         raise failed from error
 
 
+def failures_named(path: str, probe: Path | None = None) -> AbstractContextManager[None]:
+    """A write failure in the block (a full disk) becomes :class:`OutputFailed` naming
+    ``path``, asking the disk of ``probe`` again when the error lost its reason."""
+    return _failures_as(path, probe=probe)
+
+
 def _as_failed(
     error: Exception, path: str, target: str | None = None, probe: Path | None = None
 ) -> OutputFailed | None:

@@ -21,7 +21,12 @@ def half_a_result_then(item: int, end: str) -> int:
     the result) into the pool's results pipe, then dies (or sleeps): as if it was killed
     while sending a large result."""
     if item == 0:
-        results = sys._getframe(1).f_locals["result_queue"]
+        # The pool's worker loop holds the results queue, a frame or two above this one.
+        frame = sys._getframe(1)
+        while "result_queue" not in frame.f_locals:
+            assert frame.f_back is not None, "no pool worker loop above"
+            frame = frame.f_back
+        results = frame.f_locals["result_queue"]
         os.write(results._writer.fileno(), struct.pack("!i", 1_000_000) + b"\x80\x05" * 8)
         if end == "die":
             os._exit(1)
