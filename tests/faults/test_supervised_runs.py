@@ -330,3 +330,32 @@ def test_a_line_written_in_two_parts_is_copied_as_soon_as_it_ends() -> None:
         os.close(write)
     assert os.read(out_read, 1000) == b"phantom-log: note: waiting for out\n"
     os.close(out_read)
+
+
+def test_a_run_whose_standard_error_is_a_file_writes_it_through_the_supervisor(
+    tmp_path: Path,
+) -> None:
+    # Standard error a file when the process starts (it may seek), a pipe to the
+    # supervisor once the run is forked: the run's stream is made again for the pipe.
+    games = corpus(tmp_path, 30)
+    errors = tmp_path / "stderr.txt"
+    with open(errors, "w") as stream:
+        done = subprocess.run(
+            [sys.executable, "-m", "phantom_log", "export", "-", "--games", "-", "--force"],
+            input=games.read_bytes(),
+            stdout=subprocess.DEVNULL,
+            stderr=stream,
+            timeout=HUNG,
+        )
+    assert done.returncode == 0, errors.read_text()
+    assert errors.read_text() == ""
+    with open(errors, "w") as stream:
+        done = subprocess.run(
+            [sys.executable, "-m", "phantom_log", "verify", str(tmp_path / "missing.jsonl")],
+            stdout=subprocess.DEVNULL,
+            stderr=stream,
+            timeout=HUNG,
+        )
+    assert done.returncode == 2
+    assert errors.read_text().startswith("phantom-log: error: ")
+    assert "Traceback" not in errors.read_text()
