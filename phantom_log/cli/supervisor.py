@@ -71,7 +71,7 @@ _ABORT_LINES: Final = re.compile(
 _PANIC: Final = re.compile(rb"thread '[^']*'(?: \(\d+\))? panicked at ")
 _PANIC_END: Final = re.compile(rb"note: run with `RUST_BACKTRACE=")
 _ABORT_PARTS: Final = re.compile(
-    rb"memory allocation of (?:\d+ bytes failed)?|<jemalloc>: [^\r\n]*|^\d+ bytes failed"
+    rb"memory allocation of (?:\d+ bytes failed)?|<jemalloc>: [^\r\n]*|\d+ bytes failed"
 )
 #: The starts of those lines, which the parent holds back until the line is whole.
 _NOISE_STARTS: Final = (
@@ -319,8 +319,10 @@ class _ErrorCopier:
         # A progress line is redrawn after a carriage return: what follows the last one
         # may be the start of a Rust library's line, held until it is whole.
         tail = last.rpartition(b"\r")[2]
-        if tail and any(
-            tail.startswith(start) or start.startswith(tail) for start in _NOISE_STARTS
+        if tail and (
+            tail[:1].isdigit()  # what is left of a line another process wrote into
+            or _ABORT_PARTS.search(tail)
+            or any(tail.startswith(start) or start.startswith(tail) for start in _NOISE_STARTS)
         ):
             self.held = last
             return out

@@ -291,6 +291,9 @@ def test_a_rust_librarys_abort_lines_are_left_out_of_standard_error() -> None:
         )
         == b"ours\n\n"
     )
+    # What is left of a line another process wrote into, in whatever parts it comes.
+    assert copied(b"ours\nmemory allocation of ", b"1520", b" bytes failed", b"\n") == b"ours\n"
+    assert copied(b"1520 bytes failed", b"\nours\n") == b"ours\n"
     # A line of ours that starts as theirs is held until it is whole, then copied.
     assert copied(b"memory is what we say\n", b"memo", b"ry allocation of 1 bytes failed\n") == (
         b"memory is what we say\n"
