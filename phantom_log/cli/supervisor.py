@@ -52,8 +52,9 @@ from .process import out_of_memory_line, run_command_line
 #: How long a child sent a terminating signal has to end before SIGKILL (it ends its
 #: workers within 5 s and flushes its output within 1 s).
 END_SECONDS: Final = 8.0
-#: How often the parent looks for signals while it copies standard error.
-_POLL_SECONDS: Final = 0.05
+#: How long the parent sleeps, at most, between two looks at the child (it wakes at once
+#: on a signal and when the child ends).
+_WAKE_SECONDS: Final = 1.0
 #: How long the parent copies standard error after the child's end (a worker of the child
 #: may still hold it a moment: they end within half a second of the child).
 _DRAIN_SECONDS: Final = 2.0
@@ -164,35 +165,52 @@ def _is_terminal(descriptor: int) -> bool:
 
 def _watch_over(child: int, errors: int, ledger: Ledger) -> int:
     """Wait for ``child``, copying its standard error from ``errors``; its exit code."""
+    import threading
+
     copier = _ErrorCopier(errors)
+    # The copy waits on the pipe in a thread of its own (which inherits the blocked
+    # signals), and this thread on the signals: neither wakes but for something to do.
+    copying = threading.Thread(target=copier.copy_all, name="standard error", daemon=True)
+    copying.start()
     deadline: float | None = None
     asked: int | None = None  # the terminating signal the parent was sent
     status: int | None = None
     while status is None:
-        copier.copy(_POLL_SECONDS)
-        while (info := signal.sigtimedwait(_WATCHED, 0)) is not None:
+        wait = _WAKE_SECONDS if deadline is None else max(deadline - time.monotonic(), 0)
+        info = signal.sigtimedwait(_WATCHED, wait)
+        while info is not None:
             number = info.si_signo
-            if number == signal.SIGCHLD:
-                continue
             from_terminal = info.si_pid == 0
-            if asked is None and not (number == signal.SIGINT and from_terminal):
+            if number == signal.SIGCHLD:
+                pass
+            elif asked is None and not (number == signal.SIGINT and from_terminal):
                 # Ctrl-C from the terminal is the child's to take as it does (a pager
                 # shown by the child takes it for itself, and the run goes on).
                 asked = number
                 deadline = time.monotonic() + END_SECONDS
-            if not from_terminal and info.si_pid not in (child, os.getpid()):
+            if (
+                number != signal.SIGCHLD
+                and not from_terminal
+                and info.si_pid
+                not in (
+                    child,
+                    os.getpid(),
+                )
+            ):
                 # Sent to this process alone (``kill PID``): the child is told too. From
                 # the terminal (si_pid 0), the whole group, the child with it, got it.
                 with suppress(ProcessLookupError):
                     os.kill(child, number)
+            info = signal.sigtimedwait(_WATCHED, 0)
         done, found = os.waitpid(child, os.WNOHANG)
         if done == child:
             status = found
-        elif deadline is not None and time.monotonic() > deadline:
+        elif deadline is not None and time.monotonic() >= deadline:
             with suppress(ProcessLookupError):
                 os.kill(child, signal.SIGKILL)
             deadline = None
-    copier.drain(_DRAIN_SECONDS)
+    copying.join(_DRAIN_SECONDS)
+    copier.finish()
     if not os.WIFEXITED(status):
         copier.end_line()
     return _exit_code(status, asked, ledger)
@@ -262,10 +280,12 @@ class _ErrorCopier:
         #: it must say one, starts on a line of its own).
         self.line_ended = True
 
-    def copy(self, timeout: float) -> None:
-        """Copy what the child wrote within ``timeout`` seconds."""
+    def copy(self, timeout: float | None) -> None:
+        """Copy what the child wrote within ``timeout`` seconds (``None``: once it has
+        written something, or ended)."""
         if not self.open:
-            time.sleep(timeout)
+            if timeout is not None:
+                time.sleep(timeout)
             return
         ready, _, _ = select.select([self.descriptor], [], [], timeout)
         if not ready:
@@ -280,11 +300,23 @@ class _ErrorCopier:
             return
         self._write(self._filtered(self.held + data))
 
+    def copy_all(self) -> None:
+        """Copy until the pipe ends (the child and whatever it started have ended)."""
+        while self.open:
+            self.copy(None)
+
+    def finish(self) -> None:
+        """Write what is held back, once copying has stopped."""
+        if self.held or self.blank:
+            self._write(b"\n" * self.blank + self.held)
+            self.held = b""
+            self.blank = False
+
     def drain(self, seconds: float) -> None:
         """Copy what is left, until the pipe ends or ``seconds`` have passed."""
         deadline = time.monotonic() + seconds
         while self.open and time.monotonic() < deadline:
-            self.copy(min(_POLL_SECONDS, max(deadline - time.monotonic(), 0)))
+            self.copy(min(0.05, max(deadline - time.monotonic(), 0)))
         if self.held or self.blank:
             self._write(b"\n" * self.blank + self.held)
             self.held = b""
