@@ -13,7 +13,7 @@ from typing import Final, NoReturn
 
 import click
 
-from ..files.outputs import ran_out_of_memory
+from ..files.outputs import is_library_panic, ran_out_of_memory
 from ..files.temporaries import current_ledger
 from .exits import EXIT_FAILED, EXIT_OK
 
@@ -95,7 +95,7 @@ def _run_program(program: click.Group) -> int:
         return _out_of_memory() if ran_out_of_memory(error) else _internal_error(error)
     except BaseException as error:
         # A Rust library's panic (pyo3's PanicException) is no Exception.
-        if type(error).__name__ != "PanicException":
+        if not is_library_panic(error):
             raise
         return _out_of_memory() if ran_out_of_memory(error) else _internal_error(error)
     # with standalone_mode=False, click returns the code of an exit (a usage error).

@@ -284,8 +284,6 @@ class _ErrorCopier:
         """Copy what the child wrote within ``timeout`` seconds (``None``: once it has
         written something, or ended)."""
         if not self.open:
-            if timeout is not None:
-                time.sleep(timeout)
             return
         ready, _, _ = select.select([self.descriptor], [], [], timeout)
         if not ready:
@@ -307,16 +305,6 @@ class _ErrorCopier:
 
     def finish(self) -> None:
         """Write what is held back, once copying has stopped."""
-        if self.held or self.blank:
-            self._write(b"\n" * self.blank + self.held)
-            self.held = b""
-            self.blank = False
-
-    def drain(self, seconds: float) -> None:
-        """Copy what is left, until the pipe ends or ``seconds`` have passed."""
-        deadline = time.monotonic() + seconds
-        while self.open and time.monotonic() < deadline:
-            self.copy(min(0.05, max(deadline - time.monotonic(), 0)))
         if self.held or self.blank:
             self._write(b"\n" * self.blank + self.held)
             self.held = b""

@@ -97,6 +97,12 @@ _OUT_OF_MEMORY: Final = re.compile(
 _NO_THREAD: Final = re.compile(r"Resource temporarily unavailable|code: 11, kind: WouldBlock")
 
 
+def is_library_panic(error: BaseException) -> bool:
+    """Whether ``error`` is a Rust library's panic (pyo3's ``PanicException``, which is
+    no ``Exception``, and whose class cannot be pickled)."""
+    return type(error).__name__ == "PanicException"
+
+
 def ran_out_of_memory(error: BaseException) -> bool:
     """Whether ``error`` says that memory ran out (Python's, or a library's: a Rust
     library's panic, which is no ``Exception``, says so in its text; under a memory limit
@@ -105,7 +111,7 @@ def ran_out_of_memory(error: BaseException) -> bool:
         return True
     if isinstance(error, OSError) and error.errno == errno.ENOMEM:
         return True
-    if type(error).__name__ == "PanicException":
+    if is_library_panic(error):
         text = str(error)
         return bool(_OUT_OF_MEMORY.search(text) or _NO_THREAD.search(text))
     return isinstance(error, Exception) and bool(_OUT_OF_MEMORY.search(str(error)))

@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Final, Protocol, TypeVar
 
 from ..checking.verdict import LogBuilder, RecordReport, verify_record
 from ..files import temporaries
-from ..files.outputs import ran_out_of_memory
+from ..files.outputs import is_library_panic, ran_out_of_memory
 from ..records.chunks import Chunk, read_chunks
 from ..records.found_sources import find_sources, source_size
 from ..records.source_records import chunk_records
@@ -126,7 +126,7 @@ def _in_worker(function: Callable[[Item], Output], item: Item) -> Output:
     except Exception:
         raise
     except BaseException as error:
-        if type(error).__name__ != "PanicException":
+        if not is_library_panic(error):
             raise
         if ran_out_of_memory(error):
             raise MemoryError(str(error)) from None

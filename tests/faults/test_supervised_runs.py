@@ -49,11 +49,17 @@ def limited(size: int) -> Callable[[], None]:
     return limit
 
 
+# How often a test looks for what a process must do, 20 times a second, before it takes
+# the process for hung.
+LOOKS = int(HUNG * 20)
+
+
 def wait_for(condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + HUNG
-    while not condition():
-        assert time.monotonic() < deadline, f"never: {what}"
+    for _ in range(LOOKS):
+        if condition():
+            return
         time.sleep(0.05)
+    pytest.fail(f"never: {what}")
 
 
 def private_tmpdir(tmp_path: Path) -> dict[str, str]:
@@ -260,7 +266,8 @@ def copied(*parts: bytes) -> bytes:
             os.write(write, part)
             copier.copy(1.0)
         os.close(write)
-        copier.drain(1.0)
+        copier.copy_all()
+        copier.finish()
     finally:
         os.dup2(saved, 2)
         os.close(saved)

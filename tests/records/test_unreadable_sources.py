@@ -8,10 +8,8 @@ from __future__ import annotations
 import array
 import contextlib
 import fcntl
-import functools
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -34,6 +32,7 @@ from phantom_log.records.source_records import read_source
 from phantom_log.running import pipeline
 from tests.helpers.cli import run
 from tests.helpers.paths import REPO
+from tests.helpers.processes import unprivileged_prefix
 from tests.helpers.records import RECORD
 
 TIMEOUT = 60  # seconds: a test that would block fails instead of hanging the suite
@@ -68,24 +67,8 @@ def summary(reports: list[dict[str, Any]], root: Path) -> list[tuple[str, list[s
     ]
 
 
-@functools.cache
-def _unprivileged_prefix() -> list[str] | None:
-    """The command prefix that runs phantom-log without the power to read what it may not:
-    nothing for a normal user; as root, setpriv dropping the capabilities that override
-    file permissions. ``None`` where that cannot be done."""
-    if os.geteuid() != 0:
-        return []
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        return None
-    prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
-    if subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
-        return None
-    return prefix
-
-
 def run_unprivileged(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    prefix = _unprivileged_prefix()
+    prefix = unprivileged_prefix()
     if prefix is None:
         pytest.skip("running as root without a way to drop the file-permission capabilities")
     return subprocess.run(
