@@ -26,9 +26,11 @@ def run_command_line(program: click.Group) -> NoReturn:
     written (a full disk) or on a failure of phantom-log itself."""
     from ..files.outputs import Terminated, ending_cleanly_on_signals
     from ..running.collector import tune_collector_for_a_run
+    from ..running.thread_failures import keep_thread_failures
     from .streams import escape_what_the_encoding_cannot_hold
 
     tune_collector_for_a_run()
+    keep_thread_failures()
     escape_what_the_encoding_cannot_hold()
     try:
         with ending_cleanly_on_signals():

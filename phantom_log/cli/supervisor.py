@@ -9,18 +9,24 @@ the parent, which loads nothing and holds nothing, waits for it and
 
 - passes its exit code on;
 - says in one line that memory ran out, and after how many records, when the child was
-  aborted (SIGABRT) or killed by SIGKILL from elsewhere, exit 3;
+  aborted (SIGABRT), killed by SIGKILL from elsewhere, or crashed (SIGSEGV, SIGBUS) under
+  a memory limit (``ulimit -v``, where a library that finds no memory may crash), exit 3;
 - passes SIGTERM, SIGHUP and SIGINT on to the child when they were sent to the parent
   alone (from the terminal, the whole process group gets them), and ends the child with
   SIGKILL when it has not ended :data:`END_SECONDS` after SIGTERM, SIGHUP, or a SIGINT
   sent by a process (Ctrl-C at the terminal is the child's to take as it does);
 - removes the temporary files and folders the child had not removed
   (:mod:`phantom_log.files.temporaries`), whenever it did not end by itself;
-- copies the child's standard error to its own, leaving out what a Rust library prints
-  as it aborts (``memory allocation of N bytes failed``, its backtrace, jemalloc's
-  complaints), so that the memory limit is said in phantom-log's one line. The child is
-  told whether that standard error is a terminal (``PHANTOM_LOG_STDERR_TERMINAL``), so its
-  progress line is drawn as before.
+- copies the child's standard error to its own. The child's standard error comes on two
+  pipes: what phantom-log writes (``sys.stderr``: its problems, its progress line), copied
+  as it comes and as it is; and what is written to descriptor 2 itself, by the libraries
+  (a Rust library's ``memory allocation of N bytes failed`` and backtrace as it aborts,
+  jemalloc's complaints, multiprocessing's resource tracker), by the C runtime, or by a
+  program the run starts (the pager). That second stream is held, and copied once the
+  child has ended, unless the run failed (it ended by a signal, or with exit 3): then
+  phantom-log's one line says what happened, and the libraries' lines are left out. The
+  child is told whether standard error is a terminal (``PHANTOM_LOG_STDERR_TERMINAL``),
+  so its progress line is drawn as before.
 
 The child watches the parent in turn: a parent killed with SIGKILL makes the child remove
 its temporaries and end (:mod:`phantom_log.running.worker_watch`).
@@ -34,8 +40,7 @@ process, as before.
 from __future__ import annotations
 
 import os
-import re
-import select
+import resource
 import signal
 import sys
 import time
@@ -60,31 +65,9 @@ _WAKE_SECONDS: Final = 1.0
 _DRAIN_SECONDS: Final = 2.0
 _TERMINATING: Final = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 _WATCHED: Final = (*_TERMINATING, signal.SIGCHLD)
-#: What a Rust library prints as it aborts for want of memory: whole lines, and the parts
-#: of lines that several threads aborting at once write into each other's.
-_ABORT_LINES: Final = re.compile(
-    rb"stack backtrace:|skipping backtrace printing|note: Some details are omitted|"
-    rb"Fatal glibc error: |"
-    rb"fatal runtime error: |note: run with `RUST_BACKTRACE="
-)
-#: The first line of a Rust library's panic: it and the lines after it, up to the note on
-#: backtraces that ends it, are left out.
-_PANIC: Final = re.compile(rb"thread '[^']*'(?: \(\d+\))? panicked at ")
-_PANIC_END: Final = re.compile(rb"note: run with `RUST_BACKTRACE=")
-_ABORT_PARTS: Final = re.compile(
-    rb"memory allocation of (?:\d+ bytes failed)?|<jemalloc>: [^\r\n]*|\d+ bytes failed"
-)
-#: The starts of those lines, which the parent holds back until the line is whole.
-_NOISE_STARTS: Final = (
-    b"memory",
-    b"<jemalloc>",
-    b"stack",
-    b"skipping",
-    b"note:",
-    b"fatal",
-    b"Fatal",
-    b"thread",
-)
+#: The most the parent holds of what was written to the child's descriptor 2 itself; the
+#: rest is left out (a library's abort writes a few lines).
+_HELD_BYTES: Final = 256 * 1024
 
 
 def supervised(program: click.Group) -> NoReturn:
@@ -102,43 +85,45 @@ def supervised(program: click.Group) -> NoReturn:
     shared = mmap.mmap(-1, LEDGER_BYTES)
     ledger = Ledger(memoryview(shared))
     terminal = _is_terminal(2)
-    read_end, write_end = os.pipe()
+    own_read, own_write = os.pipe()
+    raw_read, raw_write = os.pipe()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
     parent = os.getpid()
     child = os.fork()
     if child == 0:
-        os.close(read_end)
+        os.close(own_read)
+        os.close(raw_read)
         sys.stderr.flush()
-        os.dup2(write_end, 2)
-        os.close(write_end)
-        _reopen_standard_error()
+        os.dup2(raw_write, 2)
+        os.close(raw_write)
+        _reopen_standard_error(own_write)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
         os.environ[STDERR_TERMINAL] = "1" if terminal else "0"
-        # The abort of a Rust library: no backtrace. Unset, its panics end with a note
-        # saying how to get one, which ends what the parent leaves out of standard error.
+        # The abort of a Rust library: no backtrace.
         os.environ.pop("RUST_BACKTRACE", None)
         keep_ledger(ledger)
         from ..running.worker_watch import watch_main_process
 
         watch_main_process(parent, on_end=ledger.remove_all)
         run_command_line(program)
-    os.close(write_end)
-    code = _watch_over(child, read_end, ledger)
+    os.close(own_write)
+    os.close(raw_write)
+    code = _watch_over(child, own_read, raw_read, ledger)
     os._exit(code)
 
 
-def _reopen_standard_error() -> None:
-    """A new ``sys.stderr`` over descriptor 2, now the pipe to the parent: the one made at
-    start-up took its descriptor for what it was then (a file, which may seek), and a
-    stream that believes it may seek fails on a pipe. Encoding, errors and buffering as
-    they were."""
+def _reopen_standard_error(descriptor: int) -> None:
+    """A new ``sys.stderr`` over ``descriptor``, the pipe that carries phantom-log's own
+    lines to the parent. Encoding, errors and buffering as they were."""
     import io
 
     before = sys.stderr
     if not isinstance(before, io.TextIOWrapper):
+        os.dup2(descriptor, 2)  # a stream replaced by the embedding program: one pipe
+        os.close(descriptor)
         return
     sys.stderr = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+        io.BufferedWriter(io.FileIO(descriptor, "w", closefd=True)),
         encoding=before.encoding,
         errors=before.errors,
         line_buffering=True,
@@ -163,15 +148,20 @@ def _is_terminal(descriptor: int) -> bool:
         return False
 
 
-def _watch_over(child: int, errors: int, ledger: Ledger) -> int:
-    """Wait for ``child``, copying its standard error from ``errors``; its exit code."""
+def _watch_over(child: int, own: int, raw: int, ledger: Ledger) -> int:
+    """Wait for ``child``, copying its standard error: phantom-log's lines from ``own`` as
+    they come, what was written to its descriptor 2 from ``raw`` once it has ended (or
+    not at all, if the run failed); its exit code."""
     import threading
 
-    copier = _ErrorCopier(errors)
-    # The copy waits on the pipe in a thread of its own (which inherits the blocked
-    # signals), and this thread on the signals: neither wakes but for something to do.
+    copier = _ErrorCopier(own)
+    holder = _Holder(raw)
+    # The copies wait on the pipes in threads of their own (which inherit the blocked
+    # signals), and this thread on the signals: none wakes but for something to do.
     copying = threading.Thread(target=copier.copy_all, name="standard error", daemon=True)
+    holding = threading.Thread(target=holder.hold_all, name="descriptor 2", daemon=True)
     copying.start()
+    holding.start()
     deadline: float | None = None
     asked: int | None = None  # the terminating signal the parent was sent
     status: int | None = None
@@ -210,7 +200,12 @@ def _watch_over(child: int, errors: int, ledger: Ledger) -> int:
                 os.kill(child, signal.SIGKILL)
             deadline = None
     copying.join(_DRAIN_SECONDS)
-    copier.finish()
+    holding.join(_DRAIN_SECONDS)
+    failed = not os.WIFEXITED(status) or os.WEXITSTATUS(status) == EXIT_FAILED
+    held = holder.held()
+    if held and not failed:
+        copier.end_line()
+        copier.write(held)
     if not os.WIFEXITED(status):
         copier.end_line()
     return _exit_code(status, asked, ledger)
@@ -234,7 +229,10 @@ def _exit_code(status: int, asked: int | None, ledger: Ledger) -> int:
         return 128 + asked
     if ended_by == signal.SIGPIPE:
         return 141
-    if ended_by in (signal.SIGABRT, signal.SIGKILL):
+    limited = resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY
+    if ended_by in (signal.SIGABRT, signal.SIGKILL) or (
+        limited and ended_by in (signal.SIGSEGV, signal.SIGBUS)
+    ):
         _say(out_of_memory_line(records, killed=ended_by == signal.SIGKILL))
         return EXIT_FAILED
     _say(
@@ -250,111 +248,37 @@ def _say(message: str) -> None:
         os.write(2, (message + "\n").encode(sys.getfilesystemencoding(), "backslashreplace"))
 
 
-def _quiet(line: bytes) -> bytes | None:
-    """``line`` without what a Rust library wrote into it as it aborted, or ``None`` when
-    nothing else is left (a progress line before it, up to its carriage return, stays)."""
-    head, separator, tail = line.rpartition(b"\r")
-    cleaned = b"" if _ABORT_LINES.match(tail) else _ABORT_PARTS.sub(b"", tail)
-    if cleaned == tail:
-        return line  # nothing of the library's (a blank line of ours, too)
-    if cleaned.strip():
-        return head + separator + cleaned
-    return head + separator if separator else None
-
-
 class _ErrorCopier:
-    """Copies the child's standard error to this process's, leaving out the lines a Rust
-    library prints as it aborts. A part of a line is copied at once (a progress line is
-    redrawn without a line break), unless it may begin such a line."""
+    """Copies phantom-log's own standard error lines to this process's, as they come (a
+    progress line is redrawn without a line break), keeping whether the last line ended."""
 
     def __init__(self, descriptor: int) -> None:
         self.descriptor = descriptor
-        self.held = b""
-        self.open = True
-        #: Whether the lines copied now are a Rust library's panic message.
-        self.in_panic = False
-        #: Whether a blank line is held, until the next line says whether it begins a
-        #: panic's message.
-        self.blank = False
         #: Whether what was copied last ended its line (the supervisor's own line, if
         #: it must say one, starts on a line of its own).
         self.line_ended = True
 
-    def copy(self, timeout: float | None) -> None:
-        """Copy what the child wrote within ``timeout`` seconds (``None``: once it has
-        written something, or ended)."""
-        if not self.open:
-            return
-        ready, _, _ = select.select([self.descriptor], [], [], timeout)
-        if not ready:
-            return
-        data = os.read(self.descriptor, 65536)
-        if not data:
-            self.open = False
-            os.close(self.descriptor)
-            self._write(b"\n" * self.blank + self.held)
-            self.held = b""
-            self.blank = False
-            return
-        self._write(self._filtered(self.held + data))
-
     def copy_all(self) -> None:
         """Copy until the pipe ends (the child and whatever it started have ended)."""
-        while self.open:
-            self.copy(None)
-
-    def finish(self) -> None:
-        """Write what is held back, once copying has stopped."""
-        if self.held or self.blank:
-            self._write(b"\n" * self.blank + self.held)
-            self.held = b""
-            self.blank = False
-
-    def _filtered(self, data: bytes) -> bytes:
-        lines = data.split(b"\n")
-        last = lines.pop()
-        out = b""
-        if lines and not self.line_ended:
-            # The first line goes on with what was copied already (a line written in
-            # parts, a progress line): it ends that line, whatever is left of it.
-            kept = _quiet(lines[0]) if lines[0] else lines[0]
-            out += (kept or b"") + b"\n"
-            lines = lines[1:]
-        for line in lines:
-            tail = line.rpartition(b"\r")[2]
-            if self.in_panic or _PANIC.match(tail):
-                # A panic's lines, and the blank line Rust writes before them.
-                self.in_panic = not _PANIC_END.match(tail)
-                self.blank = False
+        while True:
+            try:
+                data = os.read(self.descriptor, 65536)
+            except InterruptedError:
                 continue
-            if self.blank:
-                out += b"\n"
-                self.blank = False
-            if not line:
-                self.blank = True  # written once the next line is known
-                continue
-            kept = _quiet(line)
-            if kept is not None:
-                out += kept + b"\n"
-        # A progress line is redrawn after a carriage return: what follows the last one
-        # may be the start of a Rust library's line, held until it is whole.
-        tail = last.rpartition(b"\r")[2]
-        if tail and (
-            tail[:1].isdigit()  # what is left of a line another process wrote into
-            or _ABORT_PARTS.search(tail)
-            or any(tail.startswith(start) or start.startswith(tail) for start in _NOISE_STARTS)
-        ):
-            self.held = last
-            return out
-        self.held = b""
-        return out + last
+            except OSError:
+                data = b""
+            if not data:
+                with suppress(OSError):
+                    os.close(self.descriptor)
+                return
+            self.write(data)
 
     def end_line(self) -> None:
         """End the line copied last, if it was left open (a progress line)."""
         if not self.line_ended:
-            self._write(b"\n")
+            self.write(b"\n")
 
-    def _write(self, data: bytes) -> None:
+    def write(self, data: bytes) -> None:
         if data:
             self.line_ended = data.endswith(b"\n")
         while data:
@@ -365,3 +289,34 @@ class _ErrorCopier:
             except OSError:
                 return
             data = data[written:]
+
+
+class _Holder:
+    """Holds what was written to the child's descriptor 2 itself, up to
+    :data:`_HELD_BYTES`."""
+
+    def __init__(self, descriptor: int) -> None:
+        self.descriptor = descriptor
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def hold_all(self) -> None:
+        """Read until the pipe ends (the child and whatever it started have ended)."""
+        while True:
+            try:
+                data = os.read(self.descriptor, 65536)
+            except InterruptedError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                with suppress(OSError):
+                    os.close(self.descriptor)
+                return
+            if self.size < _HELD_BYTES:
+                kept = data[: _HELD_BYTES - self.size]
+                self.parts.append(kept)
+                self.size += len(kept)
+
+    def held(self) -> bytes:
+        return b"".join(self.parts)

@@ -32,6 +32,7 @@ from ..rules.replay import GameLogBuilder, VerdictBuilder
 from ..rules.sheets import Sheet
 from .collector import collector_for_records
 from .outcomes import Batch, CheckedRecord, Options, Outcome, chunk_batch, chunk_outcomes
+from .thread_failures import failure_of
 from .worker_watch import start_worker
 
 if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
@@ -148,6 +149,15 @@ def _result(future: Future[Output], pool: ProcessPoolExecutor) -> Output:
         try:
             return future.result(WORKERS_WATCH_SECONDS)
         except TimeoutError:
+            manager = getattr(pool, "_executor_manager_thread", None)
+            if manager is not None and not manager.is_alive() and not future.done():
+                # The thread that hands tasks to the workers died (it could not start
+                # the thread that feeds them, under a memory limit): nothing comes.
+                _end_workers(pool)
+                failure = failure_of(manager)
+                if failure is not None and ran_out_of_memory(failure):
+                    raise MemoryError(str(failure)) from None
+                raise BrokenProcessPool("the pool's manager thread died") from failure
             processes = list((getattr(pool, "_processes", None) or {}).values())
             if any(process.exitcode is not None for process in processes):
                 _end_workers(pool)

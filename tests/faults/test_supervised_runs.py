@@ -18,6 +18,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -255,90 +256,102 @@ def test_the_progress_line_is_drawn_on_a_terminal_under_the_supervisor(tmp_path:
     assert seen.rstrip().endswith(b"verifying: 20,000 records")
 
 
-def copied(*parts: bytes) -> bytes:
-    read, write = os.pipe()
-    copier = _ErrorCopier(read)
-    out_read, out_write = os.pipe()
-    saved = os.dup(2)
-    os.dup2(out_write, 2)
-    try:
-        for part in parts:
-            os.write(write, part)
-            copier.copy(1.0)
-        os.close(write)
-        copier.copy_all()
-        copier.finish()
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(out_write)
-    with os.fdopen(out_read, "rb") as result:
-        return result.read()
+# The console script's supervisor over a run that writes to its standard error stream and
+# to descriptor 2 itself (as a library or the C runtime does), then ends as the argument
+# says: "ok" (exit 0), "exit3" (memory ran out, said by the run), "abort" (SIGABRT, as a
+# Rust library that finds no memory aborts).
+RAW = textwrap.dedent(
+    """
+    import os, signal, sys
+    from phantom_log.cli import supervisor
+
+    def run(program):
+        how = sys.argv[1]
+        os.write(2, b"memory allocation of 8388608 bytes failed\\n")
+        os.write(2, b"80")  # a part of a line another thread writes into
+        sys.stderr.write("\\rverifying: 10 records")
+        sys.stderr.flush()
+        if how == "abort":
+            os.kill(os.getpid(), signal.SIGABRT)
+        if how == "exit3":
+            sys.stderr.write("\\rphantom-log: error: memory ran out\\n")
+            sys.stderr.flush()
+            os._exit(3)
+        os._exit(0)
+
+    supervisor.run_command_line = run
+    supervisor.supervised(None)
+    """
+)
 
 
-def test_a_rust_librarys_abort_lines_are_left_out_of_standard_error() -> None:
-    # The progress line stays (the run rubs it out, or the supervisor ends it).
-    assert (
-        copied(
-            b"\rreading: 2,048 records (900/s)",
-            b"memory allocation of 131072 bytes failed\n<jemalloc>: background thread creat",
-            b"ion failed (11)\nstack backtrace:\nnote: run with `RUST_BACKTRACE=1` for more\n",
-            b"a line of ours\n",
-        )
-        == b"\rreading: 2,048 records (900/s)\na line of ours\n"
+def raw_run(tmp_path: Path, how: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-c", RAW, how],
+        capture_output=True,
+        env=private_tmpdir(tmp_path),
+        timeout=HUNG,
     )
-    assert copied(b"\rreading: 10 records\rmemory allocation of 8 bytes failed\n") == (
-        b"\rreading: 10 records\r\n"
-    )
-    # Two threads aborting at once write into each other's lines.
-    assert (
-        copied(
-            b"memory allocation of <jemalloc>: background thread creation failed (11)\n",
-            b"65536 bytes failed\nours\n\n",
-        )
-        == b"ours\n\n"
-    )
-    # What is left of a line another process wrote into, in whatever parts it comes.
-    assert copied(b"ours\nmemory allocation of ", b"1520", b" bytes failed", b"\n") == b"ours\n"
-    assert copied(b"1520 bytes failed", b"\nours\n") == b"ours\n"
-    # A line of ours that starts as theirs is held until it is whole, then copied.
-    assert copied(b"memory is what we say\n", b"memo", b"ry allocation of 1 bytes failed\n") == (
-        b"memory is what we say\n"
-    )
-    assert copied(b"no line break at the end") == b"no line break at the end"
 
-    # A panic's message, from the blank line before it to the note that ends it.
-    assert (
-        copied(
-            b"ours\n\nthread '<unnamed>' (13900) panicked at crates/polars-async/src/x.rs:4:2:\n",
-            b"called `Result::unwrap()` on an `Err` value: Os { code: 11 }\n",
-            b"note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
-            b"\nstill ours\n\n",
-        )
-        == b"ours\n\nstill ours\n\n"
+
+@pytest.mark.parametrize("how", ["abort", "exit3"])
+def test_a_failed_runs_library_lines_are_left_out_of_standard_error(
+    tmp_path: Path, how: str
+) -> None:
+    # What the libraries wrote to descriptor 2 is left out, whole lines or parts; what
+    # phantom-log wrote (the progress line) came as it came; the supervisor ends that
+    # line before its own, or the run said its own.
+    done = raw_run(tmp_path, how)
+    assert done.returncode == 3, done.stderr
+    if how == "abort":
+        assert done.stderr.startswith(
+            b"\rverifying: 10 records\nphantom-log: error: memory ran out"
+        ), done.stderr
+        assert done.stderr.count(b"\n") == 2, done.stderr
+    else:
+        assert done.stderr == b"\rverifying: 10 records\rphantom-log: error: memory ran out\n"
+
+
+def test_a_finished_runs_lines_to_descriptor_2_are_copied_after_its_own(tmp_path: Path) -> None:
+    # Nothing is lost of a run that did not fail: what was written to descriptor 2 comes
+    # after phantom-log's own lines, once the run has ended.
+    done = raw_run(tmp_path, "ok")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        b"\rverifying: 10 records\nmemory allocation of 8388608 bytes failed\n80"
     )
 
 
 def test_a_line_written_in_two_parts_is_copied_as_soon_as_it_ends() -> None:
     # print() writes its text, then its line break: the line is copied once it ends,
     # never held back until the run writes more (a run waiting for a lock writes no more).
+    import threading
+
     read, write = os.pipe()
     copier = _ErrorCopier(read)
     out_read, out_write = os.pipe()
     os.set_blocking(out_read, False)
     saved = os.dup(2)
     os.dup2(out_write, 2)
+    copying = threading.Thread(target=copier.copy_all)
+    copying.start()
+    seen = b""
     try:
         os.write(write, b"phantom-log: note: waiting for out")
-        copier.copy(1.0)
         os.write(write, b"\n")
-        copier.copy(1.0)
+        for _ in range(LOOKS):
+            with suppress(BlockingIOError):
+                seen += os.read(out_read, 1000)
+            if seen.endswith(b"\n"):
+                break
+            time.sleep(0.05)
     finally:
+        os.close(write)
+        copying.join()
         os.dup2(saved, 2)
         os.close(saved)
         os.close(out_write)
-        os.close(write)
-    assert os.read(out_read, 1000) == b"phantom-log: note: waiting for out\n"
+    assert seen == b"phantom-log: note: waiting for out\n"
     os.close(out_read)
 
 
