@@ -323,3 +323,29 @@ def selection_options(command: F) -> F:
             "repeatable (any of them).",
         )(decorated)
     return cast(F, decorated)
+
+
+def trick_span_options(command: F) -> F:
+    """``--from``, ``--to`` and ``--at`` for a command that reports tricks: the command is
+    given ``tricks``, a :class:`~phantom_log.records.trick_spans.TrickSpan` (the whole game
+    when none is given); a span that names no trick is a usage error (exit 2)."""
+    from ..records.trick_spans import trick_span
+
+    @functools.wraps(command)
+    def run(
+        *args: Any, span_from: str | None, span_to: str | None, span_at: str | None, **kwargs: Any
+    ) -> Any:
+        try:
+            tricks = trick_span(span_from, span_to, span_at)
+        except ValueError as error:
+            raise click.UsageError(str(error)) from None
+        return command(*args, tricks=tricks, **kwargs)
+
+    decorated: Callable[..., Any] = run
+    for flag, name, what in (
+        ("--at", "span_at", "Only trick ROUND.TRICK, or round ROUND (as 2.5, or 2)."),
+        ("--to", "span_to", "Up to trick ROUND.TRICK, included (as 2.5; 2 is round 2's last)."),
+        ("--from", "span_from", "From trick ROUND.TRICK on (as 1.4; 2 is round 2's first)."),
+    ):
+        decorated = click.option(flag, name, metavar="ROUND.TRICK", help=what)(decorated)
+    return cast(F, decorated)
