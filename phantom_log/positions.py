@@ -246,7 +246,16 @@ def position(
     """
     from .records.model import GameRecord
 
-    data = record.to_json() if isinstance(record, GameRecord) else record
+    data: Mapping[str, Any]
+    if isinstance(record, GameRecord):
+        data = record.to_json()
+    elif isinstance(record, Mapping):
+        data = record
+        _refuse_what_is_no_record(data, round, trick)
+    else:
+        raise TypeError(
+            f"a record is a GameRecord or a parsed JSON object, not {type(record).__name__}"
+        )
     found = replay_record(data, _StateBefore(round, trick), sheets)
     if found.state is not None and found.sheet is not None:
         return Position(found.state, found.sheet)
@@ -254,6 +263,24 @@ def position(
         f"the record does not get to round {round}, trick {trick}"
         + ("" if found.valid else " (its replay stops at an illegal step before)")
     )
+
+
+def _refuse_what_is_no_record(data: Mapping[str, Any], round: int, trick: int) -> None:
+    """:class:`PositionNotReached` for a parsed object that is no JSON data or breaks the
+    schema: no replay can start from it. Its first problem says why."""
+    from .records.schema import json_data_problem, schema_problems, schema_valid
+
+    not_json = json_data_problem(dict(data))
+    problems = [not_json] if not_json is not None else []
+    if not problems and not schema_valid(data):
+        problems = schema_problems(data)
+    if problems:
+        first = problems[0]
+        where = f" at {first.pointer}" if first.pointer else ""
+        raise PositionNotReached(
+            f"the record does not get to round {round}, trick {trick}: it is no valid "
+            f"record ({first.code}{where}: {first.message})"
+        )
 
 
 class _StateBefore(GameVisitor["_StateBefore"]):

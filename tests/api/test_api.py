@@ -209,6 +209,26 @@ def test_a_position_the_record_does_not_reach() -> None:
         phantom_log.position(record, 2, 5)  # the replay stops at the revoke of round 2, trick 4
 
 
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({1: 2}, "json: not JSON data"),
+        ({"format": "phantom-log/1"}, "schema: required"),
+        ({**json.loads(WALKTHROUGH.read_text(encoding="utf-8")), "sheet": 7}, "at /sheet"),
+    ],
+)
+def test_a_position_of_what_is_no_record_says_why(data: dict[Any, Any], said: str) -> None:
+    with pytest.raises(PositionNotReached, match="it is no valid record") as raised:
+        phantom_log.position(data, 1, 1)
+    assert said in str(raised.value)
+
+
+@pytest.mark.parametrize("data", [[], None, "a record"])
+def test_a_position_of_what_is_no_object_is_a_type_error(data: Any) -> None:
+    with pytest.raises(TypeError, match="a record is a GameRecord or a parsed JSON object"):
+        phantom_log.position(data, 1, 1)
+
+
 def test_position_pictures_for_notebooks() -> None:
     position = walkthrough_position(2, 4)
     svg = ElementTree.fromstring(position._repr_svg_())
