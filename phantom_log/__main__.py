@@ -1,6 +1,6 @@
 """``python -m phantom_log``: the same as the ``phantom-log`` command."""
 
-from .cli import entry
+from .console import entry
 
 if __name__ == "__main__":
     entry()

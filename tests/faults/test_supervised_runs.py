@@ -382,3 +382,34 @@ def test_a_run_whose_standard_error_is_a_file_writes_it_through_the_supervisor(
     assert done.returncode == 2
     assert errors.read_text().startswith("phantom-log: error: ")
     assert "Traceback" not in errors.read_text()
+
+
+# The console script, interrupted by Ctrl-C (SIGINT) as it imports the command line.
+INTERRUPTED_LOADING = textwrap.dedent(
+    """
+    import os, signal, sys
+
+    class Interrupt:
+        def find_spec(self, name, path=None, target=None):
+            if name == "phantom_log.cli":
+                os.kill(os.getpid(), signal.SIGINT)
+            return None
+
+    sys.meta_path.insert(0, Interrupt())
+    sys.argv[0] = "phantom-log"
+    from phantom_log.console import entry
+
+    entry()
+    """
+)
+
+
+def test_ctrl_c_while_the_command_line_loads_is_no_traceback(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_LOADING, "--version"],
+        capture_output=True,
+        text=True,
+        env=private_tmpdir(tmp_path),
+        timeout=HUNG,
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (130, "phantom-log: interrupted\n", "")
