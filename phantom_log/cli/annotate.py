@@ -71,8 +71,7 @@ def annotate(
     colour: ColourChoice,
     sheets_path: str | None,
 ) -> None:
-    """Annotate every completed trick of the records (or those --from, --to or --at
-    name), in play order.
+    """Annotate every completed trick of the records, in play order.
 
     Each trick: the two cards, the winner and why (higher number, super trump, trump or
     lead suit), whether it followed the sheet, the swaps, the super trump, the notes before
@@ -81,8 +80,9 @@ def annotate(
     --analysis FILE or --analyse, each trick also lists its analysed decisions (the
     json key and csv column "analysis", the table's "mistakes").
 
-    On a terminal narrower than the table (about 115 columns), each trick is one line
-    of at most 80 columns (its sentence, with --explain, below it).
+    --from, --to and --at keep the tricks they name (ROUND.TRICK, as 2.5). On a
+    terminal narrower than the table (about 115 columns), each trick is one line of at
+    most 80 columns (its sentence, with --explain, below it).
     """
     from ..views.terminal import detect_style
 
