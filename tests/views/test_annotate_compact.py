@@ -24,6 +24,16 @@ from tests.views.test_terminal import run_on_a_terminal
 TRICK_LINE = re.compile(r"^  [12]\.\d+[♯!]? ")
 
 
+def assert_a_line_per_trick(lines: list[str], tricks: int) -> None:
+    """The table's lines (the indented ones, sentences left out with --no-explain) are its
+    headers and a line per trick: no trick's cells wrapped onto a second line."""
+    plain = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in lines]
+    table = [line for line in plain if line.startswith(" ")]
+    rows = [line for line in table if not line.startswith(("  trick ", "  (no "))]
+    assert all(TRICK_LINE.match(line) for line in rows), rows
+    assert len(rows) == tricks
+
+
 def on_a_terminal(columns: int, *args: str) -> list[str]:
     """The lines ``phantom-log ARGS`` shows on a terminal of ``columns`` columns, colours
     removed."""
@@ -35,6 +45,7 @@ def on_a_terminal(columns: int, *args: str) -> list[str]:
 def test_on_80_columns_each_trick_is_one_line() -> None:
     lines = on_a_terminal(80, "annotate", str(WALKTHROUGH), "--no-explain")
     assert max(visible_width(line) for line in lines) <= 80
+    assert_a_line_per_trick(lines, 20)
     tricks = [line for line in lines if TRICK_LINE.match(line)]
     assert [line.split()[0].rstrip("♯!") for line in tricks] == [
         f"{round_number}.{trick}" for round_number in (1, 2) for trick in range(1, 11)
@@ -70,13 +81,14 @@ def test_with_explain_the_sentence_follows_its_trick_indented() -> None:
 
 
 def worst_trick(log: GameLog) -> TrickEnded:
-    """The widest trick a compact line can hold: the last of a game, special, won by a
-    super trump, 10 notes to 12, with two swaps of two cards."""
+    """The widest trick a compact line can hold: special, won by a super trump, 10 notes
+    to 12, with two swaps of two cards (trick 8 is the last where both swaps can be of
+    two: from trick 9 on, a hand holds fewer cards once the special card is played)."""
     (double,) = [outcome for outcome in log.tricks if len(outcome.swaps) == 2]
     swaps = tuple(
         CardsSwapped(
             2,
-            10,
+            8,
             swap.after_follow,
             swap.card,
             swap.phantom_gave,
@@ -89,7 +101,7 @@ def worst_trick(log: GameLog) -> TrickEnded:
     )
     return TrickEnded(
         2,
-        10,
+        8,
         double.leader_code,
         double.lead,
         double.follow,
@@ -118,9 +130,13 @@ def test_the_widest_trick_fits_80_columns(style: Style) -> None:
     trick = worst_trick(log)
     annotation = Annotation.of("g", trick, "")
     lines = table_lines([annotation], log, style, explain=False, layout=Layout.COMPACT)
-    (line,) = [line for line in lines if line.startswith("  2.10")]
-    assert 76 <= visible_width(line) <= 80  # the worst case, and it fits
+    at = next(index for index, line in enumerate(lines) if line.startswith("  2.8"))
+    line = re.sub(r"\x1b\[[0-9;]*m", "", lines[at])
+    assert visible_width(line) == 79  # the worst case, and it fits
     assert "super trump" in line and ("10→12" in line or "10->12" in line)
+    swap = "⇄" if style.symbols else "/"
+    assert line.endswith(f"Ri6 Ma1{swap}Ma5 Ma6, Ma5 Ma6{swap}Mi2 Ri4")  # whole, on its line
+    assert not lines[at + 1].startswith(" ")  # the next line is the game's end, not a rest
 
 
 def test_korean_and_japanese_names_fit_80_columns(tmp_path: Path) -> None:
@@ -132,7 +148,7 @@ def test_korean_and_japanese_names_fit_80_columns(tmp_path: Path) -> None:
     lines = on_a_terminal(80, "annotate", str(path))
     assert max(visible_width(line) for line in lines) <= 80
     assert any(visible_width(line) > 70 for line in lines)  # the title, wrapped near 80
-    assert sum(bool(TRICK_LINE.match(line)) for line in lines) == 20
+    assert_a_line_per_trick(on_a_terminal(80, "annotate", "--no-explain", str(path)), 20)
 
 
 def test_a_wide_terminal_keeps_the_wide_table() -> None:
@@ -143,30 +159,40 @@ def test_a_wide_terminal_keeps_the_wide_table() -> None:
     assert max(visible_width(line) for line in lines if TRICK_LINE.match(line)) > 100
 
 
-@pytest.mark.parametrize(
-    "path", sorted((REPO / "examples").rglob("*.json")), ids=lambda path: path.name
-)
-def test_every_example_fits_80_columns_a_line_per_trick(path: Path) -> None:
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:
-        pytest.skip("not JSON: annotate prints only its problem")
-    for record in records if isinstance(records, list) else [records]:
-        if not isinstance(record, dict) or "rounds" not in record:
+def example_records() -> list[tuple[str, dict[str, object]]]:
+    """Every record of the examples that is JSON (one is not, on purpose), by name."""
+    found = []
+    for path in sorted((REPO / "examples").rglob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
             continue
-        _, log = check_record(record)
-        if log is None:
-            continue  # annotate prints only its problems
-        annotations = list(annotate(log, None, explained=True))
-        for style in (Style(width=80), Style(colour=True, symbols=True, width=80)):
-            layout = choose_layout(annotations, log, style)
-            if log.tricks:
-                assert layout is Layout.COMPACT
-            lines = table_lines(annotations, log, style, explain=False)
-            assert all(visible_width(line) <= 80 for line in lines)
-            assert sum(bool(TRICK_LINE.match(line)) for line in lines) == len(log.tricks)
-            explained = table_lines(annotations, log, style, explain=True)
-            assert all(visible_width(line) <= 80 for line in explained)
+        for index, record in enumerate(data if isinstance(data, list) else [data]):
+            if isinstance(record, dict) and "rounds" in record:
+                found.append((f"{path.relative_to(REPO)}#{index}", record))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "record"), example_records(), ids=lambda value: value if isinstance(value, str) else ""
+)
+def test_every_example_fits_80_columns_a_line_per_trick(
+    name: str, record: dict[str, object]
+) -> None:
+    _, log = check_record(record)
+    if log is None:
+        assert name.startswith("examples/invalid/")  # not replayed: only its problems
+        return
+    annotations = list(annotate(log, None, explained=True))
+    for style in (Style(width=80), Style(colour=True, symbols=True, width=80)):
+        layout = choose_layout(annotations, log, style)
+        if log.tricks:
+            assert layout is Layout.COMPACT
+        lines = table_lines(annotations, log, style, explain=False)
+        assert all(visible_width(line) <= 80 for line in lines)
+        assert_a_line_per_trick(lines, len(log.tricks))
+        explained = table_lines(annotations, log, style, explain=True)
+        assert all(visible_width(line) <= 80 for line in explained)
 
 
 def test_costly_decisions_go_on_a_line_below_their_trick(tmp_path: Path) -> None:
@@ -253,3 +279,13 @@ def test_a_bad_span_is_a_usage_error(args: list[str], said: str) -> None:
     assert result.exit_code == 2
     assert said in result.stderr
     assert result.stdout == ""
+
+
+def test_the_readmes_compact_example_is_real() -> None:
+    """The README's round 2 of the walkthrough on 80 columns is what annotate shows."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```text\n(Round 2: Christine leads.*?)```", readme, re.DOTALL)
+    expected = block.splitlines()
+    lines = on_a_terminal(80, "annotate", "--no-explain", "--at", "2", str(WALKTHROUGH))
+    start = lines.index(expected[0])
+    assert lines[start : start + len(expected)] == expected
