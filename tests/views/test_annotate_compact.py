@@ -269,7 +269,7 @@ def test_a_record_that_ends_before_the_span_has_no_trick_in_it() -> None:
     [
         (["--at", "3.1"], "a game has rounds 1 to 2"),
         (["--from", "1.11"], "a round has tricks 1 to 10"),
-        (["--to", "x"], "is not ROUND.TRICK"),
+        (["--to", "x"], "not ROUND.TRICK"),
         (["--at", "1.2", "--from", "1.1"], "give --at, or --from and --to"),
         (["--from", "2.5", "--to", "1.3"], "--to 1.3 comes before --from 2.5"),
     ],
