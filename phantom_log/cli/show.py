@@ -14,7 +14,7 @@ import click
 from ..checking.verdict import RecordReport
 from ..records.number_kinds import INDEX
 from ..rules.sheets import Sheet
-from ..views.reports import printable, report_lines
+from ..views.reports import printable, report_lines, shared_title
 from .destination import say_written
 from .exits import EXIT_FAILED, EXIT_INVALID, EXIT_OK, usage_error, writing_output
 from .help import SHOW_EPILOG, SHOW_EXAMPLES
@@ -223,7 +223,7 @@ def _show_to(
         pass
     elif svg:
         try:
-            picture = game_svg(report.log, record_title(report), report.problems, at)
+            picture = game_svg(report.log, shared_title(report), report.problems, at)
         except MomentError as error:
             # The SVG draws a moment the replay reached, or refuses.
             raise usage_error(f"--at {at_text}: {error}") from None
@@ -384,7 +384,9 @@ def _show_html_folder(
         with atomic_folder(folder, force, [*names, "index.html"]) as building:
             for name in names:
                 os.replace(pages / name, building / name)
-            index = index_page(f"Replay pages of {path}", entries)
+            # The folder's or the file's name, not its path: the index is shared too.
+            shown = os.path.basename(os.path.normpath(path)) or path
+            index = index_page(f"Replay pages of {shown}", entries)
             (building / "index.html").write_bytes(index.encode("utf-8"))
     stdout = sys.stdout
     for lines, _, _ in verdicts:
