@@ -134,6 +134,24 @@
 
   // The sheet is drawn in the screen's pixels (one unit of its viewBox is one CSS pixel),
   // so that its labels keep their font size on a phone; it is drawn again on a resize.
+  // The width inside a picture's border, in CSS pixels (a fraction too: rounding it would
+  // draw the picture a little smaller than its labels' font size).
+  function innerWidth(svg) {
+    var style = window.getComputedStyle(svg);
+    var border = parseFloat(style.borderLeftWidth) + parseFloat(style.borderRightWidth);
+    return Math.max(svg.getBoundingClientRect().width - border, 200);
+  }
+
+  // A picture's height on the page for a drawing ``height`` high: its border added, so
+  // that the drawing is not scaled down to fit (boxes are sized border included).
+  function setHeight(svg, height) {
+    var style = window.getComputedStyle(svg);
+    var border = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+    svg.setAttribute("height", String(height + border));
+  }
+
+  var sheetWidth = 0;
+
   function textWidth(svg, text, className) {
     var probe = svgText(text, { x: 0, y: -100, class: className }, svg);
     var width = probe.getComputedTextLength();
@@ -154,9 +172,11 @@
     var svg = byId("sheet");
     clear(svg);
     var caption = byId("sheet-caption");
-    var width = Math.max(svg.clientWidth, 200);
+    var width = innerWidth(svg);
+    sheetWidth = width;
     if (!data.sheet) {
       svg.setAttribute("viewBox", "0 0 " + width + " 40");
+      setHeight(svg, 40);
       svgText("No sheet: the record could not be replayed.", { x: 10, y: 25, class: "side-label" }, svg);
       caption.textContent = "No sheet.";
       return;
@@ -173,7 +193,7 @@
     var centre = top + barHeight / 2;
     var height = top + barHeight + 20;
     svg.setAttribute("viewBox", "0 0 " + width + " " + height);
-    svg.setAttribute("height", String(height));
+    setHeight(svg, height);
     var form = LABEL_FORMS.length - 1;
     for (var f = 0; f < LABEL_FORMS.length; f += 1) {
       var fits = data.sheet.bars.every(function (bar) {
@@ -359,7 +379,7 @@
 
   function curveLayout() {
     var svg = byId("curve");
-    var width = Math.max(svg.clientWidth, 200);
+    var width = innerWidth(svg);
     var across = width - CURVE_LEFT - CURVE_RIGHT;
     var panels = across / (TRICKS_PER_ROUND * ROUNDS) >= MIN_SLOT ? 1 : ROUNDS;
     var slots = (TRICKS_PER_ROUND * ROUNDS) / panels;
@@ -390,7 +410,7 @@
     layout = curveLayout();
     var height = layout.panels * layout.panelHeight;
     svg.setAttribute("viewBox", "0 0 " + layout.width + " " + height);
-    svg.setAttribute("height", String(height));
+    setHeight(svg, height);
     var right = layout.width - CURVE_RIGHT;
     for (var panel = 0; panel < layout.panels; panel += 1) {
       var round = layout.panels === 1 ? 1 : panel + 1;
@@ -745,15 +765,26 @@
       go(index);
     }
   });
-  var drawnWidth = window.innerWidth;
-  window.addEventListener("resize", function () {
-    // The sheet and the curve are drawn in pixels: drawn again for a new width.
-    if (window.innerWidth !== drawnWidth && current >= 0) {
-      drawnWidth = window.innerWidth;
-      drawCurve();
-      draw();
+  // The sheet and the curve are drawn in pixels: drawn again when their width changes (a
+  // new window size, or a scroll bar that came with the page's content).
+  function refit() {
+    if (current < 0) {
+      return;
     }
-  });
+    if (Math.abs(innerWidth(byId("sheet")) - sheetWidth) > 0.1) {
+      drawSheet(positions[current]);
+    }
+    if (layout && Math.abs(innerWidth(byId("curve")) - layout.width) > 0.1) {
+      drawCurve();
+      markCurve(positions[current]);
+    }
+  }
+  window.addEventListener("resize", refit);
+  if (window.ResizeObserver) {
+    var observer = new window.ResizeObserver(refit);
+    observer.observe(byId("sheet"));
+    observer.observe(byId("curve"));
+  }
 
   ["viewer", "controls", "moves", "details", "curve-section"].forEach(function (id) {
     byId(id).hidden = false;
@@ -762,6 +793,7 @@
   drawTrickList();
   var opening = fromAddress();
   go(opening === null ? indexById[data.start] : opening);
+  refit();
   var box = byId("problem-box");
   if (!box.hidden && box.getBoundingClientRect().bottom > window.innerHeight) {
     box.scrollIntoView({ block: "center" });
