@@ -117,11 +117,14 @@ def show(
     With --html, write the replay page: one self-contained HTML file (no network, no
     server) that steps through every position, from each round's start, card by card,
     swap by swap, trick by trick, with the sheet, both hands (or one side's view), the
-    trick, the explanation and the notes curve; an illegal record up to its problem.
-    --at ROUND.TRICK is the position it opens at; the address #ROUND.TRICK (as #2.4) opens
-    another. With --html DIR, every record of PATH gets a page, and DIR/index.html lists
-    them with their verdict, winner and notes. With --analysis FILE or --analyse, each
-    decision's cost in notes, its label (?!, ?, ??) and the best choice are shown too.
+    trick, the cards played, the list of tricks, autoplay and the notes curve; an illegal
+    record up to its problem, where its page opens. --at ROUND.TRICK is the position it
+    opens at; the address #ROUND.TRICK (as #2.4) opens another. With --html DIR, every
+    record of PATH gets a page, and DIR/index.html lists them with their players, event,
+    stage, result and verdict. With --analysis FILE or --analyse, each trick's label and
+    each decision's cost in notes, its label (?!, ?, ??) and the best choice are shown
+    too; a page without says so. A page or SVG names the game (its id, event, players),
+    not the file it was read from.
 
     With --analysis FILE or --analyse in the terminal, the mistakes up to the moment
     shown follow the sheet: each trick's costly decisions with their label and cost, as

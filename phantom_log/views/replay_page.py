@@ -41,7 +41,7 @@ from ..rules.problems import Problem, Severity
 from ..rules.replay import GameLog
 from ..rules.sheets import NOTES_PER_SHEET
 from .annotate import SwapRow, explained_tricks, swap_json
-from .reports import players_text, printable, record_name, shared_title, verdict_text
+from .reports import players_text, printable, shared_title, verdict_text
 
 #: The decisions an analysis can judge, as :class:`DecisionReview` keys name them.
 DECISIONS: Final = ("exchange", "special-number", "lead", "follow", "swap")
@@ -985,9 +985,7 @@ def index_page(title: str, entries: Sequence[IndexEntry]) -> str:
     script = _asset("index.js")
     rows = []
     for entry in entries:
-        cells = [
-            f'<td><a href="{html.escape(entry.file_name)}">{html.escape(entry.name)}</a></td>'
-        ]
+        cells = [f'<td><a href="{html.escape(entry.file_name)}">{html.escape(entry.name)}</a></td>']
         for _, field in _INDEX_COLUMNS[1:]:
             cells.append(f"<td>{html.escape(str(getattr(entry, field)))}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>\n")

@@ -172,13 +172,18 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture
 def opened(browser: Any) -> Iterator[Any]:
     """A function that opens a page at a viewport; every page it opened is closed after
-    the test, which fails on any script error."""
+    the test, which fails on any script error or refusal of the page's policy."""
     opened_pages: list[Any] = []
     errors: list[str] = []
 
     def open_page(path: Path, viewport: dict[str, int], address: str = "") -> Any:
         page = browser.new_page(viewport=viewport)
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # A script or style the page's policy refused is said on the console as an error.
+        page.on(
+            "console",
+            lambda message: errors.append(message.text) if message.type == "error" else None,
+        )
         page.goto(path.resolve().as_uri() + address)
         opened_pages.append(page)
         return page
@@ -244,7 +249,9 @@ def test_no_bar_label_is_cut(
     titles = {"Mi": "Mirror", "Ch": "Chandelier", "Ri": "Ring", "Ma": "Mask"}
     forms = set()
     for label in labels:
-        suit = next(code for code, title in titles.items() if label["text"].startswith((code, title)))
+        suit = next(
+            code for code, title in titles.items() if label["text"].startswith((code, title))
+        )
         forms.add(
             {suit: "code", titles[suit]: "title", f"{suit} {titles[suit]}": "both"}[label["text"]]
         )
@@ -340,7 +347,8 @@ def test_the_list_of_tricks_goes_to_a_trick_and_follows_the_game(
     page.keyboard.press("ArrowRight")
     assert page.get_attribute('.trick-row[aria-current="step"]', "data-row") == "2.5"
     # The current row is scrolled into the list's view: the last, the first.
-    in_list = """row => { const list = document.getElementById('trick-list').getBoundingClientRect();
+    in_list = """row => {
+      const list = document.getElementById('trick-list').getBoundingClientRect();
       const box = row.getBoundingClientRect();
       return box.top >= list.top - 0.5 && box.bottom <= list.bottom + 0.5; }"""
     page.keyboard.press("End")
@@ -365,7 +373,10 @@ def test_cards_played_this_round_are_greyed_with_their_trick(
         ]
         cards = page.locator(f"#cards-{role} .card.played")
         shown = [
-            (cards.nth(n).locator(".card-code").inner_text(), cards.nth(n).locator(".played-mark").inner_text())
+            (
+                cards.nth(n).locator(".card-code").inner_text(),
+                cards.nth(n).locator(".played-mark").inner_text(),
+            )
             for n in range(cards.count())
         ]
         assert shown == played

@@ -363,7 +363,9 @@ def test_titles_name_players_as_people_do() -> None:
     assert players_text({"phantom": "Erik", "christine": "Christine"}) == (
         "Erik (Phantom) vs Christine"
     )
-    assert players_text({"phantom": "Kim", "christine": "Lee"}) == "Kim (Phantom) vs Lee (Christine)"
+    assert (
+        players_text({"phantom": "Kim", "christine": "Lee"}) == "Kim (Phantom) vs Lee (Christine)"
+    )
     assert player_name(Role.PHANTOM, "The Phantom") == "The Phantom"
     assert player_name(Role.PHANTOM, "phantom ") == "phantom "
     assert player_name(Role.CHRISTINE, "Phantom") == "Phantom (Christine)"
@@ -378,7 +380,10 @@ def test_a_shared_page_and_picture_carry_no_local_path(tmp_path: Path) -> None:
     page_path, picture_path = tmp_path / "game.html", tmp_path / "game.svg"
     assert run("show", str(source), "--html", str(page_path)).exit_code == 0
     assert run("show", str(source), "--svg", str(picture_path)).exit_code == 0
-    title = "example-open/s1/t1 (Example Open 2026, stage 1): Kim (Phantom) vs Lee (Christine), sheet rulebook"
+    title = (
+        "example-open/s1/t1 (Example Open 2026, stage 1): Kim (Phantom) vs Lee (Christine), "
+        "sheet rulebook"
+    )
     page = page_path.read_text(encoding="utf-8")
     picture = picture_path.read_text(encoding="utf-8")
     assert f"<title>{html.escape(title)}</title>" in page
@@ -387,7 +392,8 @@ def test_a_shared_page_and_picture_carry_no_local_path(tmp_path: Path) -> None:
     assert re.search(r'<h1 id="title">example-open/s1/t1</h1>', page)
     subtitle = re.search(r'<p class="subtitle">(.*?)</p>', page)
     assert subtitle is not None and subtitle.group(1) == (
-        "Example Open 2026 · stage 1 · 2026-05-02 · Kim (Phantom) vs Lee (Christine) · sheet rulebook"
+        "Example Open 2026 · stage 1 · 2026-05-02 · Kim (Phantom) vs Lee (Christine) · "
+        "sheet rulebook"
     )
     # The terminal still says which file: there, the path tells the user where to look.
     terminal = run("show", str(source), "--no-color")
