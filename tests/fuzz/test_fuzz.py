@@ -17,6 +17,7 @@ every failure it finds in ``.hypothesis/`` and tries it first on the next run.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -488,6 +489,26 @@ def test_a_closed_pipe_ends_quietly() -> None:
     assert_no_traceback(done)
     assert done.returncode in (0, 141)
     assert done.stderr == b""
+
+
+def test_files_cut_short_while_written_say_they_end_early(tmp_path: Path) -> None:
+    """A file as a copy stopped half-way leaves it, read by the real console script: it
+    ends early (its last record is the problem; the record before a cut line of JSON
+    Lines is still read), with no traceback."""
+    text = WALKTHROUGH.read_bytes()
+    line = json.dumps(json.loads(text)).encode()
+    for name, data, whole in [
+        ("cut.json", text[: len(text) // 2], 0),
+        ("cut.jsonl", line + b"\n" + line[:999], 1),
+    ]:
+        (tmp_path / name).write_bytes(data)
+        done = run_script(["verify", "--format", "json", str(tmp_path / name)])
+        assert_no_traceback(done)
+        assert done.returncode == 1
+        *read, cut = [json.loads(report) for report in done.stdout.splitlines()]
+        assert [report["valid"] for report in read] == [True] * whole
+        assert cut["problems"][0]["code"] == "json"
+        assert cut["problems"][0]["message"].startswith("the file ends early, inside ")
 
 
 def test_the_json_lines_count_of_the_harness_is_that_of_format_md() -> None:
