@@ -429,6 +429,52 @@ def test_a_dollar_sign_in_a_name_is_plotted_literally(tmp_path: Path) -> None:
         assert "<!-- $\\frac{1}{0}$ $ (1) -->" in Path(plot).read_text(encoding="utf-8")
 
 
+def svg_box(group: Any) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) of the first path of an SVG group: the frame matplotlib
+    draws for the axes and for the legend."""
+    import re
+
+    path = next(group.iter("{http://www.w3.org/2000/svg}path"))
+    # Points of lines and of the rounded corners' curves (their control points are the
+    # frame's corners): pairs of numbers, whatever the letters between them.
+    numbers = [float(word) for word in re.findall(r"-?[0-9.]+", path.attrib["d"])]
+    xs, ys = numbers[0::2], numbers[1::2]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_25_players_of_the_longest_names_are_plotted_with_the_legend_beside_the_curves(
+    tmp_path: Path,
+) -> None:
+    """Names as long as a record allows, of wide letters, bidi and markup among them, for
+    25 groups: the picture the real console script writes holds the legend whole, beside
+    the axes and not over them."""
+    import xml.etree.ElementTree as ElementTree
+
+    hostile = ["W" * 198, "\u202e" + "M" * 197, "<b>&amp;" + "W" * 190]
+    names = [f"{number:02}{hostile[number % 3]}"[:200] for number in range(25)]
+    record = json.loads(WALKTHROUGH.read_bytes())
+    records = [
+        json.dumps({**record, "game_id": f"g{n}", "players": {"phantom": name, "christine": "C"}})
+        for n, name in enumerate(names)
+    ]
+    (tmp_path / "games.jsonl").write_text("\n".join(records) + "\n", encoding="utf-8")
+    plot = tmp_path / "curve.svg"
+    done = run_script(
+        ["stats", "-q", "--by", "player", "--plot", str(plot), str(tmp_path / "games.jsonl")]
+    )
+    assert_no_traceback(done)
+    assert done.returncode == 0, done.stderr
+    root = ElementTree.parse(plot).getroot()
+    _, _, width, height = (float(value) for value in root.attrib["viewBox"].split())
+    groups = {group.attrib.get("id"): group for group in root.iter("{http://www.w3.org/2000/svg}g")}
+    legend = svg_box(groups["legend_1"])
+    axes = svg_box(groups["patch_2"])  # the axes' background, the first patch inside them
+    assert legend[0] >= 0 and legend[1] >= 0  # the legend whole in the picture
+    assert legend[2] <= width and legend[3] <= height
+    assert legend[0] > axes[2]  # to the right of the curves
+    assert plot.read_text(encoding="utf-8").count("W" * 190) >= 17  # every long name drawn
+
+
 # -- the real console script: what CliRunner cannot show ----------------------------------
 
 
