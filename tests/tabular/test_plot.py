@@ -99,9 +99,7 @@ def test_the_legend_is_in_the_picture_and_off_the_curves(
     assert len(figure.curves) == groups
 
 
-def test_the_whole_corpus_as_one_curve_has_its_legend_beside_it(
-    tmp_path: Path, drawn: Any
-) -> None:
+def test_the_whole_corpus_as_one_curve_has_its_legend_beside_it(tmp_path: Path, drawn: Any) -> None:
     curve = curve_of(games_of_events(tmp_path, ["one", "two"]), [])
     figure = drawn(curve, [])
     assert_legend_beside_the_curves(figure)
