@@ -283,6 +283,9 @@ def test_export_and_annotate_write_the_swaps_alike(tmp_path: Path) -> None:
         ).stdout.splitlines()
     ]
     assert [row["swaps"] for row in annotated] == [row["swaps"] for row in exported_json]
+    # The tricks table leads with the record's source and index (to join the games
+    # table); annotate's rows are one record's, and are the rest of the table's row.
+    assert {(row.pop("source"), row.pop("index")) for row in exported_json} == {(WALKTHROUGH, 0)}
     assert annotated == exported_json
 
 
