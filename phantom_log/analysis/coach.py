@@ -69,7 +69,7 @@ def decision_line(row: Decision, style: Style) -> str:
     if row.kind in _WHERE:
         where += f", {_WHERE[row.kind]}"
     if row.swap_after is not None:
-        where += f" after the {row.swap_after.value}"
+        where += f" after the {row.swap_after}"
     text = f"{where}: {_act(row, style)}"
     if row.label is not None:
         text += " " + style.paint(row.label.value, "red", bold=True)
@@ -153,7 +153,7 @@ def mistake_sentence(row: Decision, who: str) -> str:
     did, doing = _DOING[row.kind]
     text = f"{_where(row)}: {who} {did} {_choice_words(row, row.played)}"
     if row.kind is DecisionKind.SWAP:
-        text += f" at the swap after the {row.swap_after.value if row.swap_after else 'card'}"
+        text += f" at the swap after the {row.swap_after or 'card'}"
     elif row.kind is DecisionKind.EXCHANGE:
         text += " in the exchange"
     if row.cost is None or row.value_best is None or row.value_played is None:
@@ -181,7 +181,7 @@ def _turning_point(row: Decision) -> str:
     did, _doing = _DOING[row.kind]
     where = _where(row)
     if row.swap_after is not None:
-        where += f", swap after the {row.swap_after.value}"
+        where += f", swap after the {row.swap_after}"
     text = f"{where}: {row.player.in_text} {did} {_choice_words(row, row.played)}"
     if row.won_game_lost:
         return text + f", which lost a won game ({notes_text(row.cost or 0)})"
@@ -224,7 +224,7 @@ def summary_lines(
         others = solved - summary.best_played
         if others:
             counts = ", ".join(
-                f"{count} {label.value}" for label, count in summary.labels.items()
+                f"{count} {label.value}" for label, count in summary.labels.items() if count
             )
             line += (
                 f"; {'the other one' if others == 1 else f'the other {others}'} lost "

@@ -42,6 +42,7 @@ from .solver import Choice, Solver, Unsolved
 
 if TYPE_CHECKING:
     from ..records.model import GameRecord
+    from ..views.annotate import SwapAfter
     from ..rules.sheets import Sheet
 
 #: Layouts of the unseen cards solved per decision with ``hidden`` unless told otherwise.
@@ -88,13 +89,6 @@ class Label(StrEnum):
     MISTAKE = "?"
     BLUNDER = "??"
 
-
-class SwapAfter(StrEnum):
-    """The card whose special number called a swap: the trick's lead or its follow (the
-    special number can call one after each in a trick)."""
-
-    LEAD = "lead"
-    FOLLOW = "follow"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,8 +158,10 @@ class Decision:
     worlds: int | None = None
     #: The best choice won the game for the mover, the one made did not.
     won_game_lost: bool = False
-    #: At a swap: the card it followed, the lead's or the follow's (the engine's
-    #: ``swap_after_follow``); ``None`` for any other decision.
+    #: At a swap: the card whose special number called it, ``"lead"`` or ``"follow"``
+    #: (the special number can call one after each in a trick; the engine's
+    #: ``swap_after_follow``, as the annotations' ``after``); ``None`` for any other
+    #: decision.
     swap_after: SwapAfter | None = None
 
     @property
@@ -191,7 +187,7 @@ class Decision:
             "answer": None if self.answer is None else choice_json(self.kind, self.answer),
             "worlds": self.worlds,
             "won_game_lost": self.won_game_lost,
-            "swap_after": None if self.swap_after is None else self.swap_after.value,
+            "swap_after": self.swap_after,
         }
 
     def to_csv_row(self) -> dict[str, Any]:
@@ -346,7 +342,7 @@ def _items(decisions: list[tuple[GameState, Action]]) -> Iterator[_Item]:
         elif isinstance(action, SwapCards):
             due = state.swap_due()
             gives = (tuple(sorted(action.phantom)), tuple(sorted(action.christine)))
-            after = SwapAfter.FOLLOW if state.swap_after_follow else SwapAfter.LEAD
+            after: SwapAfter = "follow" if state.swap_after_follow else "lead"
             for player in (Role.PHANTOM, Role.CHRISTINE):
                 forced = comb(popcount(state.hand(player)), due) <= 1
                 mine, theirs = gives[player], gives[player.other]

@@ -335,6 +335,8 @@ def _analysis_table(analysed: _Analysed, style: Style, tricks: TrickSpan) -> str
         )
         for line in summary:
             lines += style.fit(line)
+    elif not tricks.whole_game and not analysed.stopped:
+        lines += style.fit(f"Summary of {tricks}: no decision with a choice there")
     if analysed.stopped:
         lines += style.fit(stopped_line())
     elif analysed.verdict is not None:

@@ -22,7 +22,6 @@ from phantom_log.analysis.decisions import (
     Decision,
     DecisionKind,
     Label,
-    SwapAfter,
     analyse_replay,
     label_of,
     layouts,
@@ -464,10 +463,10 @@ def test_two_swaps_of_one_trick_are_named_by_the_card_they_followed(
     # show the special number, so a swap follows each (the engine's swap_after_follow).
     swaps = [row for row in late_rows if row.trick == 5 and row.kind is DecisionKind.SWAP]
     assert [(row.player, row.swap_after) for row in swaps] == [
-        (Role.PHANTOM, SwapAfter.LEAD),
-        (Role.CHRISTINE, SwapAfter.LEAD),
-        (Role.PHANTOM, SwapAfter.FOLLOW),
-        (Role.CHRISTINE, SwapAfter.FOLLOW),
+        (Role.PHANTOM, "lead"),
+        (Role.CHRISTINE, "lead"),
+        (Role.PHANTOM, "follow"),
+        (Role.CHRISTINE, "follow"),
     ]
     lines = [decision_line(row, Style()) for row in swaps]
     assert lines[0].startswith("round 2, trick 5, swap after the lead: the Phantom gave ")
@@ -556,6 +555,10 @@ def test_a_span_analyses_only_its_decisions() -> None:
     assert not any(line.startswith("round 2, trick 7") for line in table)
     later = run("analyse", WALKTHROUGH, "--from", "2.8", "--no-color").output.splitlines()
     assert "Summary of trick 2.8 to the last trick:" in later
+    # Trick 10: one card each, no choice to analyse.
+    last = run("analyse", WALKTHROUGH, "--at", "2.10", "--no-color")
+    assert last.exit_code == 0
+    assert "Summary of trick 2.10: no decision with a choice there" in last.output.splitlines()
     # Refused before any work: a span that names no trick.
     both = run("analyse", WALKTHROUGH, "--at", "2.7", "--from", "2.6")
     assert both.exit_code == 2 and "--at names the tricks alone" in both.output
