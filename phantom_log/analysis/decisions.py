@@ -42,8 +42,8 @@ from .solver import Choice, Solver, Unsolved
 
 if TYPE_CHECKING:
     from ..records.model import GameRecord
-    from ..views.annotate import SwapAfter
     from ..rules.sheets import Sheet
+    from ..views.annotate import SwapAfter
 
 #: Layouts of the unseen cards solved per decision with ``hidden`` unless told otherwise.
 DEFAULT_WORLDS: Final = 20
@@ -90,7 +90,6 @@ class Label(StrEnum):
     BLUNDER = "??"
 
 
-
 @dataclass(frozen=True, slots=True)
 class AnalysisOptions:
     """What to analyse and how.
@@ -98,12 +97,13 @@ class AnalysisOptions:
     ``start``: the first decision analysed, as (round, trick); trick 0 is the round's
     start (the exchange and the special number). ``tricks``: only the decisions of the
     tricks of that span (:class:`~phantom_log.records.trick_spans.TrickSpan`), a round's
-    exchange and special number going with its first trick. ``deep``: at a swap or the exchange, also
-    the value of the whole matrix when either side commits first (``bounds``), and the
-    exchange at all (each of its options is a solve of the whole round). ``hidden``:
-    average over ``worlds`` layouts of the cards the mover could not see (all of them when
-    there are no more), drawn with ``seed``. ``time_limit``: seconds for the whole game; a
-    decision not solved by then is left unsolved (``None``: no limit).
+    exchange and special number going with its first trick. ``deep``: at a swap or the
+    exchange, also the value of the whole matrix when either side commits first
+    (``bounds``), and the exchange at all (each of its options is a solve of the whole
+    round). ``hidden``: average over ``worlds`` layouts of the cards the mover could not
+    see (all of them when there are no more), drawn with ``seed``. ``time_limit``:
+    seconds for the whole game; a decision not solved by then is left unsolved (``None``:
+    no limit).
 
     ``ValueError`` for a number that cannot be: ``worlds`` under 1, a ``seed`` past 64
     bits, a ``time_limit`` of ``nan``, infinite, 0 or less (the kinds of

@@ -51,8 +51,11 @@ from ..rules.sheets import NOTES_PER_SHEET
 #: number, or the cards given in a swap (sorted).
 Choice = int | tuple[int, ...]
 
-#: Entries of a solver's transposition table unless told otherwise (a power of two).
-DEFAULT_ENTRIES: Final = 1 << 20
+#: Entries of a solver's transposition table unless told otherwise (a power of two): 96 MiB.
+#: A whole round's solve (a special-number pick, a first lead) stores tens of millions of
+#: positions; at 2^20 entries the table thrashed, and the round-1 pick of the tournament
+#: example took 2.0 times the nodes it takes at 2^22 (docs/analysis.md).
+DEFAULT_ENTRIES: Final = 1 << 22
 #: Bytes an entry takes: three 8-byte words (the key's two, then the bounds, the best move
 #: and the tricks left).
 ENTRY_BYTES: Final = 24

@@ -158,8 +158,7 @@ def analyse(
                     elif output_format == "json":
                         emit(
                             "".join(
-                                orjson.dumps(row.to_json()).decode() + "\n"
-                                for row in analysed.rows
+                                orjson.dumps(row.to_json()).decode() + "\n" for row in analysed.rows
                             )
                         )
                     else:
@@ -293,9 +292,7 @@ def _analyse_record(
         try:
             replayed = record_decisions(report.record, sheets)
             on_solved = None if _solved is None else _count_solved
-            rows = analyse_replay(
-                replayed, report.game_id, options, _process_solver(), on_solved
-            )
+            rows = analyse_replay(replayed, report.game_id, options, _process_solver(), on_solved)
         except Exception as error:  # a bug of the analysis: this record's problem
             report = replace(report, problems=(*report.problems, internal_error(error)))
     players: dict[Role, str] = {}
