@@ -102,7 +102,7 @@ class AnalysisOptions:
     (``bounds``), and the exchange at all (each of its options is a solve of the whole
     round). ``hidden``: average over ``worlds`` layouts of the cards the mover could not
     see (all of them when there are no more), drawn with ``seed``. ``time_limit``:
-    seconds for the whole game; a decision not solved by then is left unsolved (``None``:
+    CPU seconds for the whole game; a decision not solved by then is left unsolved (``None``:
     no limit).
 
     ``ValueError`` for a number that cannot be: ``worlds`` under 1, a ``seed`` past 64
@@ -562,7 +562,9 @@ def analyse_replay(
         solver = Solver()
     else:
         solver.clear()  # each game from an empty table: the same work whatever came before
-    deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
+    # The limit is CPU seconds of this process: the same decisions are solved whether
+    # the machine is idle or busy, and whatever --jobs is.
+    deadline = None if options.time_limit is None else time.process_time() + options.time_limit
     worlds: dict[tuple[int, Role], list[GameState]] = {}
     if options.hidden:
         for mover in (Role.PHANTOM, Role.CHRISTINE):

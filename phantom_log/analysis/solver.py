@@ -288,8 +288,9 @@ class Solver:
         """The value of ``state``: the notes ``side`` can guarantee at the end of the round
         (at least, for the Phantom; at most, for Christine). ``side`` defaults to the player
         to move, and must be given at a simultaneous choice (a swap, the exchange).
-        ``deadline`` is a :func:`time.monotonic` instant: past it, :class:`Unsolved` is
-        raised and no value is given."""
+        ``deadline`` is a :func:`time.process_time` instant (this process's CPU seconds,
+        so that a busy machine does not change what is solved): past it,
+        :class:`Unsolved` is raised and no value is given."""
         root = self._begin(state, side, deadline)
         return self._converge(root, 0, -1, root.notes + _GUESS_ABOVE)
 
@@ -604,7 +605,7 @@ class Solver:
         if (
             self.nodes & _CHECK_EVERY == 0
             and self.deadline >= 0.0
-            and time.monotonic() > self.deadline
+            and time.process_time() > self.deadline
         ):
             raise Unsolved(self.nodes)
         low = state.notes_floor()

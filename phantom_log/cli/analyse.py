@@ -78,7 +78,8 @@ if TYPE_CHECKING:
     default=60.0,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds per game (above 0); a decision not solved by then is marked unsolved.",
+    help="CPU seconds of the solver per game (above 0; a busy machine takes longer by the "
+    "clock, not fewer decisions); a decision not solved by then is marked unsolved.",
 )
 @jobs_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress line.")
