@@ -308,6 +308,28 @@ def test_a_time_limit_never_gives_a_wrong_value() -> None:
                 assert short.label is None and short.best == ()
 
 
+def test_the_time_limit_counts_cpu_seconds_not_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A clock that runs 1,000 s ahead at every look (a machine so busy that each look
+    # comes late) changes nothing; a process whose CPU time does so solves only what
+    # takes fewer than the nodes between two looks.
+    import itertools
+    import time
+
+    replayed = record_decisions(record(), None)
+    exact = analyse_replay(replayed, None, AnalysisOptions(start=(2, 4)))
+    limited = AnalysisOptions(start=(2, 4), time_limit=5.0)
+    clock = itertools.count(0.0, 1000.0)
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    assert analyse_replay(replayed, None, limited) == exact
+    monkeypatch.undo()
+    cpu = itertools.count(0.0, 1000.0)
+    monkeypatch.setattr(time, "process_time", lambda: next(cpu))
+    late = analyse_replay(replayed, None, limited)
+    monkeypatch.undo()
+    assert len(late) == len(exact) and any(not row.solved for row in late)
+    assert all(short == full for short, full in zip(late, exact, strict=True) if short.solved)
+
+
 def test_two_jobs_give_what_one_gives(tmp_path: Path) -> None:
     paths = [str(WALKTHROUGH), str(REPO / "examples" / "optional-rules.json")]
     outputs = []
