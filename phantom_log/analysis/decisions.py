@@ -545,8 +545,7 @@ def analyse_replay(
     and so is the exchange unless ``deep``: its row is a solve of the whole round per card.
     The decisions are solved from the last to the first, cheapest first, with one shared
     table: a decision not solved before the game's time limit has no values (never a wrong
-    one). ``on_solved`` is called after each decision is done (solved or not: for a
-    progress line)."""
+    one). ``on_solved`` is called after each decision solved (for a progress line)."""
     if replayed.decisions is None:
         raise ValueError("the game log holds no decisions: build it with record_decisions()")
     decisions = replayed.decisions
@@ -590,7 +589,7 @@ def analyse_replay(
                 bounds[item.index] = _bounds(solver, item.state, deadline)
             except Unsolved:
                 bounds[item.index] = None
-        if on_solved is not None:
+        if on_solved is not None and results[key] is not None:
             on_solved()
     return [
         _decision(

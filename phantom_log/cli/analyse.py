@@ -166,7 +166,7 @@ def analyse(
                         emit(_csv_text(analysed.rows))
                     problem_text("".join(line + "\n" for line in analysed.problems))
                 done += 1
-                progress.game_done(len(analysed.rows), analysed.counted)
+                progress.game_done(sum(row.solved for row in analysed.rows), analysed.counted)
             if output_format == "table" and done:
                 legend = style.legend(ANALYSIS_SYMBOLS)
                 emit("\n" + style.fitted(legend))
@@ -251,7 +251,8 @@ class AnalysisProgress:
         _solved = None
 
     def game_done(self, decisions: int, counted: bool) -> None:
-        """One more game done, with its ``decisions`` (already ``counted`` or not)."""
+        """One more game done, with its ``decisions`` solved (already ``counted`` as
+        they were, or not)."""
         with self.lock:
             self.games += 1
             if not counted:

@@ -647,15 +647,26 @@ def _on_a_terminal(*args: str) -> tuple[int, bytes, bytes]:
         return status, out.read(), seen
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_the_progress_line_counts_games_and_decisions_on_a_terminal(jobs: str) -> None:
+@pytest.mark.parametrize(("jobs", "limit"), [("1", "60"), ("2", "60"), ("1", "0.000001")])
+def test_the_progress_line_counts_games_and_decisions_on_a_terminal(jobs: str, limit: str) -> None:
     paths = [str(WALKTHROUGH), str(REPO / "examples" / "optional-rules.json")]
     status, out, seen = _on_a_terminal(
-        "analyse", *paths, "--from", "2.6", "--format", "json", "--jobs", jobs
+        "analyse",
+        *paths,
+        "--from",
+        "2.4",
+        "--format",
+        "json",
+        "--jobs",
+        jobs,
+        "--time-limit",
+        limit,
     )
     assert status == 0
-    decisions = len(out.splitlines())
-    assert decisions > 10
+    rows = [json.loads(line) for line in out.splitlines()]
+    decisions = sum(row["value_played"] is not None for row in rows)
+    # A decision not solved in time is not counted as solved.
+    assert 0 < decisions <= len(rows) and (decisions < len(rows)) == (limit != "60")
     assert re.search(rb"\ranalysing: [\d,]+ records, [\d,]+ decisions? solved, \d+ s elapsed", seen)
     closing = seen.rstrip().rsplit(b"\r", 1)[-1]
     assert re.fullmatch(
