@@ -215,8 +215,9 @@ def summary_lines(
         lines.append("  Turning points: none, every decision solved was a best choice")
     for summary in summaries:
         who = summary.player.in_text
-        if players is not None and players.get(summary.player):
-            who += f" ({players[summary.player]})"
+        name = "" if players is None else players.get(summary.player, "")
+        if name and name.casefold() != summary.player.title.casefold():
+            who += f" ({name})"  # "Christine (Christine)" says the name once
         who = who[0].upper() + who[1:]
         solved = summary.decisions - summary.unsolved
         line = f"  {who}{_outcome_word(summary.player, winner)}: "
