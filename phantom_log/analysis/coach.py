@@ -185,7 +185,8 @@ def _turning_point(row: Decision) -> str:
     text = f"{where}: {row.player.in_text} {did} {_choice_words(row, row.played)}"
     if row.won_game_lost:
         return text + f", which lost a won game ({notes_text(row.cost or 0)})"
-    return text + f", which cost {notes_text(row.cost or 0)}"
+    on_average = " on average" if row.worlds is not None else ""
+    return text + f", which cost {notes_text(row.cost or 0)}{on_average}"
 
 
 def _outcome_word(player: Role, winner: Role | None) -> str:
@@ -209,7 +210,12 @@ def summary_lines(
     lines = [f"Summary of {tricks}:" if not tricks.whole_game else "Summary:"]
     points = turning_points(rows)
     if points:
-        lines.append("  Turning points (the choices that cost most, with both hands known):")
+        judged = (
+            "on average over what each player could not see"
+            if any(row.worlds is not None for row in points)
+            else "with both hands known"
+        )
+        lines.append(f"  Turning points (the choices that cost most, {judged}):")
         lines += [f"    {_turning_point(row)}" for row in points]
     else:
         lines.append("  Turning points: none, every decision solved was a best choice")

@@ -565,6 +565,18 @@ def test_the_summary_says_who_won_the_best_choices_and_the_costliest_mistakes() 
     assert not any(" lost over " in line for line in lines)
 
 
+def test_the_turning_points_of_hidden_are_said_to_be_averages() -> None:
+    result = run("analyse", WALKTHROUGH, "--at", "2.7", "--hidden", "--worlds", "4")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert (
+        "  Turning points (the choices that cost most, on average over what each player "
+        "could not see):"
+    ) in lines
+    (point,) = [line for line in lines if line.startswith("    round 2, trick 7: Christine led ")]
+    assert point.endswith(" notes on average")
+
+
 def test_a_span_analyses_only_its_decisions() -> None:
     result = run("analyse", WALKTHROUGH, "--at", "2.7", "--format", "json")
     assert result.exit_code == 0
