@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from ..rules.cards import Role
+from ..records.trick_spans import WHOLE_GAME, TrickSpan
+from ..rules.cards import Role, card_number, card_suit
+from ..rules.sheets import NOTES_PER_SHEET
 from ..views.replay_page import BEST_SHOWN, DecisionReview, ReviewKey
 from ..views.terminal import Style
-from .decisions import Decision, DecisionKind, PlayerSummary, choice_text
+from .decisions import Decision, DecisionKind, PlayerSummary, choice_text, turning_points
 from .solver import Choice
 
 #: Best choices named in a line; the others are counted.
@@ -66,6 +68,8 @@ def decision_line(row: Decision, style: Style) -> str:
         where += f", trick {row.trick}"
     if row.kind in _WHERE:
         where += f", {_WHERE[row.kind]}"
+    if row.swap_after is not None:
+        where += f" after the {row.swap_after}"
     text = f"{where}: {_act(row, style)}"
     if row.label is not None:
         text += " " + style.paint(row.label.value, "red", bold=True)
@@ -94,22 +98,149 @@ def decision_line(row: Decision, style: Style) -> str:
     return text
 
 
+def card_words(card: int) -> str:
+    """A card as a player says it: ``the 4 of Masks``."""
+    return f"the {card_number(card)} of {card_suit(card).title}s"
+
+
+def _choice_words(row: Decision, choice: Choice) -> str:
+    if isinstance(choice, tuple):
+        return " and ".join(card_words(card) for card in choice)
+    if row.kind is DecisionKind.SPECIAL_NUMBER:
+        return str(choice)
+    return card_words(choice)
+
+
+#: Better choices named in a sentence; the others are counted.
+_BETTER_NAMED: Final = 2
+
+_DOING: Final = {
+    DecisionKind.LEAD: ("led", "leading"),
+    DecisionKind.FOLLOW: ("followed with", "following with"),
+    DecisionKind.SPECIAL_NUMBER: ("picked the special number", "picking"),
+    DecisionKind.SWAP: ("gave", "giving"),
+    DecisionKind.EXCHANGE: ("gave", "giving"),
+}
+
+
+def _round_end(best: float, played: float) -> str:
+    """``7 notes completed, not 9``; the sheet completed (the game's end) said so."""
+
+    def count(value: float) -> str:
+        return f"{value:g}" if value == int(value) else f"{value:.1f}"
+
+    if best == NOTES_PER_SHEET:
+        return f"the sheet completed, not {notes_text(played)}"
+    if played == NOTES_PER_SHEET:
+        return f"{notes_text(best)} completed, not the sheet completed"
+    return f"{notes_text(best)} completed, not {count(played)}"
+
+
+def _where(row: Decision) -> str:
+    where = f"round {row.round}"
+    if row.trick is not None:
+        where += f", trick {row.trick}"
+    if row.kind in (DecisionKind.SPECIAL_NUMBER, DecisionKind.EXCHANGE):
+        where += f", {_WHERE[row.kind]}"
+    return where
+
+
+def mistake_sentence(row: Decision, who: str) -> str:
+    """A costly decision in plain words, ``who`` (``you``, ``the Phantom``) as its
+    subject: ``round 2, trick 7: you led the 1 of Masks; leading the 6 of Rings or the 5
+    of Masks, the round ends with 7 notes completed, not 9 (with best play after): 2
+    notes``. The values are the solver's; the sentence restates no rule."""
+    did, doing = _DOING[row.kind]
+    text = f"{_where(row)}: {who} {did} {_choice_words(row, row.played)}"
+    if row.kind is DecisionKind.SWAP:
+        text += f" at the swap after the {row.swap_after or 'card'}"
+    elif row.kind is DecisionKind.EXCHANGE:
+        text += " in the exchange"
+    if row.cost is None or row.value_best is None or row.value_played is None:
+        return text + " (not solved within the time limit)"
+    # A swap's gives are pairs ("the 4 of Rings and the 6 of Masks"): one is named.
+    shown = 1 if row.kind is DecisionKind.SWAP else _BETTER_NAMED
+    better = [_choice_words(row, choice) for choice in row.best[:shown]]
+    more = len(row.best) - shown
+    named = " or ".join(better)
+    if more > 0:
+        named += f" (or {more} other{'' if more == 1 else 's'} as good)"
+    average = f" on average over {row.worlds} layouts" if row.worlds is not None else ""
+    text += (
+        f"; {doing} {named}, the round ends with "
+        f"{_round_end(row.value_best, row.value_played)}{average} (with best play after): "
+        f"{notes_text(row.cost)}"
+    )
+    if row.won_game_lost:
+        text += " and the game"
+    return text
+
+
+def _turning_point(row: Decision) -> str:
+    """A turning point in a few words: where, who chose what, and what it cost."""
+    did, _doing = _DOING[row.kind]
+    where = _where(row)
+    if row.swap_after is not None:
+        where += f", swap after the {row.swap_after}"
+    text = f"{where}: {row.player.in_text} {did} {_choice_words(row, row.played)}"
+    if row.won_game_lost:
+        return text + f", which lost a won game ({notes_text(row.cost or 0)})"
+    on_average = " on average" if row.worlds is not None else ""
+    return text + f", which cost {notes_text(row.cost or 0)}{on_average}"
+
+
+def _outcome_word(player: Role, winner: Role | None) -> str:
+    if winner is None:
+        return ""
+    return ", who won" if winner is player else ", who lost"
+
+
 def summary_lines(
-    summaries: Sequence[PlayerSummary], players: Mapping[Role, str] | None = None
+    rows: Sequence[Decision],
+    summaries: Sequence[PlayerSummary],
+    players: Mapping[Role, str] | None = None,
+    winner: Role | None = None,
+    tricks: TrickSpan = WHOLE_GAME,
 ) -> list[str]:
-    """A line per player: the notes lost over the decisions analysed, the count of each
-    label, the decisions not solved in time."""
-    lines = []
+    """What a learner reads after a game's decisions: which tricks the analysis covers,
+    the turning points (:func:`~phantom_log.analysis.decisions.turning_points`), then per
+    player how many decisions were the best play, the notes the others lost against it
+    (with the count of each label and the decisions not solved in time), and a sentence
+    for each of their costliest decisions."""
+    lines = [f"Summary of {tricks}:" if not tricks.whole_game else "Summary:"]
+    points = turning_points(rows)
+    if points:
+        judged = (
+            "on average over what each player could not see"
+            if any(row.worlds is not None for row in points)
+            else "with both hands known"
+        )
+        lines.append(f"  Turning points (the choices that cost most, {judged}):")
+        lines += [f"    {_turning_point(row)}" for row in points]
+    else:
+        lines.append("  Turning points: none, every decision solved was a best choice")
     for summary in summaries:
         who = summary.player.in_text
-        if players is not None and players.get(summary.player):
-            who += f" ({players[summary.player]})"
-        counts = ", ".join(f"{count} {label.value}" for label, count in summary.labels.items())
-        decisions = f"{summary.decisions} decision{'' if summary.decisions == 1 else 's'}"
-        line = f"{who}: {notes_text(summary.notes_lost)} lost over {decisions} ({counts})"
+        name = "" if players is None else players.get(summary.player, "")
+        if name and name.casefold() != summary.player.title.casefold():
+            who += f" ({name})"  # "Christine (Christine)" says the name once
+        who = who[0].upper() + who[1:]
+        solved = summary.decisions - summary.unsolved
+        line = f"  {who}{_outcome_word(summary.player, winner)}: "
+        line += f"{summary.best_played} of {solved} decision{'' if solved == 1 else 's'} best"
+        others = solved - summary.best_played
+        if others:
+            counts = ", ".join(
+                f"{count} {label.value}" for label, count in summary.labels.items() if count
+            )
+            line += (
+                f"; {'the other one' if others == 1 else f'the other {others}'} lost "
+                f"{notes_text(summary.notes_lost)} against best play ({counts})"
+            )
         if summary.unsolved:
             line += f"; {summary.unsolved} not solved within the time limit"
         lines.append(line)
+        lines += [f"    {mistake_sentence(row, 'you')}" for row in summary.worst]
     return lines
 
 

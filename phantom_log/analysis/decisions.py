@@ -25,6 +25,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any, Final
 
 from ..records.number_kinds import COUNT, SECONDS, SEED
+from ..records.trick_spans import WHOLE_GAME, TrickSpan
 from ..rules.cards import CARD_CODES, FULL_DECK, Role, hand_cards, hand_mask, popcount
 from ..rules.engine import (
     CARDS_PER_HAND,
@@ -42,6 +43,7 @@ from .solver import Choice, Solver, Unsolved
 if TYPE_CHECKING:
     from ..records.model import GameRecord
     from ..rules.sheets import Sheet
+    from ..views.annotate import SwapAfter
 
 #: Layouts of the unseen cards solved per decision with ``hidden`` unless told otherwise.
 DEFAULT_WORLDS: Final = 20
@@ -66,6 +68,7 @@ ANALYSIS_FIELDS: Final = (
     "answer",
     "worlds",
     "won_game_lost",
+    "swap_after",
 )
 
 
@@ -92,12 +95,15 @@ class AnalysisOptions:
     """What to analyse and how.
 
     ``start``: the first decision analysed, as (round, trick); trick 0 is the round's
-    start (the exchange and the special number). ``deep``: at a swap or the exchange, also
-    the value of the whole matrix when either side commits first (``bounds``), and the
-    exchange at all (each of its options is a solve of the whole round). ``hidden``:
-    average over ``worlds`` layouts of the cards the mover could not see (all of them when
-    there are no more), drawn with ``seed``. ``time_limit``: seconds for the whole game; a
-    decision not solved by then is left unsolved (``None``: no limit).
+    start (the exchange and the special number). ``tricks``: only the decisions of the
+    tricks of that span (:class:`~phantom_log.records.trick_spans.TrickSpan`), a round's
+    exchange and special number going with its first trick. ``deep``: at a swap or the
+    exchange, also the value of the whole matrix when either side commits first
+    (``bounds``), and the exchange at all (each of its options is a solve of the whole
+    round). ``hidden``: average over ``worlds`` layouts of the cards the mover could not
+    see (all of them when there are no more), drawn with ``seed``. ``time_limit``:
+    CPU seconds for the whole game; a decision not solved by then is left unsolved (``None``:
+    no limit).
 
     ``ValueError`` for a number that cannot be: ``worlds`` under 1, a ``seed`` past 64
     bits, a ``time_limit`` of ``nan``, infinite, 0 or less (the kinds of
@@ -109,6 +115,7 @@ class AnalysisOptions:
     worlds: int = DEFAULT_WORLDS
     seed: int = 0
     time_limit: float | None = None
+    tricks: TrickSpan = WHOLE_GAME
 
     def __post_init__(self) -> None:
         from ..views.picture import check_moment
@@ -151,6 +158,11 @@ class Decision:
     worlds: int | None = None
     #: The best choice won the game for the mover, the one made did not.
     won_game_lost: bool = False
+    #: At a swap: the card whose special number called it, ``"lead"`` or ``"follow"``
+    #: (the special number can call one after each in a trick; the engine's
+    #: ``swap_after_follow``, as the annotations' ``after``); ``None`` for any other
+    #: decision.
+    swap_after: SwapAfter | None = None
 
     @property
     def solved(self) -> bool:
@@ -175,6 +187,7 @@ class Decision:
             "answer": None if self.answer is None else choice_json(self.kind, self.answer),
             "worlds": self.worlds,
             "won_game_lost": self.won_game_lost,
+            "swap_after": self.swap_after,
         }
 
     def to_csv_row(self) -> dict[str, Any]:
@@ -213,22 +226,54 @@ def _number(value: float | None) -> float | int | None:
 @dataclass(frozen=True, slots=True)
 class PlayerSummary:
     """One player's decisions in one game: how many were analysed and not solved in time,
-    the notes lost (the sum of the costs), and the count of each label."""
+    the notes lost (the sum of the costs), the count of each label, how many of the
+    solved decisions were a best choice (``best_played``), and the costliest decisions
+    (``worst``: those that cost notes, the costliest first, at most
+    :data:`MISTAKES_LISTED`)."""
 
     player: Role
     decisions: int
     unsolved: int
     notes_lost: float
     labels: dict[Label, int] = field(default_factory=dict)
+    best_played: int = 0
+    worst: tuple[Decision, ...] = ()
+
+
+#: A player's costliest decisions kept by :func:`summarise`.
+MISTAKES_LISTED: Final = 3
+#: Turning points kept by :func:`turning_points`.
+TURNING_POINTS: Final = 3
+
+
+def _costliest(rows: Iterable[tuple[int, Decision]]) -> list[tuple[int, Decision]]:
+    """The decisions that cost notes, a game thrown away first, then the costliest, then
+    in play order (each with its place in play)."""
+    costly = [(place, row) for place, row in rows if row.cost is not None and row.cost > 0]
+    return sorted(
+        costly, key=lambda found: (not found[1].won_game_lost, -(found[1].cost or 0), found[0])
+    )
+
+
+def turning_points(decisions: Iterable[Decision]) -> list[Decision]:
+    """The few decisions of a game that changed its outcome or cost most, in play order:
+    every one whose choice lost a game that the best choice would have won for its
+    player (with both hands known and best play after, the round's notes crossed the line
+    between the Phantom's win and Christine's), then the costliest others; at most
+    :data:`TURNING_POINTS`, and only decisions that cost notes."""
+    chosen = _costliest(enumerate(decisions))[:TURNING_POINTS]
+    return [row for _place, row in sorted(chosen, key=lambda found: found[0])]
 
 
 def summarise(decisions: Iterable[Decision]) -> list[PlayerSummary]:
-    """Per player (the Phantom first), the summary of the analysed decisions of a game."""
+    """Per player (the Phantom first), the summary of the analysed decisions of a game
+    (given in play order)."""
     rows = list(decisions)
     summaries = []
     for player in (Role.PHANTOM, Role.CHRISTINE):
         mine = [row for row in rows if row.player is player]
         labels = {label: sum(row.label is label for row in mine) for label in reversed(Label)}
+        worst = _costliest(enumerate(mine))[:MISTAKES_LISTED]
         summaries.append(
             PlayerSummary(
                 player,
@@ -236,6 +281,8 @@ def summarise(decisions: Iterable[Decision]) -> list[PlayerSummary]:
                 sum(not row.solved for row in mine),
                 sum(row.cost for row in mine if row.cost is not None),
                 labels,
+                sum(row.cost is not None and row.cost <= 0 for row in mine),
+                tuple(row for _place, row in worst),
             )
         )
     return summaries
@@ -268,6 +315,7 @@ class _Item:
     played: Choice
     answer: Choice | None
     forced: bool
+    swap_after: SwapAfter | None = None
 
     @property
     def trick(self) -> int | None:
@@ -294,10 +342,12 @@ def _items(decisions: list[tuple[GameState, Action]]) -> Iterator[_Item]:
         elif isinstance(action, SwapCards):
             due = state.swap_due()
             gives = (tuple(sorted(action.phantom)), tuple(sorted(action.christine)))
+            after: SwapAfter = "follow" if state.swap_after_follow else "lead"
             for player in (Role.PHANTOM, Role.CHRISTINE):
                 forced = comb(popcount(state.hand(player)), due) <= 1
                 mine, theirs = gives[player], gives[player.other]
-                yield _Item(index, state, action, player, DecisionKind.SWAP, mine, theirs, forced)
+                kind = DecisionKind.SWAP
+                yield _Item(index, state, action, player, kind, mine, theirs, forced, after)
         elif isinstance(action, ExchangeCards):
             cards = (action.phantom, action.christine)
             for player in (Role.PHANTOM, Role.CHRISTINE):
@@ -475,11 +525,18 @@ def _bounds(solver: Solver, state: GameState, deadline: float | None) -> tuple[i
     )
 
 
+def _in_span(item: _Item, tricks: TrickSpan) -> bool:
+    """Whether the decision lies in the span: a round's exchange and special number go
+    with its first trick."""
+    return tricks.covers(item.state.round, item.trick or 1)
+
+
 def analyse_replay(
     replayed: GameLog,
     game_id: str | None = None,
     options: AnalysisOptions = AnalysisOptions(),
     solver: Solver | None = None,
+    on_solved: Callable[[], None] | None = None,
 ) -> list[Decision]:
     """The analysed decisions of a game log built with its decisions
     (:func:`record_decisions`), in play order.
@@ -488,7 +545,7 @@ def analyse_replay(
     and so is the exchange unless ``deep``: its row is a solve of the whole round per card.
     The decisions are solved from the last to the first, cheapest first, with one shared
     table: a decision not solved before the game's time limit has no values (never a wrong
-    one)."""
+    one). ``on_solved`` is called after each decision solved (for a progress line)."""
     if replayed.decisions is None:
         raise ValueError("the game log holds no decisions: build it with record_decisions()")
     decisions = replayed.decisions
@@ -497,13 +554,16 @@ def analyse_replay(
         for item in _items(decisions)
         if not item.forced
         and item.moment >= options.start
+        and _in_span(item, options.tricks)
         and (options.deep or item.kind is not DecisionKind.EXCHANGE)
     ]
     if solver is None:
         solver = Solver()
     else:
         solver.clear()  # each game from an empty table: the same work whatever came before
-    deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
+    # The limit is CPU seconds of this process: the same decisions are solved whether
+    # the machine is idle or busy, and whatever --jobs is.
+    deadline = None if options.time_limit is None else time.process_time() + options.time_limit
     worlds: dict[tuple[int, Role], list[GameState]] = {}
     if options.hidden:
         for mover in (Role.PHANTOM, Role.CHRISTINE):
@@ -529,6 +589,8 @@ def analyse_replay(
                 bounds[item.index] = _bounds(solver, item.state, deadline)
             except Unsolved:
                 bounds[item.index] = None
+        if on_solved is not None and results[key] is not None:
+            on_solved()
     return [
         _decision(
             item, results[(item.index, item.player)], bounds.get(item.index), game_id, options
@@ -558,6 +620,7 @@ def _decision(
         None,
         bounds,
         item.answer,
+        swap_after=item.swap_after,
     )
     if values is None:
         return unsolved
@@ -593,16 +656,18 @@ def analyse(
     seed: int = 0,
     time_limit: float | None = None,
     solver: Solver | None = None,
+    tricks: TrickSpan = WHOLE_GAME,
 ) -> list[Decision]:
     """The analysed decisions of one record (a model, or a parsed JSON object, which is
-    checked first), in play order; see :class:`AnalysisOptions` for the options (and the
-    ``ValueError`` of a number that cannot be, raised before any work). An illegal record
+    checked first), in play order; see :class:`AnalysisOptions` for the options (``tricks``
+    among them: only the decisions of that span of tricks; and the ``ValueError`` of a
+    number that cannot be, raised before any work). An illegal record
     is analysed up to its first problem (:func:`phantom_log.replay` says which); a record
     that cannot be replayed at all (no JSON data, or not of the schema) has no decisions."""
     from ..checking.verdict import check_record
     from ..records.schema import json_data_problem
 
-    options = AnalysisOptions(start, deep, hidden, worlds, seed, time_limit)
+    options = AnalysisOptions(start, deep, hidden, worlds, seed, time_limit, tricks)
     data = record.to_json() if not isinstance(record, Mapping) else dict(record)
     if json_data_problem(data) is not None:
         return []  # no JSON data: no record to replay (phantom_log.replay says why)

@@ -51,8 +51,11 @@ from ..rules.sheets import NOTES_PER_SHEET
 #: number, or the cards given in a swap (sorted).
 Choice = int | tuple[int, ...]
 
-#: Entries of a solver's transposition table unless told otherwise (a power of two).
-DEFAULT_ENTRIES: Final = 1 << 20
+#: Entries of a solver's transposition table unless told otherwise (a power of two): 96 MiB.
+#: A whole round's solve (a special-number pick, a first lead) stores tens of millions of
+#: positions; at 2^20 entries the table thrashed, and the round-1 pick of the tournament
+#: example took 2.0 times the nodes it takes at 2^22 (docs/analysis.md).
+DEFAULT_ENTRIES: Final = 1 << 22
 #: Bytes an entry takes: three 8-byte words (the key's two, then the bounds, the best move
 #: and the tricks left).
 ENTRY_BYTES: Final = 24
@@ -285,8 +288,9 @@ class Solver:
         """The value of ``state``: the notes ``side`` can guarantee at the end of the round
         (at least, for the Phantom; at most, for Christine). ``side`` defaults to the player
         to move, and must be given at a simultaneous choice (a swap, the exchange).
-        ``deadline`` is a :func:`time.monotonic` instant: past it, :class:`Unsolved` is
-        raised and no value is given."""
+        ``deadline`` is a :func:`time.process_time` instant (this process's CPU seconds,
+        so that a busy machine does not change what is solved): past it,
+        :class:`Unsolved` is raised and no value is given."""
         root = self._begin(state, side, deadline)
         return self._converge(root, 0, -1, root.notes + _GUESS_ABOVE)
 
@@ -601,7 +605,7 @@ class Solver:
         if (
             self.nodes & _CHECK_EVERY == 0
             and self.deadline >= 0.0
-            and time.monotonic() > self.deadline
+            and time.process_time() > self.deadline
         ):
             raise Unsolved(self.nodes)
         low = state.notes_floor()

@@ -8,7 +8,7 @@ import io
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 import orjson
@@ -29,6 +29,7 @@ from .options import (
     output_options,
     selection_options,
     sheets_option,
+    trick_span_options,
 )
 from .reviews import ANALYSIS_SYMBOLS
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from ..analysis.decisions import AnalysisOptions, Decision
     from ..analysis.solver import Solver
     from ..records.source_records import SourceRecord
+    from ..records.trick_spans import TrickSpan
     from ..rules.cards import Role
     from ..views.terminal import ColourChoice, Style
     from .destination import Destination
@@ -43,13 +45,7 @@ if TYPE_CHECKING:
 
 @click.command(epilog=ANALYSE_EXAMPLES + ANALYSE_EPILOG)
 @click.argument("paths", nargs=-1, required=True, type=PATHS)
-@click.option(
-    "--from",
-    "from_text",
-    metavar="ROUND.TRICK",
-    help="Analyse from that trick on (ROUND.0: from the round's start, its exchange). "
-    "Default: the whole game.",
-)
+@trick_span_options
 @click.option(
     "--deep",
     is_flag=True,
@@ -82,9 +78,11 @@ if TYPE_CHECKING:
     default=60.0,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds per game (above 0); a decision not solved by then is marked unsolved.",
+    help="CPU seconds of the solver per game (above 0; a busy machine takes longer by the "
+    "clock, not fewer decisions); a decision not solved by then is marked unsolved.",
 )
 @jobs_option
+@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
 @output_options(
     ["table", "json", "csv"],
     "table: a coach's line per decision and a summary per player; json: JSON Lines, one "
@@ -96,13 +94,14 @@ if TYPE_CHECKING:
 @max_record_size_option
 def analyse(
     paths: tuple[str, ...],
-    from_text: str | None,
+    tricks: TrickSpan,
     deep: bool,
     hidden: bool,
     worlds: int | None,
     seed: int | None,
     time_limit: float,
     jobs: int | None,
+    quiet: bool,
     output: Destination,
     force: bool,
     colour: ColourChoice,
@@ -115,39 +114,36 @@ def analyse(
     of the round after the choice made and after the best one, the cost in notes for the
     player who chose, and a label: ?! for 1 note, ? for 2, ?? for 3 or more or a won game
     thrown away. A swap or an exchange is judged against what the opponent gave. A choice
-    with no alternative is left out. An illegal record is analysed up to its first
-    problem.
+    with no alternative is left out. --from, --to and --at analyse only the decisions of
+    those tricks (a round's special number goes with its first trick). Each game closes
+    with a summary: its turning points, and per player the decisions that were the best
+    play and the costliest mistakes in words. An illegal record is analysed up to its
+    first problem.
     """
     from ..analysis.decisions import DEFAULT_WORLDS, AnalysisOptions
     from ..running.pipeline import WorkerLost, default_jobs, ordered_map
-    from ..views.picture import parse_moment
-    from ..views.terminal import Progress, clear_progress, detect_style
+    from ..views.terminal import clear_progress, detect_style
 
-    start = (1, 0)
-    if from_text is not None:
-        try:
-            start = parse_moment(from_text)
-        except ValueError as error:
-            raise usage_error(f"--from {error}") from None
     if not hidden and (worlds is not None or seed is not None):
         raise usage_error("--worlds and --seed take --hidden")
     options = AnalysisOptions(
-        start,
+        (1, 0),
         deep,
         hidden,
         DEFAULT_WORLDS if worlds is None else worlds,
         0 if seed is None else seed,
         time_limit,
+        tricks,
     )
     sheets = load_sheets(sheets_path)
     style = detect_style(colour, output.to_standard_output)
     output_format = output.format
     work = functools.partial(_analyse_record, sheets=sheets, options=options)
-    progress = Progress("analysing", output.pager_command is None)
+    progress = AnalysisProgress(not quiet and output.pager_command is None)
     done = 0
     all_valid = True
     failed = False
-    with writing_output(), output.text() as stream:
+    with writing_output(), output.text() as stream, progress:
         emit = stream.write
         problem_text = emit if output_format == "table" else sys.stderr.write
         if output_format == "csv":
@@ -156,28 +152,27 @@ def analyse(
             for analysed in ordered_map(work, source_records(paths), jobs or default_jobs()):
                 all_valid &= analysed.valid
                 failed |= analysed.failed
-                clear_progress(for_standard_output=not analysed.problems)
-                if output_format == "table":
-                    emit(("\n" if done else "") + _analysis_table(analysed, style))
-                elif output_format == "json":
-                    emit(
-                        "".join(
-                            orjson.dumps(row.to_json()).decode() + "\n" for row in analysed.rows
+                with progress.lock:
+                    clear_progress(for_standard_output=not analysed.problems)
+                    if output_format == "table":
+                        emit(("\n" if done else "") + _analysis_table(analysed, style, tricks))
+                    elif output_format == "json":
+                        emit(
+                            "".join(
+                                orjson.dumps(row.to_json()).decode() + "\n" for row in analysed.rows
+                            )
                         )
-                    )
-                else:
-                    emit(_csv_text(analysed.rows))
-                problem_text("".join(line + "\n" for line in analysed.problems))
+                    else:
+                        emit(_csv_text(analysed.rows))
+                    problem_text("".join(line + "\n" for line in analysed.problems))
                 done += 1
-                progress.update(done)
+                progress.game_done(sum(row.solved for row in analysed.rows), analysed.counted)
             if output_format == "table" and done:
                 legend = style.legend(ANALYSIS_SYMBOLS)
                 emit("\n" + style.fitted(legend))
         except WorkerLost:
             raise run_failed(f"a worker process died after {done} records") from None
-        finally:
-            progress.close()
-    say_written(output, False)
+    say_written(output, quiet)
     if failed:
         sys.exit(EXIT_FAILED)
     sys.exit(EXIT_OK if all_valid else EXIT_INVALID)
@@ -195,6 +190,85 @@ class _Analysed:
     failed: bool
     stopped: bool
     players: dict[Role, str]
+    #: Who won the game (``None``: unfinished, or illegal).
+    winner: Role | None = None
+    #: The decisions were counted on the run's counter as they were solved (see
+    #: :class:`AnalysisProgress`), not only now that the game is done.
+    counted: bool = False
+
+
+#: The count of decisions solved by this run's processes, shared with the workers it
+#: forks (``None``: no progress line is drawn, or this process was not forked from the
+#: run's: spawned workers leave it to the run to count a game's decisions when it is done).
+_solved: Any = None
+
+
+def _count_solved() -> None:
+    with _solved.get_lock():
+        _solved.value += 1
+
+
+class AnalysisProgress:
+    """``analyse``'s progress line on standard error (:class:`~phantom_log.views.terminal.Progress`,
+    as ``verify`` and ``export`` draw theirs): the games done, the decisions solved so far
+    (counted by the workers as they solve them) and the time elapsed. A thread redraws it
+    twice a second, since one game can take a minute; text written to the terminal first
+    takes :attr:`lock`. Drawn only on a terminal, never with ``--quiet``."""
+
+    def __init__(self, enabled: bool) -> None:
+        import threading
+        import time
+
+        from ..views.terminal import Progress
+
+        self.line = Progress("analysing", enabled)
+        self.enabled = self.line.enabled
+        self.lock = threading.Lock()
+        self.clock = time.monotonic
+        self.started = self.clock()
+        self.games = 0
+        self.uncounted = 0
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._tick, name="analyse-progress", daemon=True)
+
+    def __enter__(self) -> AnalysisProgress:
+        global _solved
+        if self.enabled:
+            import multiprocessing
+
+            _solved = multiprocessing.Value("q", 0)
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        global _solved
+        if self.enabled:
+            self.stopped.set()
+            self.thread.join()
+            with self.lock:
+                self._draw()
+                self.line.close()
+        _solved = None
+
+    def game_done(self, decisions: int, counted: bool) -> None:
+        """One more game done, with its ``decisions`` solved (already ``counted`` as
+        they were, or not)."""
+        with self.lock:
+            self.games += 1
+            if not counted:
+                self.uncounted += decisions
+            self._draw()
+
+    def _tick(self) -> None:
+        while not self.stopped.wait(0.5):
+            with self.lock:
+                self._draw()
+
+    def _draw(self) -> None:
+        solved = self.uncounted + (0 if _solved is None else _solved.value)
+        elapsed = int(self.clock() - self.started)
+        detail = f"{solved:,} decision{'' if solved == 1 else 's'} solved, {elapsed} s elapsed"
+        self.line.update(self.games, detail)
 
 
 @functools.cache
@@ -219,7 +293,8 @@ def _analyse_record(
     if report.log is not None and not report.failed:
         try:
             replayed = record_decisions(report.record, sheets)
-            rows = analyse_replay(replayed, report.game_id, options, _process_solver())
+            on_solved = None if _solved is None else _count_solved
+            rows = analyse_replay(replayed, report.game_id, options, _process_solver(), on_solved)
         except Exception as error:  # a bug of the analysis: this record's problem
             report = replace(report, problems=(*report.problems, internal_error(error)))
     players: dict[Role, str] = {}
@@ -235,12 +310,15 @@ def _analyse_record(
         report.failed,
         report.log is not None and not report.valid,
         players,
+        report.result.winner if report.valid and report.result is not None else None,
+        _solved is not None,
     )
 
 
-def _analysis_table(analysed: _Analysed, style: Style) -> str:
+def _analysis_table(analysed: _Analysed, style: Style, tricks: TrickSpan) -> str:
     """One record's analysis as the table prints it: the title, a coach's line a decision,
-    the summary per player, and the verdict (or where an illegal record stopped)."""
+    the summary (the span of ``tricks``, the turning points, per player), and the verdict
+    (or where an illegal record stopped)."""
     from ..analysis.coach import decision_line, stopped_line, summary_lines
     from ..analysis.decisions import summarise
 
@@ -251,8 +329,13 @@ def _analysis_table(analysed: _Analysed, style: Style) -> str:
     for row in analysed.rows:
         lines += style.fit(decision_line(row, style))
     if analysed.rows:
-        for line in summary_lines(summarise(analysed.rows), analysed.players):
+        summary = summary_lines(
+            analysed.rows, summarise(analysed.rows), analysed.players, analysed.winner, tricks
+        )
+        for line in summary:
             lines += style.fit(line)
+    elif not tricks.whole_game and not analysed.stopped:
+        lines += style.fit(f"Summary of {tricks}: no decision with a choice there")
     if analysed.stopped:
         lines += style.fit(stopped_line())
     elif analysed.verdict is not None:

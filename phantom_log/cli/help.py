@@ -189,7 +189,7 @@ STATS_EPILOG: Final = _exit_codes(
 
 ANALYSE_EXAMPLES: Final = _examples(
     ("phantom-log analyse game.json", "what each decision cost, as a coach says it"),
-    ("phantom-log analyse game.json --from 2.0 --deep", "round 2 only, with the whole matrices"),
+    ("phantom-log analyse game.json --at 2 --deep", "round 2 only, with the whole matrices"),
     ("phantom-log analyse game.json --hidden --worlds 30", "by what each player could see"),
     ("phantom-log analyse games/ -j 2 -o analysis.jsonl", "a whole event, as JSON Lines"),
 )
@@ -197,7 +197,7 @@ ANALYSE_EXAMPLES: Final = _examples(
 ANALYSE_EPILOG: Final = _exit_codes(
     "every record is valid (decisions not solved in time included)",
     "at least one record is invalid (analysed up to its first problem)",
-    "a bad option or --from, a path that does not\n     exist, paths that hold no "
+    "a bad option or --from/--to/--at, a path that\n     does not exist, paths that hold no "
     "records, or an -o file that\n     exists without --force",
     _FAILED + ", a worker\n     process died or the -o file could not be written",
 )

@@ -250,8 +250,8 @@ def analysis_options(from_file: str, analyse: str, unsolved: str) -> Callable[[F
                 default=60.0,
                 show_default=True,
                 metavar="SECONDS",
-                help=f"With --analyse: seconds per game (above 0); a decision not solved by then "
-                f"{unsolved}.",
+                help=f"With --analyse: CPU seconds per game (above 0); a decision not solved by "
+                f"then {unsolved}.",
             ),
         ]
         decorated: Any = run

@@ -331,6 +331,7 @@ class Progress:
         self.count = 0
         self.total_bytes: int | None = None
         self.read_bytes = 0
+        self.detail = ""
         #: The width of the line drawn on the terminal now (0: none is).
         self.drawn = 0
 
@@ -342,10 +343,13 @@ class Progress:
         """Count bytes of the input as read."""
         self.read_bytes += size
 
-    def update(self, count: int) -> None:
+    def update(self, count: int, detail: str = "") -> None:
         """Record how many records are done (and tell the run's supervisor, which says it
-        if the run runs out of memory); redraw at most five times a second."""
+        if the run runs out of memory); redraw at most five times a second. A ``detail``
+        (what a record's work has done so far) replaces the rate, and ends the closing
+        line too."""
         self.count = count
+        self.detail = detail
         ledger = current_ledger()
         if ledger is not None:
             ledger.set_records_done(count)
@@ -356,6 +360,8 @@ class Progress:
             self.shown = now
             rate = count / max(now - self.started, 1e-9)
             line = f"{self.label}{self._bar()} {count:,} records ({rate:,.0f}/s)"
+            if detail:
+                line = f"{self.label}{self._bar()} {count:,} records, {detail}"
             self.stream.write("\r" + line + " " * max(self.drawn - len(line), 0))
             self.stream.flush()
             self.drawn = len(line)
@@ -380,6 +386,8 @@ class Progress:
         _shown.discard(self)
         if self.enabled and self.shown:
             line = f"{self.label}: {self.count:,} records"
+            if self.detail:
+                line += f", {self.detail}"
             padding = max(self.drawn - len(line), self.WIDTH)
             self.stream.write(f"\r{line}{' ' * padding}\n")
             self.stream.flush()

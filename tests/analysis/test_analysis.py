@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 import phantom_log
 from phantom_log import engine_build
 from phantom_log.analysis import decisions as analysis
-from phantom_log.analysis.coach import decision_line
+from phantom_log.analysis.coach import decision_line, mistake_sentence
 from phantom_log.analysis.decisions import (
     AnalysisOptions,
     Decision,
@@ -26,8 +27,10 @@ from phantom_log.analysis.decisions import (
     layouts,
     record_decisions,
     summarise,
+    turning_points,
 )
 from phantom_log.analysis.solver import Solver
+from phantom_log.records.trick_spans import trick_span
 from phantom_log.rules.cards import CARD_BY_CODE, FULL_DECK, Role, hand_mask
 from phantom_log.rules.engine import ExchangeCards, GameState, PlayCard, SwapCards
 from phantom_log.views.terminal import Style
@@ -305,6 +308,28 @@ def test_a_time_limit_never_gives_a_wrong_value() -> None:
                 assert short.label is None and short.best == ()
 
 
+def test_the_time_limit_counts_cpu_seconds_not_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A clock that runs 1,000 s ahead at every look (a machine so busy that each look
+    # comes late) changes nothing; a process whose CPU time does so solves only what
+    # takes fewer than the nodes between two looks.
+    import itertools
+    import time
+
+    replayed = record_decisions(record(), None)
+    exact = analyse_replay(replayed, None, AnalysisOptions(start=(2, 4)))
+    limited = AnalysisOptions(start=(2, 4), time_limit=5.0)
+    clock = itertools.count(0.0, 1000.0)
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    assert analyse_replay(replayed, None, limited) == exact
+    monkeypatch.undo()
+    cpu = itertools.count(0.0, 1000.0)
+    monkeypatch.setattr(time, "process_time", lambda: next(cpu))
+    late = analyse_replay(replayed, None, limited)
+    monkeypatch.undo()
+    assert len(late) == len(exact) and any(not row.solved for row in late)
+    assert all(short == full for short, full in zip(late, exact, strict=True) if short.solved)
+
+
 def test_two_jobs_give_what_one_gives(tmp_path: Path) -> None:
     paths = [str(WALKTHROUGH), str(REPO / "examples" / "optional-rules.json")]
     outputs = []
@@ -327,8 +352,10 @@ def test_table_reads_like_a_coach_and_ends_with_a_summary() -> None:
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert "round 2, trick 4: the Phantom led Ch3 ?? - cost 3 notes; best was Ma6" in lines
-    assert any(line.startswith("the Phantom (Erik): ") for line in lines)
-    assert any(line.startswith("Christine (Christine): ") for line in lines)
+    assert "Summary of trick 2.4 to the last trick:" in lines
+    assert any(line.startswith("  The Phantom (Erik), who lost: ") for line in lines)
+    # Christine is called Christine: her name is not said twice.
+    assert any(line.startswith("  Christine, who won: ") for line in lines)
     assert lines[-3].endswith("valid: Christine wins with 9 notes completed (round 2, trick 10)")
     # The labels' legend closes the table.
     assert lines[-2:] == [
@@ -447,3 +474,230 @@ def test_annotate_adds_each_tricks_analysed_decisions(tmp_path: Path) -> None:
     assert plain.startswith("Legend: ") and "a mistake" not in plain
     both = run("annotate", str(WALKTHROUGH), "--analyse", "--analysis", str(analysis))
     assert both.exit_code == 2
+
+
+# -- what a learner reads --------------------------------------------------------------------
+
+
+def test_two_swaps_of_one_trick_are_named_by_the_card_they_followed(
+    late_rows: list[Decision],
+) -> None:
+    # Round 2, trick 5 of the walkthrough: Christine's lead and the Phantom's follow both
+    # show the special number, so a swap follows each (the engine's swap_after_follow).
+    swaps = [row for row in late_rows if row.trick == 5 and row.kind is DecisionKind.SWAP]
+    assert [(row.player, row.swap_after) for row in swaps] == [
+        (Role.PHANTOM, "lead"),
+        (Role.CHRISTINE, "lead"),
+        (Role.PHANTOM, "follow"),
+        (Role.CHRISTINE, "follow"),
+    ]
+    lines = [decision_line(row, Style()) for row in swaps]
+    assert lines[0].startswith("round 2, trick 5, swap after the lead: the Phantom gave ")
+    assert lines[3].startswith("round 2, trick 5, swap after the follow: Christine gave Mi2 ")
+    assert [row.to_json()["swap_after"] for row in swaps] == ["lead", "lead", "follow", "follow"]
+    assert all(row.swap_after is None for row in late_rows if row.kind is not DecisionKind.SWAP)
+    header = run("analyse", WALKTHROUGH, "--at", "2.5", "--format", "csv").output.splitlines()[0]
+    assert header.endswith(",won_game_lost,swap_after")
+
+
+def test_turning_points_are_a_won_game_lost_then_the_costliest(
+    late_rows: list[Decision],
+) -> None:
+    points = turning_points(late_rows)
+    costly = sorted((row for row in late_rows if (row.cost or 0) > 0), key=lambda r: -(r.cost or 0))
+    thrown = [row for row in late_rows if row.won_game_lost]
+    assert thrown and len(points) == 3
+    # Every choice that threw a won game away is one, the costliest others fill the rest,
+    # and they are listed in play order.
+    assert all(row in points for row in thrown)
+    rest = [row for row in points if not row.won_game_lost]
+    others = [row.cost for row in costly if not row.won_game_lost]
+    assert sorted((row.cost for row in rest), reverse=True) == others[: len(rest)]
+    assert [late_rows.index(row) for row in points] == sorted(late_rows.index(r) for r in points)
+    assert turning_points([row for row in late_rows if not row.cost]) == []
+
+
+def test_a_mistake_reads_in_plain_words(late_rows: list[Decision]) -> None:
+    # The walkthrough's trick 7 (see above): Ma1 led, 9 notes; Ri6, Ma5 or Ma6 keep 7.
+    row = row_at(late_rows, 7, Role.CHRISTINE, DecisionKind.LEAD)
+    assert mistake_sentence(row, "you") == (
+        "round 2, trick 7: you led the 1 of Masks; leading the 6 of Rings or the 5 of Masks "
+        "(or 1 other as good), the round ends with 7 notes completed, not 9 (with best play "
+        "after): 2 notes"
+    )
+    (thrown,) = [row for row in late_rows if row.won_game_lost]
+    assert thrown.value_best == 12
+    sentence = mistake_sentence(thrown, "you")
+    assert ", the round ends with the sheet completed, not 11 notes " in sentence
+    assert sentence.endswith(": 1 note and the game")
+    assert f" at the swap after the {thrown.swap_after}; giving " in sentence
+
+
+def test_the_summary_says_who_won_the_best_choices_and_the_costliest_mistakes() -> None:
+    result = run("analyse", WALKTHROUGH, "--from", "2.4", "--no-color")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    rows = phantom_log.analyse(record(), start=(2, 4))
+    start = lines.index("Summary of trick 2.4 to the last trick:")
+    assert lines[start + 1] == (
+        "  Turning points (the choices that cost most, with both hands known):"
+    )
+    points = lines[start + 2 : start + 5]
+    assert all(line.startswith("    round 2, trick ") for line in points)
+    assert any(line.endswith(", which lost a won game (1 note)") for line in points)
+    for player, name, outcome in ((Role.PHANTOM, "The Phantom (Erik)", "lost"),):
+        mine = [row for row in rows if row.player is player]
+        best = sum((row.cost or 0) <= 0 for row in mine)
+        lost = sum(row.cost or 0 for row in mine)
+        (line,) = [line for line in lines if line.startswith(f"  {name}, who {outcome}: ")]
+        assert line.startswith(
+            f"  {name}, who {outcome}: {best} of {len(mine)} decisions best; the other "
+            f"{len(mine) - best} lost {lost:g} notes against best play ("
+        )
+        worded = lines[lines.index(line) + 1 : lines.index(line) + 4]
+        assert all(line.startswith("    round 2, trick ") and ": you " in line for line in worded)
+    (christine,) = [line for line in lines if line.startswith("  Christine, ")]
+    assert christine.startswith("  Christine, who won: ")
+    assert "    round 2, trick 7: you led the 1 of Masks; leading the 6 of Rings" in "\n".join(
+        lines
+    )
+    # No more "N notes lost over M decisions" for the winner.
+    assert not any(" lost over " in line for line in lines)
+
+
+def test_the_turning_points_of_hidden_are_said_to_be_averages() -> None:
+    result = run("analyse", WALKTHROUGH, "--at", "2.7", "--hidden", "--worlds", "4")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert (
+        "  Turning points (the choices that cost most, on average over what each player "
+        "could not see):"
+    ) in lines
+    (point,) = [line for line in lines if line.startswith("    round 2, trick 7: Christine led ")]
+    assert point.endswith(" notes on average")
+
+
+def test_a_span_analyses_only_its_decisions() -> None:
+    result = run("analyse", WALKTHROUGH, "--at", "2.7", "--format", "json")
+    assert result.exit_code == 0
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert rows and {(row["round"], row["trick"]) for row in rows} == {(2, 7)}
+    spanned = run("analyse", WALKTHROUGH, "--from", "2.7", "--to", "2.8", "--format", "json")
+    tricks = {(row["round"], row["trick"]) for row in map(json.loads, spanned.output.split())}
+    assert tricks == {(2, 7), (2, 8)}
+    table = run("analyse", WALKTHROUGH, "--at", "2.8", "--no-color").output.splitlines()
+    assert "Summary of trick 2.8:" in table
+    assert not any(line.startswith("round 2, trick 7") for line in table)
+    later = run("analyse", WALKTHROUGH, "--from", "2.8", "--no-color").output.splitlines()
+    assert "Summary of trick 2.8 to the last trick:" in later
+    # Trick 10: one card each, no choice to analyse.
+    last = run("analyse", WALKTHROUGH, "--at", "2.10", "--no-color")
+    assert last.exit_code == 0
+    assert "Summary of trick 2.10: no decision with a choice there" in last.output.splitlines()
+    # Refused before any work: a span that names no trick.
+    both = run("analyse", WALKTHROUGH, "--at", "2.7", "--from", "2.6")
+    assert both.exit_code == 2 and "--at names the tricks alone" in both.output
+    backwards = run("analyse", WALKTHROUGH, "--from", "2.7", "--to", "2.6")
+    assert backwards.exit_code == 2 and "comes before" in backwards.output
+    assert run("analyse", WALKTHROUGH, "--from", "2.0").exit_code == 2
+
+
+def test_a_rounds_special_number_goes_with_its_first_trick() -> None:
+    # With a time limit already past, little is solved, but which decisions the span
+    # holds is seen all the same (each one is a row, solved or not).
+    replayed = record_decisions(record(), None)
+
+    def moments(span: str) -> set[tuple[int, int | None, str]]:
+        start, end = span.split("-")
+        tricks = trick_span(start or None, end or None, None)
+        rows = analyse_replay(replayed, None, AnalysisOptions(time_limit=1e-9, tricks=tricks))
+        return {(row.round, row.trick, row.kind.value) for row in rows}
+
+    whole = moments("-")
+    picks = {moment for moment in whole if moment[2] == "special-number"}
+    assert picks == {(1, None, "special-number"), (2, None, "special-number")}
+    assert moments("2-") == {moment for moment in whole if moment[0] == 2}
+    assert (2, None, "special-number") in moments("2.1-2.1")
+    assert not {moment for moment in moments("1.5-2.3") if moment[0] == 1 and moment[1] is None}
+    assert (2, None, "special-number") in moments("1.5-2.3")
+    assert moments("2.2-") == {m for m in whole if m[0] == 2 and m[1] is not None and m[1] >= 2}
+    assert moments("-1.10") == {moment for moment in whole if moment[0] == 1}
+
+
+# -- progress on a terminal ------------------------------------------------------------------
+
+
+def _on_a_terminal(*args: str) -> tuple[int, bytes, bytes]:
+    """``phantom-log ARGS`` with its standard error a terminal (a pseudo-terminal): the
+    exit status, standard output, and what the terminal showed."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    import tempfile
+
+    controller, terminal = pty.openpty()
+    with tempfile.TemporaryFile() as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "phantom_log", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=terminal,
+        )
+        os.close(terminal)
+        seen = b""
+        while True:
+            try:
+                data = os.read(controller, 65536)
+            except OSError:  # the terminal's other end closed: the run ended
+                break
+            if not data:
+                break
+            seen += data
+        os.close(controller)
+        status = process.wait(timeout=600)
+        out.seek(0)
+        return status, out.read(), seen
+
+
+@pytest.mark.parametrize(("jobs", "limit"), [("1", "60"), ("2", "60"), ("1", "0.000001")])
+def test_the_progress_line_counts_games_and_decisions_on_a_terminal(jobs: str, limit: str) -> None:
+    paths = [str(WALKTHROUGH), str(REPO / "examples" / "optional-rules.json")]
+    status, out, seen = _on_a_terminal(
+        "analyse",
+        *paths,
+        "--from",
+        "2.4",
+        "--format",
+        "json",
+        "--jobs",
+        jobs,
+        "--time-limit",
+        limit,
+    )
+    assert status == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    decisions = sum(row["value_played"] is not None for row in rows)
+    # A decision not solved in time is not counted as solved.
+    assert 0 < decisions <= len(rows) and (decisions < len(rows)) == (limit != "60")
+    assert re.search(rb"\ranalysing: [\d,]+ records, [\d,]+ decisions? solved, \d+ s elapsed", seen)
+    closing = seen.rstrip().rsplit(b"\r", 1)[-1]
+    assert re.fullmatch(
+        rb"analysing: 2 records, %d decisions solved, \d+ s elapsed" % decisions, closing.strip()
+    ), seen[-300:]
+
+
+def test_no_progress_line_off_a_terminal_nor_with_quiet() -> None:
+    import subprocess
+    import sys
+
+    off = subprocess.run(
+        [sys.executable, "-m", "phantom_log", "analyse", str(WALKTHROUGH), "--at", "2.8"],
+        capture_output=True,
+        check=False,
+    )
+    assert off.returncode == 0 and off.stderr == b""
+    assert b"Summary of trick 2.8:" in off.stdout
+    status, out, seen = _on_a_terminal("analyse", str(WALKTHROUGH), "--at", "2.8", "--quiet")
+    assert status == 0 and b"Summary of trick 2.8:" in out
+    assert b"analysing" not in seen
