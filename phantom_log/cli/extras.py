@@ -25,10 +25,14 @@ def install_command(extra: str) -> str:
     - installed from the package index: ``pip install 'phantom-log[extra]'``;
     - not installed (run from a source tree on ``PYTHONPATH``): the editable install of
       that tree, when it is a checkout (it holds ``pyproject.toml``)."""
-    try:
-        distribution = metadata.distribution(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
+    found = list(metadata.distributions(name=DISTRIBUTION))
+    if not found:
         return _from_source_tree(extra)
+    # The metadata an installer wrote (a .dist-info, with METADATA) says where phantom-log
+    # came from; a build's .egg-info left in a checkout (PKG-INFO), found first when
+    # Python runs from there, says nothing of it.
+    installed = [one for one in found if one.read_text("PKG-INFO") is None]
+    distribution = (installed or found)[0]
     direct = _direct_url(distribution)
     if direct is None:
         return "pip install " + shlex.quote(f"{DISTRIBUTION}[{extra}]")

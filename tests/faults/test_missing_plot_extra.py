@@ -71,3 +71,29 @@ def test_the_hint_names_what_works_for_this_installation(
         f"phantom-log: error: --plot draws with matplotlib, which is not installed: {command}\n"
     )
     assert not plot.exists()
+
+
+def test_a_builds_egg_info_in_the_way_does_not_hide_the_installed_metadata(
+    tmp_path: Path,
+) -> None:
+    # Python run from a checkout finds the build's phantom_log.egg-info there first; the
+    # installer's .dist-info still says where phantom-log came from.
+    site = pip_installed(
+        tmp_path / "site", {"url": "file:///srv/src/phantom-log", "dir_info": {"editable": True}}
+    )
+    build = tmp_path / "checkout" / "phantom_log.egg-info"
+    build.mkdir(parents=True)
+    (build / "PKG-INFO").write_text(
+        "Metadata-Version: 2.1\nName: phantom-log\nVersion: 1.0\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_MATPLOTLIB, "stats", str(EXAMPLES), "--plot", "c.svg"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path / "checkout",
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(REPO)])},
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.endswith(": pip install -e '/srv/src/phantom-log[plot]'\n"), done.stderr

@@ -75,7 +75,7 @@ def no_traceback(text: str) -> bool:
 # Each command, with OUT for its output file (the extension is the output's).
 WRITERS: dict[str, list[str]] = {
     "simulate -o": ["simulate", "-n", "30", "-q", "-o", "OUT.jsonl"],
-    "show --svg": ["show", "GAMES", "--svg", "OUT.svg"],
+    "show --svg": ["show", "GAMES", "--index", "0", "--svg", "OUT.svg"],
     "export --games csv": ["export", "GAMES", "-q", "--games", "OUT.csv"],
     "export --tricks parquet": ["export", "GAMES", "-q", "--tricks", "OUT.parquet"],
     "export --tricks jsonl": ["export", "GAMES", "-q", "--tricks", "OUT.jsonl"],
@@ -260,8 +260,8 @@ def test_dev_stdout_redirected_to_a_file_writes_into_that_file(tmp_path: Path) -
 @pytest.mark.parametrize(
     "args",
     [
-        ["show", "GAMES", "--svg", "-"],
-        ["show", "GAMES", "-o", "-", "--format", "svg"],
+        ["show", "GAMES", "--index", "0", "--svg", "-"],
+        ["show", "GAMES", "--index", "0", "-o", "-", "--format", "svg"],
         ["tournament", "check", "GAMES", "-q", "--format", "csv", "-o", "-"],
         ["export", "GAMES", "-q", "--games", "-"],
         ["export", "GAMES", "-q", "--tricks", "/dev/stdout", "--format", "jsonl"],
