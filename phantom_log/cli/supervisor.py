@@ -44,6 +44,7 @@ import resource
 import signal
 import sys
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Final, NoReturn
 
@@ -248,6 +249,22 @@ def _say(message: str) -> None:
         os.write(2, (message + "\n").encode(sys.getfilesystemencoding(), "backslashreplace"))
 
 
+def _read_until_the_end(descriptor: int, take: Callable[[bytes], None]) -> None:
+    """Give ``take`` what is read from ``descriptor`` until it ends, then close it."""
+    while True:
+        try:
+            data = os.read(descriptor, 65536)
+        except InterruptedError:
+            continue
+        except OSError:
+            data = b""
+        if not data:
+            with suppress(OSError):
+                os.close(descriptor)
+            return
+        take(data)
+
+
 class _ErrorCopier:
     """Copies phantom-log's own standard error lines to this process's, as they come (a
     progress line is redrawn without a line break), keeping whether the last line ended."""
@@ -260,18 +277,7 @@ class _ErrorCopier:
 
     def copy_all(self) -> None:
         """Copy until the pipe ends (the child and whatever it started have ended)."""
-        while True:
-            try:
-                data = os.read(self.descriptor, 65536)
-            except InterruptedError:
-                continue
-            except OSError:
-                data = b""
-            if not data:
-                with suppress(OSError):
-                    os.close(self.descriptor)
-                return
-            self.write(data)
+        _read_until_the_end(self.descriptor, self.write)
 
     def end_line(self) -> None:
         """End the line copied last, if it was left open (a progress line)."""
@@ -302,21 +308,13 @@ class _Holder:
 
     def hold_all(self) -> None:
         """Read until the pipe ends (the child and whatever it started have ended)."""
-        while True:
-            try:
-                data = os.read(self.descriptor, 65536)
-            except InterruptedError:
-                continue
-            except OSError:
-                data = b""
-            if not data:
-                with suppress(OSError):
-                    os.close(self.descriptor)
-                return
-            if self.size < _HELD_BYTES:
-                kept = data[: _HELD_BYTES - self.size]
-                self.parts.append(kept)
-                self.size += len(kept)
+        _read_until_the_end(self.descriptor, self._hold)
+
+    def _hold(self, data: bytes) -> None:
+        if self.size < _HELD_BYTES:
+            kept = data[: _HELD_BYTES - self.size]
+            self.parts.append(kept)
+            self.size += len(kept)
 
     def held(self) -> bytes:
         return b"".join(self.parts)

@@ -36,6 +36,7 @@ from phantom_log.rules.engine import ExchangeCards, GameState, PlayCard, SwapCar
 from phantom_log.views.terminal import Style
 from tests.helpers.cli import run
 from tests.helpers.paths import REPO
+from tests.helpers.processes import read_terminal
 
 WALKTHROUGH = REPO / "examples" / "rulebook-walkthrough.json"
 REVOKE = REPO / "examples" / "invalid" / "revoke.json"
@@ -645,16 +646,7 @@ def _on_a_terminal(*args: str) -> tuple[int, bytes, bytes]:
             stderr=terminal,
         )
         os.close(terminal)
-        seen = b""
-        while True:
-            try:
-                data = os.read(controller, 65536)
-            except OSError:  # the terminal's other end closed: the run ended
-                break
-            if not data:
-                break
-            seen += data
-        os.close(controller)
+        seen = read_terminal(controller)
         status = process.wait(timeout=600)
         out.seek(0)
         return status, out.read(), seen

@@ -6,7 +6,6 @@ process as an environment without it would be: its import finds nothing."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.installs import installed_from
 from tests.helpers.paths import EXAMPLES, REPO
 
 # The console script's entry, in a process where matplotlib cannot be imported.
@@ -21,20 +21,6 @@ WITHOUT_MATPLOTLIB = (
     "import sys; sys.modules['matplotlib'] = None; "
     "from phantom_log.cli import entry; sys.argv[0] = 'phantom-log'; entry()"
 )
-
-
-def pip_installed(site: Path, direct_url: dict[str, object] | None) -> Path:
-    """phantom-log's metadata as pip writes it into ``site``."""
-    info = site / "phantom_log-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: phantom-log\nVersion: 1.0\nProvides-Extra: plot\n"
-        'Requires-Dist: matplotlib>=3.8; extra == "plot"\n',
-        encoding="utf-8",
-    )
-    if direct_url is not None:
-        (info / "direct_url.json").write_text(json.dumps(direct_url), encoding="utf-8")
-    return site
 
 
 @pytest.mark.parametrize(
@@ -55,7 +41,7 @@ def pip_installed(site: Path, direct_url: dict[str, object] | None) -> Path:
 def test_the_hint_names_what_works_for_this_installation(
     tmp_path: Path, direct_url: dict[str, object] | None, command: str
 ) -> None:
-    site = pip_installed(tmp_path / "site", direct_url)
+    site = installed_from(tmp_path / "site", direct_url)
     plot = tmp_path / "curve.svg"
     done = subprocess.run(
         [sys.executable, "-c", WITHOUT_MATPLOTLIB, "stats", str(EXAMPLES), "--plot", str(plot)],
@@ -78,7 +64,7 @@ def test_a_builds_egg_info_in_the_way_does_not_hide_the_installed_metadata(
 ) -> None:
     # Python run from a checkout finds the build's phantom_log.egg-info there first; the
     # installer's .dist-info still says where phantom-log came from.
-    site = pip_installed(
+    site = installed_from(
         tmp_path / "site", {"url": "file:///srv/src/phantom-log", "dir_info": {"editable": True}}
     )
     build = tmp_path / "checkout" / "phantom_log.egg-info"

@@ -25,6 +25,7 @@ import pytest
 
 from phantom_log.cli.supervisor import _ErrorCopier
 from tests.helpers.paths import WALKTHROUGH
+from tests.helpers.processes import read_terminal
 
 # How long a process is given to do what it must before the test takes it for hung.
 HUNG = 120.0
@@ -241,16 +242,7 @@ def test_the_progress_line_is_drawn_on_a_terminal_under_the_supervisor(tmp_path:
         stderr=terminal,
     )
     os.close(terminal)
-    seen = b""
-    while True:
-        try:
-            data = os.read(controller, 65536)
-        except OSError:  # the terminal's other end closed: the run ended
-            break
-        if not data:
-            break
-        seen += data
-    os.close(controller)
+    seen = read_terminal(controller)
     assert process.wait(timeout=HUNG) == 0
     assert re.search(rb"\rverifying.* [\d,]+ records \(", seen), seen[-300:]
     assert seen.rstrip().endswith(b"verifying: 20,000 records")

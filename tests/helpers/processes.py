@@ -94,3 +94,22 @@ def session_processes(session: int) -> dict[int, str]:
         if int(fields[3]) == session and fields[0] != b"Z":
             found[int(entry)] = command
     return found
+
+
+def read_terminal(controller: int) -> bytes:
+    """All a process wrote to the pseudo-terminal whose controlling end is ``controller``,
+    read until the terminal's other end closes (the process and its children ended);
+    ``controller`` is closed."""
+    import os
+
+    seen = b""
+    while True:
+        try:
+            data = os.read(controller, 65536)
+        except OSError:  # the terminal's other end closed: the run ended
+            break
+        if not data:
+            break
+        seen += data
+    os.close(controller)
+    return seen

@@ -21,6 +21,7 @@ from phantom_log.views.terminal import (
     visible_width,
 )
 from tests.helpers.paths import REPO, WALKTHROUGH
+from tests.helpers.processes import read_terminal
 
 
 def test_plain_style_is_plain_text() -> None:
@@ -254,16 +255,7 @@ def run_on_a_terminal(args: list[str], environment: dict[str, str]) -> tuple[int
         check=False,
     )
     os.close(slave)
-    shown = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        shown += chunk
-    os.close(master)
+    shown = read_terminal(master)
     return completed.returncode, shown.decode("utf-8", "replace")
 
 
