@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 @click.option(
     "--explain/--no-explain",
     default=None,
-    help="Add a sentence per trick on who won and why (default: on for table, off otherwise).",
+    help="Add a sentence per trick on who won and why (default: on for the wide table, off "
+    "for the 80-column one and the other formats).",
 )
 @trick_span_options
 @analysis_options(
@@ -90,11 +91,14 @@ def annotate(
     sheets = load_sheets(sheets_path)
     reviews = decision_reviews(analysis_path, analyse_games, time_limit, sheets)
     output_format = output.format
+    # Unasked, a table explains each trick where it has the room (the wide layout); the
+    # 80-column one keeps a line per trick.
+    asked = explain is not None
     explain = output_format == "table" if explain is None else explain
     style = detect_style(colour, output.to_standard_output)
     with writing_output(), output.text() as stdout:
         all_valid, failed = _annotate_to(
-            stdout, paths, sheets, output_format, explain, tricks, analysed, reviews, style
+            stdout, paths, sheets, output_format, explain, tricks, analysed, reviews, style, asked
         )
     say_written(output, False)
     if failed:
@@ -112,6 +116,7 @@ def _annotate_to(
     analysed: bool,
     reviews: Callable[[RecordReport], Reviews | None],
     style: Style,
+    explain_asked: bool = True,
 ) -> tuple[bool, bool]:
     """Write the annotations of the records to ``stdout``: whether all were valid, and
     whether the checker failed on one. Only the tricks in the span ``tricks`` are
@@ -121,6 +126,7 @@ def _annotate_to(
     from ..views.annotate import (
         ANNOTATION_FIELDS,
         TABLE_SYMBOLS,
+        Layout,
         annotate,
         choose_layout,
         table_lines,
@@ -173,8 +179,9 @@ def _annotate_to(
                     }
                 layout = choose_layout(annotations, report.log, style, mistakes)
                 symbols.update(dict.fromkeys(table_symbols(layout)))
+                explained = explain and (explain_asked or layout is Layout.WIDE)
                 lines = table_lines(
-                    annotations, report.log, style, explain, mistakes, tricks, layout
+                    annotations, report.log, style, explained, mistakes, tricks, layout
                 )
                 for line in lines:
                     stdout.write(line + "\n")

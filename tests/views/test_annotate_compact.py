@@ -42,8 +42,9 @@ def on_a_terminal(columns: int, *args: str) -> list[str]:
     return re.sub(r"\x1b\[[0-9;]*m", "", shown).replace("\r\n", "\n").splitlines()
 
 
-def test_on_80_columns_each_trick_is_one_line() -> None:
-    lines = on_a_terminal(80, "annotate", str(WALKTHROUGH), "--no-explain")
+@pytest.mark.parametrize("explain", [[], ["--no-explain"]], ids=["by-default", "no-explain"])
+def test_on_80_columns_each_trick_is_one_line(explain: list[str]) -> None:
+    lines = on_a_terminal(80, "annotate", str(WALKTHROUGH), *explain)
     assert max(visible_width(line) for line in lines) <= 80
     assert_a_line_per_trick(lines, 20)
     tricks = [line for line in lines if TRICK_LINE.match(line)]
@@ -63,7 +64,7 @@ def test_on_80_columns_each_trick_is_one_line() -> None:
 
 
 def test_with_explain_the_sentence_follows_its_trick_indented() -> None:
-    lines = on_a_terminal(80, "annotate", str(WALKTHROUGH), "--color", "never")
+    lines = on_a_terminal(80, "annotate", str(WALKTHROUGH), "--color", "never", "--explain")
     assert max(visible_width(line) for line in lines) <= 80
     rows = [
         json.loads(line)
@@ -286,6 +287,6 @@ def test_the_readmes_compact_example_is_real() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     (block,) = re.findall(r"```text\n(Round 2: Christine leads.*?)```", readme, re.DOTALL)
     expected = block.splitlines()
-    lines = on_a_terminal(80, "annotate", "--no-explain", "--at", "2", str(WALKTHROUGH))
+    lines = on_a_terminal(80, "annotate", "--at", "2", str(WALKTHROUGH))
     start = lines.index(expected[0])
     assert lines[start : start + len(expected)] == expected
