@@ -1,0 +1,363 @@
+"""A game of the game text made a record: the header and the rounds in the record's
+fields, who played each card found by the rules (the text never says: it is the turn's
+player), and where in the text each part is written, by JSON pointer, so that a problem
+of the record points at its line and column.
+
+The record made is the one the text stands for, and is checked as any record is: the
+rules are asked here only whose turn each card is. Past the first step the rules refuse
+(a card not held, a revoke), no turn can be known; the record's checks stop at that step
+too, and the cards after it are given, within each trick, to the trick's leader and then
+the other player, each trick led by the leader of the one before, so that the record
+keeps every card the text holds."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..rules.cards import ROLE_BY_KEY, ROLE_KEYS, SUIT_CODES, parse_card
+from ..rules.engine import (
+    DealCards,
+    ExchangeCards,
+    GameState,
+    PickSpecialNumber,
+    PlayCard,
+    Rules,
+    SwapCards,
+    round_leader,
+)
+from ..rules.problems import Illegal, pointer
+from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
+from .game_text import NotationProblem, Place, PlacedCards, TextGame, TextRound
+
+RECORD_FORMAT: Final = "phantom-log/1"
+#: The header's keys the record requires, and what the text calls each.
+REQUIRED_HEADER: Final = ("game_id", "phantom", "christine", "sheet")
+_BAR: Final = re.compile(r"(?i)(" + "|".join(SUIT_CODES) + r"):([PC]+)")
+_RULE_WORDS: Final = ("beginner", "balance")
+_RESULT: Final = re.compile(r"(?i)(phantom|christine|unfinished)[ \t]+(\d+)")
+
+
+@dataclass(slots=True)
+class TextRecord:
+    """The record a game of the text stands for (``data``, as its JSON would be), where
+    each of its parts is written (``places``, by JSON pointer), and what of the text is
+    no part of the notation (``problems``: then ``data`` is what could be read, and is
+    not checked further)."""
+
+    data: dict[str, Any]
+    places: dict[str, Place]
+    problems: list[NotationProblem] = field(default_factory=list)
+    place: Place = field(default_factory=lambda: Place(1, 1))
+
+    def place_of(self, at: str) -> Place:
+        """Where the part at JSON pointer ``at`` is written: that part's place, or the
+        nearest enclosing part's, or the game's first line."""
+        while True:
+            found = self.places.get(at)
+            if found is not None:
+                return found
+            if not at:
+                return self.place
+            at = at.rpartition("/")[0]
+
+
+def text_record(game: TextGame, sheets: Mapping[str, Sheet] | None = None) -> TextRecord:
+    """The record ``game`` stands for (``sheets``: the custom sheets known by name, as
+    ``--sheets`` gives them, with the built-in ones)."""
+    record = TextRecord({"format": RECORD_FORMAT}, {}, list(game.problems), game.place)
+    _header(game, record)
+    rounds: list[dict[str, Any]] = []
+    record.data["rounds"] = rounds
+    record.places["/rounds"] = game.rounds[0].place if game.rounds else game.place
+    for index, round_ in enumerate(game.rounds):
+        rounds.append(_round(round_, index, record))
+    if "result" in game.header:
+        _result(game, record)
+    if not record.problems:
+        _give_turns(record, sheets)
+    return record
+
+
+def _header(game: TextGame, record: TextRecord) -> None:
+    data, places = record.data, record.places
+    for key in REQUIRED_HEADER:
+        if key not in game.header:
+            record.problems.append(
+                NotationProblem(
+                    f"the header has no {key}",
+                    game.place,
+                    f"write '{key}: ...' in the game's header, before its first round",
+                )
+            )
+    for key, (value, place) in game.header.items():
+        if key == "format":
+            data["format"] = value
+            places["/format"] = place
+        elif key in ("phantom", "christine"):
+            players = data.setdefault("players", {})
+            players[key] = value
+            places.setdefault("/players", place)
+            places[pointer("players", key)] = place
+        elif key == "sheet":
+            data["sheet"] = _sheet(value, place, record)
+            places["/sheet"] = place
+        elif key == "rules":
+            data["rules"] = _rules(value, place, record)
+            places["/rules"] = place
+        elif key != "result":
+            data[key] = value
+            places[pointer(key)] = place
+    if "players" in data:
+        data["players"] = {
+            role: data["players"][role] for role in ROLE_KEYS if role in data["players"]
+        }
+
+
+def _sheet(value: str, place: Place, record: TextRecord) -> str | dict[str, Any]:
+    """A built-in sheet's name, or a custom sheet: ``NAME Mi:CPC Ch:PCP Ri:PPC Ma:PCP``."""
+    name_written = ""
+    if value.startswith('"'):
+        try:
+            quoted, end = json.JSONDecoder().raw_decode(value)
+        except json.JSONDecodeError:
+            quoted, end = None, 0
+        if isinstance(quoted, str):
+            name_written, value = quoted, value[end:]
+    words = value.split()
+    bars: list[str] = []
+    while words and _BAR.fullmatch(words[-1]):
+        bars.insert(0, words.pop())
+    if not bars:
+        return name_written or value
+    name = name_written or " ".join(words)
+    if name_written and words:
+        record.problems.append(
+            NotationProblem(
+                f"{' '.join(words)!r} after the sheet's quoted name is no bar",
+                place,
+                "write the bars as a suit and its note owners: Mi:CPC",
+            )
+        )
+    if not name:
+        record.problems.append(
+            NotationProblem(
+                "the custom sheet has no name",
+                place,
+                "write its name before its bars: 'sheet: Duet Mi:CPC Ch:PCP Ri:PPC Ma:PCP'",
+            )
+        )
+    layout = []
+    for bar in bars:
+        found = _BAR.fullmatch(bar)
+        assert found is not None
+        suit = next(code for code in SUIT_CODES if code.casefold() == found[1].casefold())
+        layout.append({"suit": suit, "notes": found[2].upper()})
+    return {"name": name, "bars": layout}
+
+
+def _rules(value: str, place: Place, record: TextRecord) -> dict[str, bool]:
+    """The optional rules a ``rules:`` line names (``beginner``, ``balance``, both, or
+    ``none``), by spaces or commas."""
+    words = [word.casefold() for word in re.split(r"[\s,]+", value) if word]
+    rules = {rule: False for rule in _RULE_WORDS}
+    for word in words:
+        if word in rules:
+            rules[word] = True
+        elif word != "none":
+            record.problems.append(
+                NotationProblem(
+                    f"{word!r} is no optional rule",
+                    place,
+                    "the rules are beginner and balance ('rules: beginner balance'), "
+                    "or 'rules: none'",
+                )
+            )
+    return rules
+
+
+def _result(game: TextGame, record: TextRecord) -> None:
+    value, place = game.header["result"]
+    found = _RESULT.fullmatch(value.strip())
+    if found is None:
+        record.problems.append(
+            NotationProblem(
+                f"{value!r} is no result",
+                place,
+                "write the winner and the notes completed, 'result: phantom 12', or "
+                "'result: unfinished 4' for a game that did not end",
+            )
+        )
+        return
+    who = found[1].casefold()
+    record.data["result"] = {
+        "winner": None if who == "unfinished" else who,
+        "notes": int(found[2]),
+    }
+    record.places["/result"] = place
+    record.places["/result/notes"] = Place(place.line, place.column + found.start(2))
+
+
+def _cards(cards: PlacedCards, at: str, places: dict[str, Place]) -> list[str]:
+    places[at] = cards.place
+    for index, card_place in enumerate(cards.places):
+        places[f"{at}/{index}"] = card_place
+    return list(cards.cards)
+
+
+def _round(round_: TextRound, index: int, record: TextRecord) -> dict[str, Any]:
+    places = record.places
+    at = pointer("rounds", index)
+    places[at] = round_.place
+    data: dict[str, Any] = {}
+    if round_.deal or round_.aside is not None:
+        deal: dict[str, Any] = {}
+        for role in ROLE_KEYS:
+            if role in round_.deal:
+                deal[role] = _cards(round_.deal[role], f"{at}/deal/{role}", places)
+        if round_.aside is not None:
+            deal["aside"] = _cards(round_.aside, f"{at}/deal/aside", places)
+        first = min((cards.place for cards in round_.deal.values()), default=None)
+        places[f"{at}/deal"] = first or (round_.aside.place if round_.aside else round_.place)
+        data["deal"] = deal
+    else:
+        record.problems.append(
+            NotationProblem(
+                f"round {round_.number} has no deal",
+                round_.place,
+                "write each hand as it was dealt: 'deal P' and 'deal C' with 10 cards each",
+            )
+        )
+    if round_.exchange is not None:
+        data["exchange"] = {role: round_.exchange[role][0] for role in ROLE_KEYS}
+        places[f"{at}/exchange"] = round_.exchange_place or round_.place
+        for role in ROLE_KEYS:
+            places[f"{at}/exchange/{role}"] = round_.exchange[role][1]
+    if round_.special_number is not None:
+        data["special_number"] = round_.special_number
+        places[f"{at}/special_number"] = round_.special_place or round_.place
+    tricks: list[dict[str, Any]] = []
+    places[f"{at}/tricks"] = round_.tricks[0].place if round_.tricks else round_.place
+    for number, trick in enumerate(round_.tricks):
+        trick_at = f"{at}/tricks/{number}"
+        places[trick_at] = trick.place
+        places[f"{trick_at}/plays"] = trick.plays[0].place
+        plays: list[dict[str, Any]] = []
+        for play_index, play in enumerate(trick.plays):
+            play_at = f"{trick_at}/plays/{play_index}"
+            places[play_at] = play.place
+            places[f"{play_at}/card"] = play.place
+            written: dict[str, Any] = {"player": "", "card": play.card}
+            if play.swap is not None:
+                swap: dict[str, Any] = {}
+                places[f"{play_at}/swap"] = play.swap.place
+                for role, cards in zip(
+                    ROLE_KEYS, (play.swap.phantom, play.swap.christine), strict=True
+                ):
+                    if cards.cards:
+                        swap[role] = _cards(cards, f"{play_at}/swap/{role}", places)
+                written["swap"] = swap
+            plays.append(written)
+        written_trick: dict[str, Any] = {"plays": plays}
+        if trick.claim is not None:
+            written_trick["winner"] = trick.claim
+            places[f"{trick_at}/winner"] = trick.claim_place or trick.place
+        if trick.comment is not None:
+            written_trick["comment"] = trick.comment
+            places[f"{trick_at}/comment"] = trick.comment_place or trick.place
+        tricks.append(written_trick)
+    data["tricks"] = tricks
+    return data
+
+
+def _give_turns(record: TextRecord, sheets: Mapping[str, Sheet] | None) -> None:
+    """Write who played each card: the turn's player, as the rules say while they can
+    follow the game; past a step they refuse, as the module says."""
+    data = record.data
+    state = _started(data, sheets)
+    for index, round_ in enumerate(data["rounds"]):
+        state = _opened(state, round_)
+        leader = ROLE_KEYS[round_leader(index)]
+        for trick in round_["tricks"]:
+            if state is not None and state.turn is not None:
+                leader = ROLE_KEYS[state.turn]
+            for order, play in enumerate(trick["plays"]):
+                if state is not None and state.turn is not None:
+                    play["player"] = ROLE_KEYS[state.turn]
+                else:
+                    state = None
+                    play["player"] = leader if order == 0 else _other(leader)
+                state = _played(state, play)
+
+
+def _other(role: str) -> str:
+    return ROLE_KEYS[1 - ROLE_KEYS.index(role)]
+
+
+def _started(data: dict[str, Any], sheets: Mapping[str, Sheet] | None) -> GameState | None:
+    """The game about to be dealt, or ``None`` when its sheet or rules cannot be known
+    (the record's own checks say why)."""
+    sheet_value = data.get("sheet")
+    sheet: Sheet | None
+    if isinstance(sheet_value, str):
+        sheet = {**BUILTIN_SHEETS, **(sheets or {})}.get(sheet_value)
+    elif isinstance(sheet_value, dict) and sheet_value.get("name"):
+        made = sheet_from_json(sheet_value)
+        sheet = made if isinstance(made, Sheet) else None
+    else:
+        sheet = None
+    if sheet is None:
+        return None
+    rules = data.get("rules", {})
+    return GameState.start(
+        sheet, Rules(bool(rules.get("beginner")), bool(rules.get("balance"))), tracking=False
+    )
+
+
+def _step(state: GameState | None, action: Any) -> GameState | None:
+    if state is None:
+        return None
+    try:
+        after = state.apply(action)
+    except (KeyError, ValueError, TypeError):
+        return None
+    return None if isinstance(after, Illegal) else after
+
+
+def _opened(state: GameState | None, round_: dict[str, Any]) -> GameState | None:
+    """``state`` once ``round_`` is dealt, its cards exchanged and its number picked."""
+    deal = round_.get("deal", {})
+    try:
+        hands = [_mask(deal[role]) for role in ROLE_KEYS]
+    except (KeyError, ValueError):
+        return None
+    state = _step(state, DealCards(*hands))
+    exchange = round_.get("exchange")
+    if exchange is not None:
+        state = _step(state, ExchangeCards(*(_card(exchange[role]) for role in ROLE_KEYS)))
+    if "special_number" in round_:
+        state = _step(state, PickSpecialNumber(round_["special_number"]))
+    return state
+
+
+def _played(state: GameState | None, play: dict[str, Any]) -> GameState | None:
+    state = _step(state, PlayCard(ROLE_BY_KEY[play["player"]], _card(play["card"])))
+    swap = play.get("swap")
+    if swap is not None and state is not None and state.swap_due():
+        given = [tuple(_card(card) for card in swap.get(role, ())) for role in ROLE_KEYS]
+        state = _step(state, SwapCards(*given))
+    return state
+
+
+def _card(code: str) -> int:
+    return parse_card(code)
+
+
+def _mask(cards: list[str]) -> int:
+    mask = 0
+    for code in cards:
+        mask |= 1 << parse_card(code)
+    return mask
