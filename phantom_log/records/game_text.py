@@ -679,16 +679,16 @@ def _read_swap(trick: TextTrick, words: list[Word], problems: list[NotationProbl
             sides[current].append(word)
     phantom = _cards(sides.get("phantom", []), problems, opening.place)
     christine = _cards(sides.get("christine", []), problems, opening.place)
-    if len(phantom.cards) != len(christine.cards) or len(phantom.cards) > SWAP_SIZE:
-        problems.append(
-            NotationProblem(
-                f"a swap of {len(phantom.cards)} card(s) against {len(christine.cards)}",
-                opening.place,
-                f"both sides give the same number of cards, at most {SWAP_SIZE}: "
-                "(P Ri4 Ma6 C Ri6 Ma1)",
+    for cards in (phantom, christine):
+        if len(cards.cards) > SWAP_SIZE:
+            problems.append(
+                NotationProblem(
+                    f"a swap of {len(cards.cards)} cards from one side",
+                    opening.place,
+                    f"each side gives at most {SWAP_SIZE} cards in a swap: (P Ri4 Ma6 C Ri6 Ma1)",
+                )
             )
-        )
-        return after
+            return after
     last = trick.plays[-1]
     trick.plays[-1] = TextPlay(last.card, last.place, TextSwap(phantom, christine, opening.place))
     return after

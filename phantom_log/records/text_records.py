@@ -18,9 +18,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..rules.cards import ROLE_BY_KEY, ROLE_KEYS, SUIT_CODES, parse_card
+from ..rules.cards import (
+    CARD_CODES,
+    NUMBERS_PER_SUIT,
+    ROLE_BY_KEY,
+    ROLE_KEYS,
+    SUIT_CODES,
+    hand_cards,
+    parse_card,
+)
 from ..rules.engine import (
-    DealCards,
+    DealUnseen,
     ExchangeCards,
     GameState,
     PickSpecialNumber,
@@ -51,6 +59,11 @@ class TextRecord:
     data: dict[str, Any]
     places: dict[str, Place]
     problems: list[NotationProblem] = field(default_factory=list)
+    #: The problems the rules found while finding a deal (``bad-deal``), placed in the
+    #: record; the record's own checks find the others.
+    illegal: list[Illegal] = field(default_factory=list)
+    #: The rounds (from 0) whose deal the text left out, and the rules found.
+    inferred: list[int] = field(default_factory=list)
     place: Place = field(default_factory=lambda: Place(1, 1))
 
     def place_of(self, at: str) -> Place:
@@ -68,7 +81,7 @@ class TextRecord:
 def text_record(game: TextGame, sheets: Mapping[str, Sheet] | None = None) -> TextRecord:
     """The record ``game`` stands for (``sheets``: the custom sheets known by name, as
     ``--sheets`` gives them, with the built-in ones)."""
-    record = TextRecord({"format": RECORD_FORMAT}, {}, list(game.problems), game.place)
+    record = TextRecord({"format": RECORD_FORMAT}, {}, list(game.problems), place=game.place)
     _header(game, record)
     rounds: list[dict[str, Any]] = []
     record.data["rounds"] = rounds
@@ -78,7 +91,7 @@ def text_record(game: TextGame, sheets: Mapping[str, Sheet] | None = None) -> Te
     if "result" in game.header:
         _result(game, record)
     if not record.problems:
-        _give_turns(record, sheets)
+        _give_turns(record, game, sheets)
     return record
 
 
@@ -223,14 +236,6 @@ def _round(round_: TextRound, index: int, record: TextRecord) -> dict[str, Any]:
         first = min((cards.place for cards in round_.deal.values()), default=None)
         places[f"{at}/deal"] = first or (round_.aside.place if round_.aside else round_.place)
         data["deal"] = deal
-    else:
-        record.problems.append(
-            NotationProblem(
-                f"round {round_.number} has no deal",
-                round_.place,
-                "write each hand as it was dealt: 'deal P' and 'deal C' with 10 cards each",
-            )
-        )
     if round_.exchange is not None:
         data["exchange"] = {role: round_.exchange[role][0] for role in ROLE_KEYS}
         places[f"{at}/exchange"] = round_.exchange_place or round_.place
@@ -273,24 +278,74 @@ def _round(round_: TextRound, index: int, record: TextRecord) -> dict[str, Any]:
     return data
 
 
-def _give_turns(record: TextRecord, sheets: Mapping[str, Sheet] | None) -> None:
-    """Write who played each card: the turn's player, as the rules say while they can
-    follow the game; past a step they refuse, as the module says."""
+def _give_turns(record: TextRecord, game: TextGame, sheets: Mapping[str, Sheet] | None) -> None:
+    """Write who played each card, and the deal of each round written without one.
+
+    The rules follow the text as a game dealt unseen (turns do not depend on what the
+    hands hold): each card goes to the turn's player, and at the end of a round without
+    its deal, the deal is found from what was played, given and still held (``left``).
+    Past a step the rules refuse even unseen, as the module says."""
     data = record.data
     state = _started(data, sheets)
-    for index, round_ in enumerate(data["rounds"]):
+    for index, (round_, written) in enumerate(zip(data["rounds"], game.rounds, strict=True)):
         state = _opened(state, round_)
         leader = ROLE_KEYS[round_leader(index)]
         for trick in round_["tricks"]:
+            state = _swapped(state, None)
             if state is not None and state.turn is not None:
                 leader = ROLE_KEYS[state.turn]
             for order, play in enumerate(trick["plays"]):
+                state = _swapped(state, None)
                 if state is not None and state.turn is not None:
                     play["player"] = ROLE_KEYS[state.turn]
                 else:
                     state = None
                     play["player"] = leader if order == 0 else _other(leader)
                 state = _played(state, play)
+        if "deal" not in round_ or not all(role in round_["deal"] for role in ROLE_KEYS):
+            _infer_deal(record, state, round_, written, index)
+
+
+def _infer_deal(
+    record: TextRecord,
+    state: GameState | None,
+    round_: dict[str, Any],
+    written: TextRound,
+    index: int,
+) -> None:
+    """Write the deal of ``round_`` as the rules find it from ``state`` at the round's
+    end and the cards its ``left`` lines say were still held; the problem, placed at the
+    round's line, when no deal can have been dealt so."""
+    at = pointer("rounds", index, "deal")
+    place = written.place
+    if state is None:
+        record.problems.append(
+            NotationProblem(
+                f"the deal of round {written.number} cannot be found: the play stops "
+                "being possible before the round's end",
+                place,
+                "write the round's deal ('deal P ...', 'deal C ...'), or mend the play "
+                "the other problems name",
+            )
+        )
+        return
+    left = [
+        _mask(list(written.left[role].cards)) if role in written.left else 0 for role in ROLE_KEYS
+    ]
+    found = state.inferred_deal(*left)
+    if isinstance(found, Illegal):
+        record.illegal.append(found.located(at, index + 1, None))
+        record.places.setdefault(at, place)
+        return
+    deal = round_.setdefault("deal", {})
+    for role, hand in zip(ROLE_KEYS, found, strict=True):
+        deal[role] = [CARD_CODES[card] for card in hand_cards(hand)]
+    record.data["rounds"][index] = {
+        "deal": deal,
+        **{k: v for k, v in round_.items() if k != "deal"},
+    }
+    record.places.setdefault(at, place)
+    record.inferred.append(index)
 
 
 def _other(role: str) -> str:
@@ -318,29 +373,44 @@ def _started(data: dict[str, Any], sheets: Mapping[str, Sheet] | None) -> GameSt
 
 
 def _step(state: GameState | None, action: Any) -> GameState | None:
+    """``state`` after ``action``; ``None`` once no turn can be known (the module)."""
     if state is None:
         return None
     try:
         after = state.apply(action)
+        if isinstance(after, Illegal) and isinstance(action, (PlayCard, SwapCards)):
+            # A card the rules refuse: nothing past it is checked, and the game goes on
+            # with nothing known of the hands, to find the turns of the cards after it.
+            state = state.copy()
+            state.forget_hands()
+            after = state.apply(action)
     except (KeyError, ValueError, TypeError):
         return None
     return None if isinstance(after, Illegal) else after
 
 
 def _opened(state: GameState | None, round_: dict[str, Any]) -> GameState | None:
-    """``state`` once ``round_`` is dealt, its cards exchanged and its number picked."""
-    deal = round_.get("deal", {})
-    try:
-        hands = [_mask(deal[role]) for role in ROLE_KEYS]
-    except (KeyError, ValueError):
+    """``state`` once ``round_`` is dealt unseen, its cards exchanged and its number
+    picked. An exchange or a number the rules refuse (the record's checks say so) is
+    passed over as the module says: the exchange left out, the number picked as if the
+    exchange had shown it."""
+    dealt = _step(state, DealUnseen())
+    if dealt is None:
         return None
-    state = _step(state, DealCards(*hands))
     exchange = round_.get("exchange")
-    if exchange is not None:
-        state = _step(state, ExchangeCards(*(_card(exchange[role]) for role in ROLE_KEYS)))
-    if "special_number" in round_:
-        state = _step(state, PickSpecialNumber(round_["special_number"]))
-    return state
+    number = round_.get("special_number")
+    if exchange is not None and not dealt.beginner:
+        state = _step(dealt, ExchangeCards(*(_card(exchange[role]) for role in ROLE_KEYS)))
+    else:
+        state = dealt
+    if number is None:
+        return state
+    picked = _step(state, PickSpecialNumber(number))
+    if picked is not None or dealt.beginner or not 1 <= number <= NUMBERS_PER_SUIT:
+        return picked
+    # Any two cards showing the number, given in an exchange of a round nobody saw.
+    shown = ExchangeCards(number - 1, NUMBERS_PER_SUIT + number - 1)
+    return _step(_step(dealt, shown), PickSpecialNumber(number))
 
 
 def _played(state: GameState | None, play: dict[str, Any]) -> GameState | None:
@@ -348,8 +418,24 @@ def _played(state: GameState | None, play: dict[str, Any]) -> GameState | None:
     swap = play.get("swap")
     if swap is not None and state is not None and state.swap_due():
         given = [tuple(_card(card) for card in swap.get(role, ())) for role in ROLE_KEYS]
-        state = _step(state, SwapCards(*given))
+        state = _swapped(state, SwapCards(*given))
     return state
+
+
+def _swapped(state: GameState | None, swap: SwapCards | None) -> GameState | None:
+    """``state`` after the swap due in it (``swap``, when written and the rules take it);
+    a swap the rules refuse, or one not written, is made of any cards, with nothing known
+    of the hands, so that the turns go on (the record's checks say what was wrong)."""
+    if state is None or not state.swap_due():
+        return state
+    if swap is not None:
+        after = _step(state, swap)
+        if after is not None:
+            return after
+    state = state.copy()
+    state.forget_hands()
+    size = state.swap_due()
+    return _step(state, SwapCards(tuple(range(size)), tuple(range(size, 2 * size))))
 
 
 def _card(code: str) -> int:

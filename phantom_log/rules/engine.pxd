@@ -153,6 +153,7 @@ cdef class GameState:
     @cython.locals(role=int, left=int, possible=int, count=int, phantom=int, christine=int,
                    hand=int)
     cpdef object inferred_deal(self, int phantom_left, int christine_left)
+    cpdef void forget_hands(self)
     @cython.locals(size=int, role=int, hand=int, card=int, position=int, mask=int, mask0=int,
                    mask1=int, swapped=CardsSwapped)
     cpdef object step_swap(self, object phantom, object christine)

@@ -1068,6 +1068,20 @@ class GameState:
         self.phantom_known = self.phantom_known & ~phantom_gave | christine_gave
         self.christine_known = self.christine_known & ~christine_gave | phantom_gave
 
+    def forget_hands(self) -> None:
+        """Know nothing more of either hand than how many cards it holds, in place: the
+        round goes on as if dealt unseen from here. The reader of a game text, which never
+        says who plays, does so past a step the rules refuse, to go on finding whose turn
+        each card is (nothing past that step is checked)."""
+        if not self.unseen:
+            self.phantom_count = popcount(self.phantom_hand)
+            self.christine_count = popcount(self.christine_hand)
+            self.unseen = True
+        self.phantom_hand = FULL_DECK
+        self.christine_hand = FULL_DECK
+        self.phantom_known = 0
+        self.christine_known = 0
+
     def inferred_deal(self, phantom_left: int, christine_left: int) -> tuple[int, int] | Illegal:
         """The hands of the round dealt unseen that was played last, found from what the
         play showed and the cards each player still held at its end (``phantom_left``,
