@@ -25,10 +25,12 @@ from .options import (
     output_options,
     selection_options,
     sheets_option,
+    trick_span_options,
 )
 from .reviews import ANALYSIS_SYMBOLS, decision_reviews
 
 if TYPE_CHECKING:
+    from ..records.trick_spans import TrickSpan
     from ..tabular.tables import TrickCsv
     from ..views.replay_page import Reviews
     from ..views.terminal import ColourChoice, Style
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
     default=None,
     help="Add a sentence per trick on who won and why (default: on for table, off otherwise).",
 )
+@trick_span_options
 @analysis_options(
     from_file="Add each trick's analysed decisions (cost and label) from FILE, as analyse "
     "--format json writes it (matched by game id).",
@@ -61,6 +64,7 @@ def annotate(
     output: Destination,
     force: bool,
     explain: bool | None,
+    tricks: TrickSpan,
     analysis_path: str | None,
     analyse_games: bool,
     time_limit: float,
@@ -75,6 +79,10 @@ def annotate(
     printed (on standard error for json and csv); the exit code is then 1. With
     --analysis FILE or --analyse, each trick also lists its analysed decisions (the
     json key and csv column "analysis", the table's "mistakes").
+
+    --from, --to and --at keep the tricks they name (ROUND.TRICK, as 2.5). On a
+    terminal narrower than the table (about 115 columns), each trick is one line of at
+    most 80 columns (its sentence, with --explain, below it).
     """
     from ..views.terminal import detect_style
 
@@ -86,7 +94,7 @@ def annotate(
     style = detect_style(colour, output.to_standard_output)
     with writing_output(), output.text() as stdout:
         all_valid, failed = _annotate_to(
-            stdout, paths, sheets, output_format, explain, analysed, reviews, style
+            stdout, paths, sheets, output_format, explain, tricks, analysed, reviews, style
         )
     say_written(output, False)
     if failed:
@@ -100,19 +108,29 @@ def _annotate_to(
     sheets: Mapping[str, Sheet] | None,
     output_format: str,
     explain: bool,
+    tricks: TrickSpan,
     analysed: bool,
     reviews: Callable[[RecordReport], Reviews | None],
     style: Style,
 ) -> tuple[bool, bool]:
     """Write the annotations of the records to ``stdout``: whether all were valid, and
-    whether the checker failed on one."""
+    whether the checker failed on one. Only the tricks in the span ``tricks`` are
+    written."""
     from ..analysis.coach import trick_mistakes, trick_reviews
     from ..tabular.csv_output import CsvRows
-    from ..views.annotate import ANNOTATION_FIELDS, TABLE_SYMBOLS, annotate, table_lines
+    from ..views.annotate import (
+        ANNOTATION_FIELDS,
+        TABLE_SYMBOLS,
+        annotate,
+        choose_layout,
+        table_lines,
+        table_symbols,
+    )
 
     writer: CsvRows | None = None
     fast_csv: TrickCsv | None = None
-    if output_format == "csv" and not explain and not analysed:
+    symbols: dict[str, None] = {}  # the symbols of the layouts used, in order
+    if output_format == "csv" and not explain and not analysed and tricks.whole_game:
         from ..tabular.tables import TrickCsv
 
         # The same columns as the tricks table, decoded by polars a batch at a time.
@@ -133,9 +151,13 @@ def _annotate_to(
             for line in report_lines(report):
                 sys.stderr.write(line + "\n")
             continue
-        annotations = (
-            [] if report.log is None else list(annotate(report.log, report.game_id, explain))
-        )
+        annotations = [
+            annotation
+            for annotation in (
+                () if report.log is None else annotate(report.log, report.game_id, explain)
+            )
+            if tricks.covers(annotation.round, annotation.trick)
+        ]
         marks = trick_reviews(reviews(report) or {}) if analysed else None
         if output_format == "table":
             if not first:
@@ -149,7 +171,12 @@ def _annotate_to(
                     mistakes = {
                         trick: printable(trick_mistakes(found)) for trick, found in marks.items()
                     }
-                for line in table_lines(annotations, report.log, style, explain, mistakes):
+                layout = choose_layout(annotations, report.log, style, mistakes)
+                symbols.update(dict.fromkeys(table_symbols(layout)))
+                lines = table_lines(
+                    annotations, report.log, style, explain, mistakes, tricks, layout
+                )
+                for line in lines:
                     stdout.write(line + "\n")
         for annotation in annotations:
             trick = (annotation.round, annotation.trick)
@@ -171,6 +198,8 @@ def _annotate_to(
     if fast_csv is not None:
         fast_csv.flush()
     if output_format == "table" and not first:
-        legend = style.legend([*TABLE_SYMBOLS, *(ANALYSIS_SYMBOLS if analysed else ())])
+        legend = style.legend(
+            [*(symbols or TABLE_SYMBOLS), *(ANALYSIS_SYMBOLS if analysed else ())]
+        )
         stdout.write("\n" + style.fitted(legend))
     return all_valid, failed

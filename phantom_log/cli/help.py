@@ -126,6 +126,7 @@ ANNOTATE_EPILOG: Final = _exit_codes(
 SHOW_EXAMPLES: Final = _examples(
     ("phantom-log show game.json", "the sheet and the hands at the end"),
     ("phantom-log show game.json --at 2.4", "after trick 4 of round 2"),
+    ("phantom-log show event.jsonl --index 3", "the fourth record of several"),
     ("phantom-log show game.json -o game.svg", "a picture of the game"),
     ("phantom-log show game.json -o game.html --at 1.7", "the replay page, opening at 1.7"),
     ("phantom-log show event.jsonl --html pages/", "a replay page per record, and an index"),
@@ -135,7 +136,7 @@ SHOW_EPILOG: Final = _exit_codes(
     "the record is valid (with --html DIR: every record)",
     "the record is invalid (shown as far as the replay got)",
     "a bad option or --at, a path that does not\n     exist, no record at --index, "
-    "or an --svg or --html file that exists",
+    "several records without --index,\n     or an --svg or --html file that exists",
     _FAILED + "\n     or the --svg or --html file could not be written",
 )
 

@@ -88,23 +88,58 @@ def record_reports(
         raise no_records()
 
 
-def record_report_at(path: str, sheets: Mapping[str, Sheet] | None, index: int) -> RecordReport:
+def record_report_at(
+    path: str, sheets: Mapping[str, Sheet] | None, index: int | None
+) -> RecordReport:
     """The report on record ``index`` (from 0) of ``path``, for a command that shows one
     record: only that record is checked and held, and reading stops once it is found, so
     an endless standard input or a file of a million records costs what one record does.
     A usage error (exit 2) when the path holds fewer records (counted as they are read,
-    none of them kept) or none."""
+    none of them kept) or none.
+
+    Without an ``index`` the path must hold one record (of those selected): given more,
+    the command refuses (exit 2) with their count (standard input, which may never end,
+    is refused at its second record) and says how to pick one, never showing the first
+    silently."""
     from ..checking.verdict import verify_record
 
     count = 0
+    first: SourceRecord | None = None
     try:
         for record in source_records((path,)):
             if count == index:
                 return verify_record(record, sheets)
+            if index is None:
+                if first is not None and path == "-":
+                    raise _several_records(path, None)
+                first = first or record
             count += 1
     except SourceError as error:
         raise usage_error(str(error)) from None
+    if index is None and first is not None:
+        if count > 1:
+            raise _several_records(path, count)
+        return verify_record(first, sheets)
     raise usage_error(f"--index {index}: {path} holds {count} record(s)")
+
+
+def _several_records(path: str, count: int | None) -> click.exceptions.Exit:
+    """The usage error of a path of several records (``count``, or ``None``: standard
+    input, at least two) given to a command that shows one, and its hint."""
+    from ..records.selection import current_selection
+
+    selection = current_selection()
+    chosen = f" selected by {selection.describe()}" if selection else ""
+    if count is None:
+        held = f"standard input holds more than one record{chosen}"
+        pick = "--index N (from 0)"
+    else:
+        held = f"{path} holds {count} records{chosen}"
+        pick = f"--index N (0 to {count - 1})"
+    error = usage_error(f"{held}, and show shows one: pick it with {pick} or --game-id PATTERN")
+    listed = "" if count is None else f"phantom-log verify {path} lists them in that order; "
+    click.echo(printable(f"    hint: {listed}--html DIR writes a page for each"), err=True)
+    return error
 
 
 def source_records(paths: tuple[str, ...]) -> Iterator[SourceRecord]:

@@ -48,10 +48,9 @@ if TYPE_CHECKING:
 @click.option(
     "--index",
     type=NumberOption(INDEX),
-    default=0,
-    show_default=True,
+    default=None,
     metavar="N",
-    help="Which record of the file (from 0).",
+    help="Which record of PATH (from 0, in verify's order); needed when PATH holds several.",
 )
 @output_options(
     ["text", "svg", "html"],
@@ -91,7 +90,7 @@ if TYPE_CHECKING:
 def show(
     path: str,
     at_text: str | None,
-    index: int,
+    index: int | None,
     output: Destination,
     svg_path: str | None,
     html_path: str | None,
@@ -291,7 +290,7 @@ def _show_html(
     path: str,
     html_path: str,
     at: tuple[int, int] | None,
-    index: int,
+    index: int | None,
     force: bool,
     sheets: Mapping[str, Sheet] | None,
     reviews: Callable[[RecordReport], Reviews | None],

@@ -36,17 +36,15 @@ def parse_trick_point(text: str, *, end: bool = False) -> TrickPoint:
     it names none."""
     found = _POINT.fullmatch(text)
     if found is None:
-        raise ValueError(
-            f"{text!r} is not ROUND.TRICK (a round and a trick, as 2.5) nor a ROUND (as 2)"
-        )
+        raise ValueError("not ROUND.TRICK (a round and a trick, as 2.5) nor a ROUND (as 2)")
     round_number = int(found[1])
     if not 1 <= round_number <= ROUNDS_PER_GAME:
-        raise ValueError(f"{text!r}: a game has rounds 1 to {ROUNDS_PER_GAME}")
+        raise ValueError(f"a game has rounds 1 to {ROUNDS_PER_GAME}")
     if found[2] is None:
         return TrickPoint(round_number, TRICKS_PER_ROUND if end else 1)
     trick = int(found[2])
     if not 1 <= trick <= TRICKS_PER_ROUND:
-        raise ValueError(f"{text!r}: a round has tricks 1 to {TRICKS_PER_ROUND}")
+        raise ValueError(f"a round has tricks 1 to {TRICKS_PER_ROUND}")
     return TrickPoint(round_number, trick)
 
 
@@ -74,6 +72,13 @@ class TrickSpan:
             return "the whole game"
         if self.start == self.end:
             return f"trick {self.start}"
+        if (
+            self.start is not None
+            and self.end is not None
+            and self.start.round == self.end.round
+            and (self.start.trick, self.end.trick) == (1, TRICKS_PER_ROUND)
+        ):
+            return f"round {self.start.round}"
         first = "the first trick" if self.start is None else f"trick {self.start}"
         last = "the last trick" if self.end is None else f"trick {self.end}"
         return f"{first} to {last}"
@@ -84,16 +89,23 @@ WHOLE_GAME: Final = TrickSpan()
 
 def trick_span(start: str | None, end: str | None, at: str | None) -> TrickSpan:
     """The span ``--from start --to end``, or ``--at at``; :class:`ValueError`, worded for
-    the user, when they name none (``--at`` with ``--from`` or ``--to``, an end before
-    the start)."""
+    the user and naming the option, when they name none (a point no game reaches,
+    ``--at`` with ``--from`` or ``--to``, an end before the start)."""
     if at is not None:
         if start is not None or end is not None:
             raise ValueError("--at names the tricks alone: give --at, or --from and --to")
-        return TrickSpan(parse_trick_point(at), parse_trick_point(at, end=True))
+        return TrickSpan(_point("--at", at), _point("--at", at, end=True))
     span = TrickSpan(
-        None if start is None else parse_trick_point(start),
-        None if end is None else parse_trick_point(end, end=True),
+        None if start is None else _point("--from", start),
+        None if end is None else _point("--to", end, end=True),
     )
     if span.start is not None and span.end is not None and span.end < span.start:
         raise ValueError(f"--to {end} comes before --from {start}")
     return span
+
+
+def _point(option: str, text: str, *, end: bool = False) -> TrickPoint:
+    try:
+        return parse_trick_point(text, end=end)
+    except ValueError as error:
+        raise ValueError(f"{option} {text!r}: {error}") from None

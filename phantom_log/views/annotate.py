@@ -7,11 +7,13 @@ No rule is applied here: every fact comes from the game log's events
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Final, Literal, TypedDict, cast
 
-from ..rules.cards import CARD_CODES, Role, RoleKey, SuitCode
+from ..records.trick_spans import WHOLE_GAME, TrickSpan
+from ..rules.cards import CARD_CODES, Role, RoleKey, SuitCode, card_suit
 from ..rules.events import (
     CardsSwapped,
     GameEnded,
@@ -22,7 +24,7 @@ from ..rules.events import (
     TrickEnded,
 )
 from ..rules.replay import GameLog
-from .terminal import Style, table, table_parts
+from .terminal import ROLE_COLOURS, SUIT_COLOURS, Style, table, table_parts, visible_width
 
 #: Why a trick was won (:class:`~phantom_log.rules.events.Reason`'s values).
 TrickReason = Literal["higher-number", "super-trump", "trump", "lead-suit"]
@@ -277,9 +279,55 @@ _REASON_WORDS: Final = {
     "lead-suit": "lead suit",
 }
 
+# The compact layout's words for why a trick was won: the same, "higher number" cut to
+# its first word, so that a trick's line holds 80 columns with two swaps in it.
+_COMPACT_REASON_WORDS: Final = {**_REASON_WORDS, "higher-number": "higher"}
+
 
 # The symbols of the annotations' table, for its legend.
 TABLE_SYMBOLS: Final = ("special", "done", "open")
+
+# The compact layout's symbols: it marks the special tricks and draws the swaps with ⇄.
+COMPACT_SYMBOLS: Final = ("special", "swap")
+
+
+class Layout(Enum):
+    """How annotate lays a game out for people: the ``WIDE`` table (a column for each
+    fact, the sheet drawn; about 115 columns) or the ``COMPACT`` one (one line of at most
+    80 columns per trick)."""
+
+    WIDE = "wide"
+    COMPACT = "compact"
+
+
+def table_symbols(layout: Layout) -> tuple[str, ...]:
+    """The symbols a layout uses, as :meth:`~phantom_log.views.terminal.Style.legend`
+    names them."""
+    return TABLE_SYMBOLS if layout is Layout.WIDE else COMPACT_SYMBOLS
+
+
+def choose_layout(
+    annotations: list[Annotation],
+    log: GameLog,
+    style: Style,
+    mistakes: Mapping[tuple[int, int], str] | None = None,
+) -> Layout:
+    """The layout of a game: the wide table off a terminal (lines are whole there) and on
+    a terminal wide enough for its every row on one line; the compact one otherwise."""
+    if style.width is None:
+        return Layout.WIDE
+    headers = _headers(Layout.WIDE, style, mistakes is not None)
+    for start in log.rounds:
+        rows = [
+            _wide_row(annotation.outcome, log, style, mistakes)
+            for annotation in annotations
+            if annotation.round == start.round
+        ]
+        head, body = table_parts(headers, rows)
+        lines = [*head, *(line for row in body for line in row)]
+        if any(visible_width(line) + 2 > style.width for line in lines):
+            return Layout.COMPACT
+    return Layout.WIDE
 
 
 def table_lines(
@@ -288,67 +336,166 @@ def table_lines(
     style: Style,
     explain: bool = True,
     mistakes: Mapping[tuple[int, int], str] | None = None,
+    tricks: TrickSpan = WHOLE_GAME,
+    layout: Layout | None = None,
 ) -> list[str]:
     """The annotations of one game for people: a table per round, each trick's cards,
-    winner and why, order, swaps, super trump and the sheet's progress (and, given
-    ``mistakes``, the costly decisions of each trick, worded), each row followed by its
-    explanation when ``explain``."""
+    winner and why, the notes and the swaps (and, given ``mistakes``, the costly
+    decisions of each trick, worded), each row followed by its explanation when
+    ``explain``; the game's end on a line of its own.
+
+    Only the tricks in the span ``tricks`` are shown (``annotations`` may hold others),
+    after a line that says the span, and only the rounds that have one. The ``layout``
+    (:func:`choose_layout` when not given) is the wide table, with the super trump, the
+    order and the sheet's progress in columns, or the compact one: one line of at most 80
+    columns per trick (the trick, marked when special; the lead; the follow; the winner
+    and why; the notes before and after; the swaps), its mistakes on a line below it."""
+    shown = [a for a in annotations if tricks.covers(a.round, a.trick)]
+    if layout is None:
+        layout = choose_layout(shown, log, style, mistakes)
     lines: list[str] = []
-    arrow = "→" if style.symbols else "->"
-    headers = ["trick", "lead", "follow", "winner", "why", "order", "super trump", "swaps"]
-    headers += ["notes", "sheet"]
-    if mistakes is not None:
-        headers.append("mistakes")
+    if not tricks.whole_game:
+        lines += style.fit(f"Tricks shown: {tricks}")
+    headers = _headers(layout, style, mistakes is not None)
+    played = {outcome.round for outcome in log.tricks}
     for start in log.rounds:
-        exchange = (
-            "no exchange (beginner rule)"
-            if start.exchange is None
-            else f"exchange: the Phantom gave {style.card(start.exchange.phantom_gave)}, Christine "
-            f"gave {style.card(start.exchange.christine_gave)}"
-        )
-        heading = (
-            f"Round {start.round}: {style.role(start.leader)} leads; {exchange}; special "
-            f"number {style.paint(str(start.special_number), bold=True)}"
-        )
-        lines += [heading] if style.width is None else table([heading], [], style.width)
         rows: list[list[str]] = []
-        explanations: list[str] = []
-        for annotation in annotations:
+        below: list[list[str]] = []
+        for annotation in shown:
             outcome = annotation.outcome
             if outcome.round != start.round:
                 continue
-            order = "in" if outcome.in_order else "out"
-            if outcome.special:
-                order += " " + style.symbol("special")
-            rows.append(
-                [
-                    f"{outcome.round}.{outcome.trick}",
-                    f"{outcome.leader.title[0]} {style.card(outcome.lead)}",
-                    f"{outcome.follower.title[0]} {style.card(outcome.follow)}",
-                    style.role(outcome.winner),
-                    _REASON_WORDS[outcome.reason.value],
-                    order,
-                    style.suit(outcome.super_trump),
-                    _swap_cell(outcome.swaps, style),
-                    f"{outcome.notes_before}{arrow}{outcome.notes_after}",
-                    style.progress(log.sheet, outcome.notes_after),
-                ]
-            )
-            if mistakes is not None:
-                rows[-1].append(mistakes.get((outcome.round, outcome.trick), "-"))
-            explanations.append(annotation.explanation)
+            if layout is Layout.WIDE:
+                rows.append(_wide_row(outcome, log, style, mistakes))
+                text_width = _wide_text_width(style)
+                under = []
+            else:
+                rows.append(_compact_row(outcome, style))
+                text_width = _compact_text_width(style)
+                wording = (mistakes or {}).get((outcome.round, outcome.trick), "-")
+                under = [] if wording == "-" else _wrap(f"mistakes: {wording}", text_width)
+            if explain:
+                under += _wrap(annotation.explanation, text_width)
+            below.append(under)
+        if not rows and (start.round in played or not tricks.covers(start.round, 1)):
+            continue  # a round whose tricks are all outside the span
+        lines += _round_heading(start, style)
         if not rows:
             lines.append("  (no trick completed)")
             continue
         width = None if style.width is None else style.width - 2
         head, body = table_parts(headers, rows, width)
         lines.extend("  " + style.paint(line, bold=True) for line in head)
-        text_width = 88 if style.width is None else max(min(88, style.width - 8), 20)
-        for row, text in zip(body, explanations, strict=True):
+        indent = " " * (8 if layout is Layout.WIDE else _COMPACT_INDENT)
+        for row, texts in zip(body, below, strict=True):
             lines.extend("  " + line for line in row)
-            if explain:
-                lines.extend("        " + part for part in _wrap(text, text_width))
+            lines.extend(indent + text for text in texts)
+    if not shown and not tricks.whole_game:
+        lines.append("  (no completed trick in the span)")
+    for event in log.events:
+        if isinstance(event, GameEnded) and tricks.covers(*event.ended_at):
+            lines += style.fit(_game_end(event))
     return lines
+
+
+def _headers(layout: Layout, style: Style, analysed: bool) -> list[str]:
+    if layout is Layout.COMPACT:
+        return ["trick", "lead", "follow", "won", "notes", f"swaps P{style.symbol('swap')}C"]
+    headers = ["trick", "lead", "follow", "winner", "why", "order", "super trump", "swaps"]
+    return [*headers, "notes", "sheet", *(["mistakes"] if analysed else [])]
+
+
+def _round_heading(start: RoundStarted, style: Style) -> list[str]:
+    exchange = (
+        "no exchange (beginner rule)"
+        if start.exchange is None
+        else f"exchange: the Phantom gave {style.card(start.exchange.phantom_gave)}, Christine "
+        f"gave {style.card(start.exchange.christine_gave)}"
+    )
+    heading = (
+        f"Round {start.round}: {style.role(start.leader)} leads; {exchange}; special "
+        f"number {style.paint(str(start.special_number), bold=True)}"
+    )
+    return [heading] if style.width is None else table([heading], [], style.width)
+
+
+def _game_end(event: GameEnded) -> str:
+    notes = f"{event.notes} note{'s' if event.notes != 1 else ''}"
+    return (
+        f"Game over after trick {event.round}.{event.trick}: "
+        f"{_title(event.winner.in_text)} wins with {notes} completed"
+    )
+
+
+def _wide_row(
+    outcome: TrickEnded,
+    log: GameLog,
+    style: Style,
+    mistakes: Mapping[tuple[int, int], str] | None,
+) -> list[str]:
+    arrow = "→" if style.symbols else "->"
+    order = "in" if outcome.in_order else "out"
+    if outcome.special:
+        order += " " + style.symbol("special")
+    row = [
+        f"{outcome.round}.{outcome.trick}",
+        f"{outcome.leader.title[0]} {style.card(outcome.lead)}",
+        f"{outcome.follower.title[0]} {style.card(outcome.follow)}",
+        style.role(outcome.winner),
+        _REASON_WORDS[outcome.reason.value],
+        order,
+        style.suit(outcome.super_trump),
+        _swap_cell(outcome.swaps, style),
+        f"{outcome.notes_before}{arrow}{outcome.notes_after}",
+        style.progress(log.sheet, outcome.notes_after),
+    ]
+    if mistakes is not None:
+        row.append(mistakes.get((outcome.round, outcome.trick), "-"))
+    return row
+
+
+# Where a compact trick's sentence starts: under its lead card.
+_COMPACT_INDENT: Final = 9
+
+
+def _compact_row(outcome: TrickEnded, style: Style) -> list[str]:
+    """A trick in the compact layout's cells, at most 80 columns in all: ``1.7♯``,
+    ``P Ri1``, ``C Ri3``, ``C higher``, ``2→4``, ``Mi5 Ch1⇄Mi1 Ma4``."""
+    arrow = "→" if style.symbols else "->"
+    point = f"{outcome.round}.{outcome.trick}"
+    if outcome.special:
+        point += style.symbol("special")
+    winner = outcome.winner
+    return [
+        point,
+        f"{outcome.leader.title[0]} {style.card(outcome.lead)}",
+        f"{outcome.follower.title[0]} {style.card(outcome.follow)}",
+        f"{style.paint(winner.title[0], ROLE_COLOURS[winner], bold=True)} "
+        f"{_COMPACT_REASON_WORDS[outcome.reason.value]}",
+        f"{outcome.notes_before}{arrow}{outcome.notes_after}",
+        ", ".join(
+            f"{_codes(swap.phantom_gave, style)}{style.symbol('swap')}"
+            f"{_codes(swap.christine_gave, style)}"
+            for swap in outcome.swaps
+        ),
+    ]
+
+
+def _codes(cards: Sequence[int], style: Style) -> str:
+    """Cards by their codes alone (in their suit's colour), without the suit symbols
+    that would not leave room for two swaps on one line."""
+    return (
+        " ".join(style.paint(CARD_CODES[card], SUIT_COLOURS[card_suit(card)]) for card in cards)
+        or "-"
+    )
+
+
+def _wide_text_width(style: Style) -> int:
+    return 88 if style.width is None else max(min(88, style.width - 8), 20)
+
+
+def _compact_text_width(style: Style) -> int:
+    return 88 if style.width is None else max(min(88, style.width - _COMPACT_INDENT), 20)
 
 
 def _swap_cell(swaps: tuple[CardsSwapped, ...], style: Style) -> str:

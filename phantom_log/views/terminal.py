@@ -34,6 +34,7 @@ SYMBOLS: Final = {
     "open": ("·", ".", "an open note"),
     "super_trump": ("★", "*", "the super trump's bar"),
     "special": ("♯", "!", "a card of the special number was played"),
+    "swap": ("⇄", "/", "a swap: the cards the Phantom gave, then Christine's"),
     # The analysis's labels, as chess annotators mark moves (the same in plain text).
     "inaccuracy": ("?!", "?!", "an inaccuracy, 1 note lost"),
     "mistake": ("?", "?", "a mistake, 2 notes lost"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from phantom_log.records.trick_spans import (
@@ -25,15 +27,15 @@ def test_a_point_is_a_round_and_a_trick_and_a_round_alone_is_its_first_or_last()
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("", "is not ROUND.TRICK"),
-        ("2.", "is not ROUND.TRICK"),
-        ("a.b", "is not ROUND.TRICK"),
-        ("-1.2", "is not ROUND.TRICK"),
+        ("", "not ROUND.TRICK"),
+        ("2.", "not ROUND.TRICK"),
+        ("a.b", "not ROUND.TRICK"),
+        ("-1.2", "not ROUND.TRICK"),
         ("0.1", f"rounds 1 to {ROUNDS_PER_GAME}"),
         (f"{ROUNDS_PER_GAME + 1}.1", f"rounds 1 to {ROUNDS_PER_GAME}"),
         ("1.0", f"tricks 1 to {TRICKS_PER_ROUND}"),
         (f"1.{TRICKS_PER_ROUND + 1}", f"tricks 1 to {TRICKS_PER_ROUND}"),
-        ("99999999.1", "is not ROUND.TRICK"),
+        ("99999999.1", "not ROUND.TRICK"),
     ],
 )
 def test_a_point_no_game_reaches_is_refused_in_words(text: str, said: str) -> None:
@@ -60,7 +62,23 @@ def test_at_is_one_trick_or_one_round() -> None:
         TrickPoint(1, 1), TrickPoint(1, TRICKS_PER_ROUND)
     )
     assert str(trick_span(None, None, "2.5")) == "trick 2.5"
+    assert str(trick_span(None, None, "2")) == "round 2"
     assert str(trick_span("1.3", None, None)) == "trick 1.3 to the last trick"
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "at", "said"),
+    [
+        ("3.1", None, None, "--from '3.1': a game has rounds 1 to"),
+        (None, "1.11", None, "--to '1.11': a round has tricks 1 to"),
+        (None, None, "x", "--at 'x': not ROUND.TRICK"),
+    ],
+)
+def test_a_refused_point_names_its_option(
+    start: str | None, end: str | None, at: str | None, said: str
+) -> None:
+    with pytest.raises(ValueError, match=re.escape(said)):
+        trick_span(start, end, at)
 
 
 def test_a_span_that_names_no_trick_is_refused() -> None:

@@ -70,8 +70,8 @@ def hostile(tmp_path: Path) -> str:
     [
         ["verify"],
         ["verify", "--format", "text", "--strict"],
-        ["show", "--no-color"],
-        ["show", "--no-color", "--at", "1.3"],
+        ["show", "--no-color", "--index", "0"],
+        ["show", "--no-color", "--index", "0", "--at", "1.3"],
         ["annotate", "--no-color"],
         ["tournament", "check", "--jobs", "1"],
         ["stats", "--by", "player", "--jobs", "1", "-q"],
@@ -86,6 +86,13 @@ def test_text_output_escapes_what_records_and_file_names_hold(
     assert result.exit_code in (0, 1), result.output
     assert unforged(result.output)
     assert "\\u202e" in result.output  # shown, as an escape
+
+
+def test_the_refusal_of_several_records_is_escaped(hostile: str) -> None:
+    result = run("show", "--no-color", hostile)
+    assert result.exit_code == 2
+    assert "holds 2 records, and show shows one" in result.output
+    assert unforged(result.output)
 
 
 def test_an_invalid_record_with_an_escape_sequence_forges_no_line(tmp_path: Path) -> None:

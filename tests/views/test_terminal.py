@@ -359,11 +359,13 @@ def test_a_sheets_progress_is_never_cut(width: int) -> None:
     import re
 
     from phantom_log.rules.replay import replay_record
-    from phantom_log.views.annotate import annotate, table_lines
+    from phantom_log.views.annotate import Layout, annotate, table_lines
 
     walkthrough = WALKTHROUGH
     replayed = replay_record(json.loads(walkthrough.read_text(encoding="utf-8")))
-    lines = table_lines(list(annotate(replayed)), replayed, Style(width=width))
+    annotations = list(annotate(replayed))
+    # The wide table, narrowed (on a terminal this narrow annotate lays it out compact).
+    lines = table_lines(annotations, replayed, Style(width=width), layout=Layout.WIDE)
     assert all(visible_width(line) <= width for line in lines)
     whole = re.compile(r"(?<![#.|])[#.]{3}\|[#.]{3}\|[#.]{3}\|[#.]{3}(?![#.|])")
     assert sum(len(whole.findall(line)) for line in lines) == 20
