@@ -64,6 +64,11 @@ class TextRecord:
     illegal: list[Illegal] = field(default_factory=list)
     #: The rounds (from 0) whose deal the text left out, and the rules found.
     inferred: list[int] = field(default_factory=list)
+    #: The first step the rules refused while following the game with its hands unseen
+    #: (a card played twice, a card given away, a revoke of a card known held), placed in
+    #: the record: in a round without its deal, the first thing wrong that can be known
+    #: before the round's end.
+    refusals: list[Illegal] = field(default_factory=list)
     place: Place = field(default_factory=lambda: Place(1, 1))
 
     def place_of(self, at: str) -> Place:
@@ -78,9 +83,13 @@ class TextRecord:
             at = at.rpartition("/")[0]
 
 
-def text_record(game: TextGame, sheets: Mapping[str, Sheet] | None = None) -> TextRecord:
+def text_record(
+    game: TextGame, sheets: Mapping[str, Sheet] | None = None, *, in_play: bool = False
+) -> TextRecord:
     """The record ``game`` stands for (``sheets``: the custom sheets known by name, as
-    ``--sheets`` gives them, with the built-in ones)."""
+    ``--sheets`` gives them, with the built-in ones). ``in_play``: the game is still being
+    written (the recorder): the deal of its last round, when left out and the round not
+    over, is not looked for yet."""
     record = TextRecord({"format": RECORD_FORMAT}, {}, list(game.problems), place=game.place)
     _header(game, record)
     rounds: list[dict[str, Any]] = []
@@ -91,7 +100,7 @@ def text_record(game: TextGame, sheets: Mapping[str, Sheet] | None = None) -> Te
     if "result" in game.header:
         _result(game, record)
     if not record.problems:
-        _give_turns(record, game, sheets)
+        _give_turns(record, game, sheets, in_play)
     return record
 
 
@@ -278,7 +287,9 @@ def _round(round_: TextRound, index: int, record: TextRecord) -> dict[str, Any]:
     return data
 
 
-def _give_turns(record: TextRecord, game: TextGame, sheets: Mapping[str, Sheet] | None) -> None:
+def _give_turns(
+    record: TextRecord, game: TextGame, sheets: Mapping[str, Sheet] | None, in_play: bool
+) -> None:
     """Write who played each card, and the deal of each round written without one.
 
     The rules follow the text as a game dealt unseen (turns do not depend on what the
@@ -290,19 +301,29 @@ def _give_turns(record: TextRecord, game: TextGame, sheets: Mapping[str, Sheet] 
     for index, (round_, written) in enumerate(zip(data["rounds"], game.rounds, strict=True)):
         state = _opened(state, round_)
         leader = ROLE_KEYS[round_leader(index)]
-        for trick in round_["tricks"]:
+        for trick_index, trick in enumerate(round_["tricks"]):
             state = _swapped(state, None)
             if state is not None and state.turn is not None:
                 leader = ROLE_KEYS[state.turn]
             for order, play in enumerate(trick["plays"]):
-                state = _swapped(state, None)
+                at = pointer("rounds", index, "tricks", trick_index, "plays", order)
+                state = _swapped(state, None, record, at, index)
                 if state is not None and state.turn is not None:
                     play["player"] = ROLE_KEYS[state.turn]
                 else:
                     state = None
                     play["player"] = leader if order == 0 else _other(leader)
-                state = _played(state, play)
-        if "deal" not in round_ or not all(role in round_["deal"] for role in ROLE_KEYS):
+                state = _played(state, play, record, at, index)
+        dealt = "deal" in round_ and all(role in round_["deal"] for role in ROLE_KEYS)
+        still_played = (
+            in_play
+            and index == len(game.rounds) - 1
+            and not written.left
+            and state is not None
+            and not state.is_over
+            and state.round_index == index
+        )
+        if not dealt and not still_played:
             _infer_deal(record, state, round_, written, index)
 
 
@@ -372,13 +393,23 @@ def _started(data: dict[str, Any], sheets: Mapping[str, Sheet] | None) -> GameSt
     )
 
 
-def _step(state: GameState | None, action: Any) -> GameState | None:
-    """``state`` after ``action``; ``None`` once no turn can be known (the module)."""
+def _step(
+    state: GameState | None,
+    action: Any,
+    record: TextRecord | None = None,
+    at: str = "",
+    round_index: int = 0,
+) -> GameState | None:
+    """``state`` after ``action``; ``None`` once no turn can be known (the module). The
+    first card or swap the rules refuse is kept in ``record``, placed at ``at``."""
     if state is None:
         return None
     try:
         after = state.apply(action)
         if isinstance(after, Illegal) and isinstance(action, (PlayCard, SwapCards)):
+            if record is not None and not record.refusals:
+                trick = state.tricks_played + 1
+                record.refusals.append(after.located(at, round_index + 1, trick))
             # A card the rules refuse: nothing past it is checked, and the game goes on
             # with nothing known of the hands, to find the turns of the cards after it.
             state = state.copy()
@@ -413,24 +444,33 @@ def _opened(state: GameState | None, round_: dict[str, Any]) -> GameState | None
     return _step(_step(dealt, shown), PickSpecialNumber(number))
 
 
-def _played(state: GameState | None, play: dict[str, Any]) -> GameState | None:
-    state = _step(state, PlayCard(ROLE_BY_KEY[play["player"]], _card(play["card"])))
+def _played(
+    state: GameState | None, play: dict[str, Any], record: TextRecord, at: str, round_index: int
+) -> GameState | None:
+    action = PlayCard(ROLE_BY_KEY[play["player"]], _card(play["card"]))
+    state = _step(state, action, record, f"{at}/card", round_index)
     swap = play.get("swap")
     if swap is not None and state is not None and state.swap_due():
         given = [tuple(_card(card) for card in swap.get(role, ())) for role in ROLE_KEYS]
-        state = _swapped(state, SwapCards(*given))
+        state = _swapped(state, SwapCards(*given), record, f"{at}/swap", round_index)
     return state
 
 
-def _swapped(state: GameState | None, swap: SwapCards | None) -> GameState | None:
+def _swapped(
+    state: GameState | None,
+    swap: SwapCards | None,
+    record: TextRecord | None = None,
+    at: str = "",
+    round_index: int = 0,
+) -> GameState | None:
     """``state`` after the swap due in it (``swap``, when written and the rules take it);
     a swap the rules refuse, or one not written, is made of any cards, with nothing known
     of the hands, so that the turns go on (the record's checks say what was wrong)."""
     if state is None or not state.swap_due():
         return state
     if swap is not None:
-        after = _step(state, swap)
-        if after is not None:
+        after = _step(state, swap, record, at, round_index)
+        if after is not None and not after.swap_due():
             return after
     state = state.copy()
     state.forget_hands()
