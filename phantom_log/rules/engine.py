@@ -872,6 +872,10 @@ class GameState:
             )
         hand = self.christine_hand if player else self.phantom_hand
         if not hand >> card & 1:
+            if self.unseen:
+                return _illegal(
+                    Code.CARD_NOT_HELD, player=ROLES[player], card=card, hand=hand, unseen=True
+                )
             return _illegal(Code.CARD_NOT_HELD, player=ROLES[player], card=card, hand=hand)
         if not leading:
             lead_suit = card_suit_index(self.lead_card)
@@ -988,6 +992,7 @@ class GameState:
                         after=self.swap_card(),
                         hand=self.christine_hand if role else self.phantom_hand,
                         swap=True,
+                        unseen=self.unseen,
                     )
                 hand &= ~(1 << card)
                 mask |= 1 << card
