@@ -270,6 +270,9 @@ def _loaded(item: SourceRecord) -> GameRecord | InvalidRecord:
     """The model of a record read, or why it cannot be one."""
     if item.problem is not None:
         problems = [item.problem]
+    elif item.text_record is not None and (item.text_record.problems or item.text_record.illegal):
+        # Game text that stands for no record: its notation, or a deal no play allows.
+        problems = list(verify_record(item).problems)
     elif isinstance(item.data, dict):
         # The schema's fast gate first; its wording only for a record it rejects.
         problems = [] if schema_valid(item.data) else schema_problems(item.data)

@@ -223,7 +223,7 @@ def verify_paths(
     before any record is read.
     """
     for source in find_sources(paths):
-        for record in read_source(source, stdin):
+        for record in read_source(source, stdin, sheets=sheets):
             yield verify_record(record, sheets, strict)
 
 
