@@ -221,3 +221,17 @@ Exit codes:
 """
     + _EXIT_TAIL
 )
+
+CONVERT_EXAMPLES: Final = _examples(
+    ("phantom-log convert game.json -o game.ptn", "a record as game text, to type or read"),
+    ("phantom-log convert night.ptn -o night.json", "game text as records (an array)"),
+    ("phantom-log convert games/ --format jsonl -o all.jsonl", "every record, text or JSON"),
+)
+
+CONVERT_EPILOG: Final = _exit_codes(
+    "every record was converted",
+    "a record was not converted: not JSON, not of the schema, or\n     not the "
+    "notation of game text (its problems on standard error)",
+    _TABLES_USAGE,
+    _FAILED,
+)

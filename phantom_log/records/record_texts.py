@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from ..rules.cards import ROLE_KEYS
+from ..rules.sheets import Sheet
 from .game_text import SIDE_OF_ROLE
 
 _PLAIN: Final = re.compile(
@@ -111,3 +112,63 @@ def _round(number: int, round_: Mapping[str, Any]) -> Iterator[str]:
         if trick.get("winner") in SIDE_OF_ROLE:
             words.append(f"={SIDE_OF_ROLE[trick['winner']]}")
         yield " ".join(words)
+
+
+def canonical_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` as its game text keeps it: no ``x-`` key, the optional rules both named
+    when they are given, and the format named."""
+
+    def kept(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {
+                key: kept(inner)
+                for key, inner in value.items()
+                if not (isinstance(key, str) and key.startswith("x-"))
+            }
+        if isinstance(value, list):
+            return [kept(inner) for inner in value]
+        return value
+
+    found: dict[str, Any] = kept(record)
+    found.setdefault("format", "phantom-log/1")
+    if isinstance(found.get("rules"), Mapping):
+        found["rules"] = {rule: bool(found["rules"].get(rule)) for rule in ("beginner", "balance")}
+    return found
+
+
+def text_losses(record: Mapping[str, Any], sheets: Mapping[str, Sheet] | None = None) -> list[str]:
+    """The JSON pointers of what the game text of ``record`` does not keep as the record
+    has it, ``x-`` keys aside: the text read back, compared with the record. A record of
+    the schema's shape whose players are each the turn's keeps everything; one whose
+    cards were given to a player whose turn it was not (``wrong-player``) does not, for
+    the text never names who plays."""
+    from .game_text import read_games
+    from .text_records import text_record
+
+    text, _ = record_text(record)
+    games = read_games(text)
+    if len(games) != 1:
+        return [""]
+    back = text_record(games[0], sheets)
+    if back.problems:
+        return [""]
+    return _differences(canonical_record(record), canonical_record(back.data), "")
+
+
+def _differences(before: Any, after: Any, at: str) -> list[str]:
+    if isinstance(before, Mapping) and isinstance(after, Mapping):
+        found: list[str] = []
+        for key in [*before, *(key for key in after if key not in before)]:
+            here = f"{at}/{str(key).replace('~', '~0').replace('/', '~1')}"
+            if key not in before or key not in after:
+                found.append(here)
+            else:
+                found.extend(_differences(before[key], after[key], here))
+        return found
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        return [
+            found
+            for index, (one, other) in enumerate(zip(before, after, strict=True))
+            for found in _differences(one, other, f"{at}/{index}")
+        ]
+    return [] if before == after and type(before) is type(after) else [at]
