@@ -435,8 +435,17 @@ def _read_round_part(game: TextGame, round_: TextRound, words: list[Word]) -> No
         else:
             round_.special_number = int(words[1].text)
             round_.special_place = words[1].place
-    else:
+    elif _TRICK_NUMBER.fullmatch(words[0].text) or _CARD_WORD.fullmatch(words[0].text):
         _read_trick(round_, words, problems)
+    else:
+        problems.append(
+            NotationProblem(
+                f"{words[0].text!r} is no word of a round",
+                words[0].place,
+                f"a round's lines begin with {', '.join(ROUND_WORDS)}, or are tricks: "
+                "a number with a dot, the leader's card, then the follower's",
+            )
+        )
 
 
 def _side(words: list[Word], problems: list[NotationProblem], after: Word) -> str | None:
@@ -616,10 +625,9 @@ def _read_trick(round_: TextRound, words: list[Word], problems: list[NotationPro
     if not trick.plays:
         problems.append(
             NotationProblem(
-                f"{words[0].text!r} is no word of a round",
+                f"the trick {words[0].text!r} holds no card",
                 words[0].place,
-                f"a round's lines begin with {', '.join(ROUND_WORDS)}, or are tricks: "
-                "a number with a dot, the leader's card, then the follower's",
+                "a trick's line is its number, the leader's card, then the follower's",
             )
         )
         return
