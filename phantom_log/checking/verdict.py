@@ -148,7 +148,7 @@ def _check_text_record(
     the record the text stands for."""
     if text.problems:
         return [
-            Problem.of(Code.NOTATION, found.message, hint=found.hint).placed(
+            Problem.of(Code.NOTATION, found.message, hint=_sentence(found.hint)).placed(
                 found.place.line, found.place.column
             )
             for found in text.problems
@@ -158,6 +158,13 @@ def _check_text_record(
         return [_placed(problem, text) for problem in worded], None
     problems, outcome = check_record(text.data, sheets, builder, game_text=True)
     return [_placed(problem, text) for problem in problems], outcome
+
+
+def _sentence(hint: str | None) -> str | None:
+    """A hint of the notation's as the other hints read: a sentence."""
+    if not hint:
+        return hint
+    return hint[0].upper() + hint[1:] + ("" if hint.endswith(".") else ".")
 
 
 def _placed(problem: Problem, text: TextRecord) -> Problem:

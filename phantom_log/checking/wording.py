@@ -124,7 +124,7 @@ def _inferred_deal(facts: Mapping[str, Any]) -> Words:
         held = facts["expected"]
         return (
             f"{role.in_text} still holds {held} {_plural(held, 'card')} at the end of round "
-            f"{round_no}, and {facts['left']} {'is' if facts['left'] == 1 else 'are'} written",
+            f"{round_no}, and {_written(facts['left'])}",
             "After the round's last trick, write the cards each player still holds: "
             f"'left {_SIDE_LETTERS[role]} CARDS'.",
         )
@@ -143,6 +143,12 @@ def _inferred_deal(facts: Mapping[str, Any]) -> Words:
             "check the round's cards.",
         )
     return f"the deal of round {round_no} was written: it is not found from the play", None
+
+
+def _written(count: int) -> str:
+    if count == 0:
+        return "no 'left' line says which"
+    return f"the 'left' line names {count}"
 
 
 def _bad_exchange(facts: Mapping[str, Any]) -> Words:
