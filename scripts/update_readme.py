@@ -17,9 +17,9 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))
 
-from test_readme import run_pipeline  # noqa: E402
+from tests.docs.test_readme import SCRATCH, run_pipeline  # noqa: E402
 
 BLOCK = re.compile(r"(```console\n)(.*?)(```)", re.DOTALL)
 
@@ -45,6 +45,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for name in ("examples", "schemas"):
             (Path(scratch) / name).symlink_to(REPO / name)
+        (Path(scratch) / SCRATCH).mkdir()
         os.chdir(scratch)
         text = BLOCK.sub(lambda match: match[1] + rewrite(match[2]) + match[3], text)
     readme.write_text(text, encoding="utf-8")

@@ -15,7 +15,7 @@ from ..files.same_files import file_identity, folders_above
 from ..records.found_sources import SourceError
 from ..records.size_limit import read_limited
 from ..rules.sheets import Sheet
-from ..views.reports import game_heading, printable, record_name
+from ..views.reports import game_title, printable, record_name
 from .exits import usage_error
 
 if TYPE_CHECKING:
@@ -165,15 +165,9 @@ def source_records(
 
 
 def record_title(report: RecordReport) -> str:
-    """The record's name, players, sheet and rules, as a terminal may print it."""
-    title = record_name(report)
-    record = report.record
-    if isinstance(record, dict) and report.log is not None:
-        title = game_heading(title, record["players"], report.log.sheet.name)
-        rules = [name for name in ("beginner", "balance") if getattr(report.log.rules, name)]
-        if rules:
-            title += f", {' and '.join(rules)} rule{'s' if len(rules) > 1 else ''}"
-    return printable(title)
+    """The record's name (with the file it was read from), players, sheet and rules, as a
+    terminal prints it."""
+    return printable(game_title(record_name(report), report))
 
 
 # The parameters that name files a command reads, beside its records.

@@ -14,7 +14,7 @@ import click
 from ..checking.verdict import RecordReport
 from ..records.number_kinds import INDEX
 from ..rules.sheets import Sheet
-from ..views.reports import printable, report_lines
+from ..views.reports import printable, report_lines, shared_title
 from .destination import say_written
 from .exits import EXIT_FAILED, EXIT_INVALID, EXIT_OK, usage_error, writing_output
 from .help import SHOW_EPILOG, SHOW_EXAMPLES
@@ -116,11 +116,14 @@ def show(
     With --html, write the replay page: one self-contained HTML file (no network, no
     server) that steps through every position, from each round's start, card by card,
     swap by swap, trick by trick, with the sheet, both hands (or one side's view), the
-    trick, the explanation and the notes curve; an illegal record up to its problem.
-    --at ROUND.TRICK is the position it opens at; the address #ROUND.TRICK (as #2.4) opens
-    another. With --html DIR, every record of PATH gets a page, and DIR/index.html lists
-    them with their verdict, winner and notes. With --analysis FILE or --analyse, each
-    decision's cost in notes, its label (?!, ?, ??) and the best choice are shown too.
+    trick, the cards played, the list of tricks, autoplay and the notes curve; an illegal
+    record up to its problem, where its page opens. --at ROUND.TRICK is the position it
+    opens at; the address #ROUND.TRICK (as #2.4) opens another. With --html DIR, every
+    record of PATH gets a page, and DIR/index.html lists them with their players, event,
+    stage, result and verdict. With --analysis FILE or --analyse, each trick's label and
+    each decision's cost in notes, its label (?!, ?, ??) and the best choice are shown
+    too; a page without says so. A page or SVG names the game (its id, event, players),
+    not the file it was read from.
 
     With --analysis FILE or --analyse in the terminal, the mistakes up to the moment
     shown follow the sheet: each trick's costly decisions with their label and cost, as
@@ -222,7 +225,7 @@ def _show_to(
         pass
     elif svg:
         try:
-            picture = game_svg(report.log, record_title(report), report.problems, at)
+            picture = game_svg(report.log, shared_title(report), report.problems, at)
         except MomentError as error:
             # The SVG draws a moment the replay reached, or refuses.
             raise usage_error(f"--at {at_text}: {error}") from None
@@ -383,7 +386,9 @@ def _show_html_folder(
         with atomic_folder(folder, force, [*names, "index.html"]) as building:
             for name in names:
                 os.replace(pages / name, building / name)
-            index = index_page(f"Replay pages of {path}", entries)
+            # The folder's or the file's name, not its path: the index is shared too.
+            shown = os.path.basename(os.path.normpath(path)) or path
+            index = index_page(f"Replay pages of {shown}", entries)
             (building / "index.html").write_bytes(index.encode("utf-8"))
     stdout = sys.stdout
     for lines, _, _ in verdicts:

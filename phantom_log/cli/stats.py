@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     "plot_path",
     metavar="FILE.svg|FILE.png",
     type=PATHS,
-    help="Draw the progress curve (with matplotlib: pip install 'phantom-log[plot]').",
+    help="Draw the progress curve (with matplotlib: the plot extra).",
 )
 @jobs_option
 @scheduler_option
@@ -97,8 +97,10 @@ def stats(
     if plot_path is not None and not plot_path.lower().endswith((".svg", ".png")):
         raise usage_error(f"--plot {plot_path}: give a .svg or .png file")
     if plot_path is not None and not _plotting_installed():
+        from .extras import install_command
+
         raise usage_error(
-            "--plot draws with matplotlib, which is not installed: pip install 'phantom-log[plot]'"
+            f"--plot draws with matplotlib, which is not installed: {install_command('plot')}"
         )
     if plot_path is not None and output.path is not None:
         from ..files.outputs import is_standard_output

@@ -88,7 +88,9 @@ def _chunk_records(chunk: Chunk, sheets: Mapping[str, Sheet] | None) -> Iterator
                         parse_json(stripped)
                     except JsonError as closer:
                         found = closer
-                problem = found.problem(number - 1, column - 1)
+                # A line with its line break is cut short where the file goes on.
+                text = "line" if line.endswith((b"\n", b"\r")) else "file"
+                problem = found.problem(number - 1, column - 1, text)
                 # The error's traceback holds this frame, which holds the error: a cycle
                 # that would keep the whole chunk alive until the collector finds it.
                 del found

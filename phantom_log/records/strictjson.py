@@ -47,36 +47,76 @@ COMPILED: Final = not __file__.endswith(".py")
 
 
 class JsonError(Exception):
-    """A text that is not JSON as docs/format.md accepts it."""
+    """A text that is not JSON as docs/format.md accepts it.
 
-    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+    ``cut`` is set for a text that ends before its last value does (a file cut short):
+    what was open at its end (``string``, ``object``, ``array``, or a ``value`` such as a
+    number or ``true`` cut within), with ``line`` and ``column`` where it begins; ``empty``
+    for a text with no value at all."""
+
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        cut: str | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
+        self.cut = cut
 
-    def problem(self, line_offset: int = 0, column_offset: int = 0) -> Problem:
+    def problem(self, line_offset: int = 0, column_offset: int = 0, text: str = "file") -> Problem:
         """The ``json`` problem, its line (and, on the text's first line, its column)
-        counted in the whole source."""
+        counted in the whole source; ``text`` names what was parsed, for a text cut short:
+        the ``file``, or a ``line`` of JSON Lines (one that ends with a line break, so the
+        file goes on)."""
         line = None if self.line is None else self.line + line_offset
-        if self.line == 1 and self.column is not None:
-            self.column += column_offset
+        column = self.column
+        if self.line == 1 and column is not None:
+            column += column_offset
+        if self.cut == _EMPTY:
+            return Problem(Code.JSON, f"the {text} is empty: it holds no JSON value")
+        if self.cut is not None:
+            article = "an" if self.cut[0] in "aeiou" else "a"
+            return Problem(
+                Code.JSON,
+                f"the {text} ends early, inside {article} {self.cut} that begins at line "
+                f"{line}, column {column}",
+                hint=_CUT_HINTS[text],
+                line=line,
+                column=column,
+            )
         where = ""
         if line is not None:
-            where = f"line {line}" + ("" if self.column is None else f", column {self.column}")
+            where = f"line {line}" + ("" if column is None else f", column {column}")
             where += ": "
         return Problem(
             Code.JSON,
             f"{where}{self.message}",
             hint=_JSON_HINT,
             line=line,
-            column=self.column,
+            column=column,
         )
 
 
 _JSON_HINT: Final = (
     "The record must be strict JSON in UTF-8: no comments, no trailing commas, "
     "no NaN or Infinity, each key once per object."
+)
+_CUT_HINTS: Final = {
+    "file": "Was the file cut short (a copy, a download or a save that did not finish)? "
+    "Write it again in full.",
+    "line": "A line of JSON Lines holds one whole record: was this one cut short, or its "
+    "record written over several lines?",
+}
+_EMPTY: Final = "empty"
+# What is left of a number, a literal or an escape cut short, where the standard library's
+# parser stops (after "1": ".", "e" or "e+"; "-"; a beginning of true, false, null; "u12" of
+# a \u escape, or all four of its digits when nothing follows).
+_CUT_TOKEN: Final = re.compile(
+    r"(?:t(?:ru?)?|f(?:a(?:ls?)?)?|n(?:ul?)?|-|\.|[eE][+-]?|u[0-9a-fA-F]{0,4})\Z"
 )
 
 
@@ -124,6 +164,11 @@ def _slow_parse(data: bytes) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
+        if error.end == len(data) and error.reason == "unexpected end of data":
+            # A character cut short, at the text's end: the text is cut short.
+            opened = _open_at_end(data[: error.start])
+            if opened is not None:
+                raise _cut_short(data, *opened) from None
         line, column = _position(data, error.start)
         raise JsonError(
             f"the bytes are not UTF-8 (byte 0x{data[error.start]:02x})", line, column
@@ -144,9 +189,48 @@ def _slow_parse(data: bytes) -> Any:
             parse_float=_checked_float,
         )
     except json.JSONDecodeError as error:
+        if _ends_early(error):
+            opened = _open_at_end(data)
+            if opened is None:  # a number or a literal cut short, alone in the text
+                opened = ("value", len(text[: error.pos].encode("utf-8")))
+            raise _cut_short(data, *opened) from None
+        if not text.strip(" \t\r\n"):
+            raise JsonError("no JSON value", cut=_EMPTY) from None
         raise JsonError(error.msg, error.lineno, error.colno) from None
     finally:
         sys.setrecursionlimit(limit)
+
+
+def _ends_early(error: json.JSONDecodeError) -> bool:
+    """Whether the standard library's parser stopped because the text ended: in a string,
+    after a value or a separator, or in a number, a literal or an escape."""
+    rest = error.doc[error.pos :]
+    if error.msg.startswith("Unterminated string"):
+        return True
+    if not error.doc.strip(" \t\r\n"):
+        return False  # nothing at all: empty, not cut
+    return not rest.strip(" \t\r\n") or _CUT_TOKEN.match(rest) is not None
+
+
+def _open_at_end(data: bytes) -> tuple[str, int] | None:
+    """The innermost string, object or array still open at the end of a text, and the
+    byte offset where it begins; ``None`` when nothing is open."""
+    opened: list[tuple[str, int]] = []
+    for match in _SPLIT_TOKENS.finditer(data):
+        token = data[match.start()]
+        if token == 34:  # '"'
+            if match.group(1) is None:  # no closing quote: the text ends in it
+                return ("string", match.start())
+        elif token == 123 or token == 91:  # '{' or '['
+            opened.append(("object" if token == 123 else "array", match.start()))
+        elif opened:
+            opened.pop()
+    return opened[-1] if opened else None
+
+
+def _cut_short(data: bytes, kind: str, offset: int) -> JsonError:
+    line, column = _position(data, offset)
+    return JsonError(f"the text ends early, inside a {kind}", line, column, cut=kind)
 
 
 def _nesting(data: bytes) -> int:

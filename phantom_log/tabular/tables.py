@@ -56,7 +56,9 @@ GAME_SCHEMA: Final = {
 SWAPS_TYPE: Final = pl.List(
     pl.Struct({"after": pl.String, "phantom": pl.List(pl.String), "christine": pl.List(pl.String)})
 )
-TRICK_SCHEMA: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
+# The columns of a trick as annotate writes it; the tricks table leads them with the
+# record's place, as the games table has it, so the two join on (source, index).
+ANNOTATION_SCHEMA: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
     "game_id": pl.String,
     "round": pl.Int64,
     "trick": pl.Int64,
@@ -75,7 +77,12 @@ TRICK_SCHEMA: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
     "notes_before": pl.Int64,
     "notes_after": pl.Int64,
 }
-assert list(TRICK_SCHEMA) == list(ANNOTATION_FIELDS)
+assert list(ANNOTATION_SCHEMA) == list(ANNOTATION_FIELDS)
+TRICK_SCHEMA: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
+    "source": pl.String,
+    "index": pl.Int64,
+    **ANNOTATION_SCHEMA,
+}
 # The key joining the two tables inside phantom-log (game_id need not be unique).
 GAME_KEY: Final = "game_key"
 REASONS: Final = tuple(reason.value for reason in Reason)
@@ -184,6 +191,8 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
 # The games rows as the workers send them: the date still as text.
 _GAME_ROW_SCHEMA: Final = {**GAME_SCHEMA, "date": pl.String}
 _GAME_ID: Final = list(GAME_SCHEMA).index("game_id")
+_SOURCE: Final = list(GAME_SCHEMA).index("source")
+_INDEX: Final = list(GAME_SCHEMA).index("index")
 
 TrickRows = tuple[list[int], list[str | None]]
 """The tricks of a record as the workers send them, a column each: the engine's packed
@@ -264,12 +273,14 @@ def swaps_as_text(frame: Frame) -> Frame:
 
 
 def decode_tricks(frame: Frame) -> Frame:
-    """The tricks table of a frame of packed tricks (``game_key``, ``game_id``, ``packed``,
-    ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a whole column at a time
-    (lazily for a lazy frame: only the columns a query reads). Each is a field of the
-    engine's packing read as the code it is: nothing is worked out here."""
+    """The tricks table of a frame of packed tricks (``game_key``, ``source``, ``index``,
+    ``game_id``, ``packed``, ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a
+    whole column at a time (lazily for a lazy frame: only the columns a query reads). Each
+    is a field of the engine's packing read as the code it is: nothing is worked out here."""
     return frame.select(
         pl.col(GAME_KEY),
+        pl.col("source"),
+        pl.col("index"),
         pl.col("game_id"),
         round=_field("round"),
         trick=_field("trick"),
@@ -399,6 +410,8 @@ class ExportedTables:
 
 _PACKED_SCHEMA: Final = {
     GAME_KEY: pl.Int64,
+    "source": pl.String,
+    "index": pl.Int64,
     "game_id": pl.String,
     "packed": pl.Int64,
     "swaps": pl.String,
@@ -453,6 +466,8 @@ class TableRows:
     def __init__(self) -> None:
         self.games: list[tuple[Any, ...]] = []
         self.trick_keys: list[int] = []
+        self.trick_sources: list[str] = []
+        self.trick_indexes: list[int] = []
         self.trick_ids: list[str | None] = []
         self.packed: list[int] = []
         self.swaps: list[str | None] = []
@@ -469,6 +484,8 @@ class TableRows:
         count = len(record_packed)
         if count:
             self.trick_keys.extend([key] * count)
+            self.trick_sources.extend([rows.game[_SOURCE]] * count)
+            self.trick_indexes.extend([rows.game[_INDEX]] * count)
             self.trick_ids.extend([rows.game[_GAME_ID]] * count)
             self.packed.extend(record_packed)
             self.swaps.extend(record_swaps)
@@ -482,6 +499,8 @@ class TableRows:
         trick_frame = pl.DataFrame(
             {
                 GAME_KEY: self.trick_keys,
+                "source": self.trick_sources,
+                "index": self.trick_indexes,
                 "game_id": self.trick_ids,
                 "packed": self.packed,
                 "swaps": self.swaps,
@@ -492,7 +511,8 @@ class TableRows:
 
     def clear(self) -> None:
         """Drop the rows held."""
-        for column in (self.games, self.trick_keys, self.trick_ids, self.packed, self.swaps):
+        columns = (self.trick_keys, self.trick_sources, self.trick_indexes, self.trick_ids)
+        for column in (self.games, *columns, self.packed, self.swaps):
             column.clear()
 
 
@@ -672,13 +692,15 @@ class TrickCsv:
             pl.DataFrame(
                 {
                     GAME_KEY: [0] * len(self.packed),
+                    "source": None,
+                    "index": None,
                     "game_id": self.game_ids,
                     "packed": self.packed,
                     "swaps": self.swaps,
                 },
                 schema=_PACKED_SCHEMA,
             )
-        ).drop(GAME_KEY)
+        ).select(list(ANNOTATION_FIELDS))  # annotate's columns: the record is named apart
         # A trick without a swap has an empty cell, as the csv module writes "".
         frame = swaps_as_text(frame)
         self.stream.write(frame_csv(frame, include_header=self.header))

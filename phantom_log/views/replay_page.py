@@ -41,7 +41,7 @@ from ..rules.problems import Problem, Severity
 from ..rules.replay import GameLog
 from ..rules.sheets import NOTES_PER_SHEET
 from .annotate import SwapRow, explained_tricks, swap_json
-from .reports import printable, record_name, verdict_text
+from .reports import players_text, printable, shared_title, verdict_text
 
 #: The decisions an analysis can judge, as :class:`DecisionReview` keys name them.
 DECISIONS: Final = ("exchange", "special-number", "lead", "follow", "swap")
@@ -199,6 +199,8 @@ class _Positions:
         self.super_trump: Suit | None = None
         self.trick_cards: list[dict[str, Any]] = []
         self.trick_swaps: list[SwapRow] = []
+        # The cards each side played this round, with their trick: the page greys them.
+        self.played: dict[str, list[dict[str, Any]]] = {role.key: [] for role in Role}
         self.step = 0
         self.game_over = False
 
@@ -228,6 +230,7 @@ class _Positions:
         self.super_trump = start.super_trump
         self.trick_cards = []
         self.trick_swaps = []
+        self.played = {role.key: [] for role in Role}
         exchange = start.exchange
         if exchange is None:
             self.received = [0, 0]
@@ -263,6 +266,7 @@ class _Positions:
         self.trick_cards.append(
             {"player": played.player.key, "card": card, "special": played.special}
         )
+        self.played[played.player.key].append({"card": card, "trick": played.trick})
         decision = "lead" if played.leading else "follow"
         reviews = self.reviews_at(played.round, played.trick, decision, ((played.player, card),))
         if not ends_trick:
@@ -365,6 +369,7 @@ class _Positions:
             reviews,
             explanation=explanation,
             winner=outcome.winner.key,
+            notes_before=outcome.notes_before,
             special_trick=outcome.special,
             comment=_trick_comment(self.record, outcome.round, outcome.trick),
         )
@@ -425,6 +430,7 @@ class _Positions:
                 },
                 "trick_cards": list(self.trick_cards),
                 "swaps": list(self.trick_swaps),
+                "played": {key: list(cards) for key, cards in self.played.items()},
                 "to_move": None if to_move is None else to_move.key,
                 # The note the next trick is about: none once the game is decided.
                 "next_note": next_note,
@@ -446,6 +452,7 @@ class _Positions:
             round_no, trick_no = final.round, 0
             self.trick_cards = []
             self.trick_swaps = []
+            self.played = {role.key: [] for role in Role}
             self.received = [0, 0]
             self.special_number = 0
             self.special = 0
@@ -503,6 +510,7 @@ def _empty_position(text: str, problem: int | None) -> dict[str, Any]:
         "received": {"phantom": [], "christine": []},
         "trick_cards": [],
         "swaps": [],
+        "played": {"phantom": [], "christine": []},
         "to_move": None,
         "next_note": None,
         "reviews": [],
@@ -542,10 +550,11 @@ def _stopping_problem(report: RecordReport) -> int | None:
 
 
 def page_title(report: RecordReport) -> str:
-    """The page's title: the record's game id, or where it was read when it has none."""
+    """The page's heading: the record's game id, or its place in its file (``record #N``)
+    when it has none; never the file's path, which is this machine's, not the reader's."""
     if report.game_id:
         return page_text(report.game_id)
-    return page_text(f"{report.source}#{report.index}")
+    return f"record #{report.index}"
 
 
 def _record_text(record: Mapping[str, Any], key: str) -> str:
@@ -607,17 +616,22 @@ def page_data(report: RecordReport, reviews: Reviews | None = None) -> dict[str,
     ]
     players_value = record.get("players")
     players: dict[str, Any] = players_value if isinstance(players_value, dict) else {}
+    names = {
+        role.key: page_text(str(players.get(role.key, "")))
+        if isinstance(players.get(role.key), str)
+        else ""
+        for role in Role
+    }
     return {
         "title": page_title(report),
-        "source": page_text(record_name(report)),
+        "heading": shared_title(report),
         "event": _record_text(record, "event"),
+        "stage": _record_text(record, "stage"),
         "date": _record_text(record, "date"),
-        "players": {
-            role.key: page_text(str(players.get(role.key, "")))
-            if isinstance(players.get(role.key), str)
-            else ""
-            for role in Role
-        },
+        "players": names,
+        "players_text": players_text(names) if all(names.values()) else "",
+        # None: the page carries no analysis; else how many decisions it reviews.
+        "analysis": None if reviews is None else {"decisions": len(reviews)},
         "sheet": sheet,
         "rules": None
         if replayed is None
@@ -751,22 +765,59 @@ def checked_replay_page(
         return replay_page(failed), failed
 
 
+#: How a page without an analysis says so, and how to get one.
+NO_ANALYSIS: Final = (
+    "No analysis on this page. To mark each decision's cost and label: phantom-log show "
+    "GAME.json --html PAGE.html --analyse (about a minute a game), or --analysis FILE "
+    "(from phantom-log analyse GAME.json --format json)."
+)
+
+
+def _analysis_notice(analysis: Mapping[str, Any] | None) -> tuple[str, str]:
+    """The notice of what analysis the page carries, and its class."""
+    if analysis is None:
+        return NO_ANALYSIS, "no-analysis"
+    count = analysis["decisions"]
+    if not count:
+        return (
+            "The analysis given holds no decision of this game (none under its game id).",
+            "no-analysis",
+        )
+    return (
+        f"Analysed: {count} decision{'s' if count != 1 else ''} reviewed; ?! inaccuracy, "
+        "? mistake, ?? blunder, best: no note lost against the best play.",
+        "analysed",
+    )
+
+
+def opening_position(data: Mapping[str, Any]) -> str:
+    """The position a page opens at when neither ``--at`` nor its address names one: an
+    illegal record's problem (where its replay stopped, else the place of its first
+    error), or the game's first position."""
+    ids = position_ids(data)
+    if "problem" in ids:
+        return "problem"
+    for problem in data["problems"]:
+        if problem["severity"] == Severity.ERROR.value and problem["at"] in ids:
+            return str(problem["at"])
+    return ids[0]
+
+
 def page_html(data: dict[str, Any], report: RecordReport, start: str | None = None) -> str:
     """The HTML of a page whose data :func:`page_data` made."""
     positions = data["positions"]
     ids = position_ids(data)
     if start is not None and start not in ids:
         raise UnknownPosition(start)
-    data["start"] = ids[0] if start is None else start
+    data["start"] = opening_position(data) if start is None else start
     script = _asset("replay.js")
     style = _asset("replay.css")
     final = positions[-1]
-    title_text = data["title"]
     noscript_svg = ""
     if report.log is not None:
         from .picture import svg_picture
 
-        noscript_svg = svg_picture(report.log, title_text)
+        noscript_svg = svg_picture(report.log, data["heading"])
     problems = "".join(
         f'<li class="problem {html.escape(problem["severity"])}">'
         f"{_problem_place(problem)}<strong>{html.escape(problem['code'])}</strong>: "
@@ -779,25 +830,27 @@ def page_html(data: dict[str, Any], report: RecordReport, start: str | None = No
         + "</li>"
         for problem in data["problems"]
     )
-    players = data["players"]
-    subtitle = [html.escape(part) for part in (data["event"], data["date"]) if part]
-    if players["phantom"] or players["christine"]:
-        subtitle.append(
-            f"The Phantom: {html.escape(players['phantom'])} · "
-            f"Christine: {html.escape(players['christine'])}"
-        )
+    subtitle = [html.escape(part) for part in (data["event"],) if part]
+    if data["stage"]:
+        subtitle.append(f"stage {html.escape(data['stage'])}")
+    if data["date"]:
+        subtitle.append(html.escape(data["date"]))
+    if data["players_text"]:
+        subtitle.append(html.escape(data["players_text"]))
     if data["sheet"] is not None:
         subtitle.append(f"sheet {html.escape(data['sheet']['name'])}")
     rules = data["rules"] or {}
     named = [name for name in ("beginner", "balance") if rules.get(name)]
     if named:
         subtitle.append(" and ".join(named) + (" rules" if len(named) > 1 else " rule"))
-    subtitle.append(f'<span class="source">{html.escape(data["source"])}</span>')
+    notice, notice_class = _analysis_notice(data["analysis"])
     fields = {
-        "TITLE": html.escape(title_text),
+        "TITLE": html.escape(data["title"]),
         "SUBTITLE": " · ".join(subtitle),
         "POSITION_ATTRIBUTES": _position_attributes(final),
         "POSITION_TEXT": html.escape(final["text"]),
+        "ANALYSIS_NOTICE": html.escape(notice),
+        "ANALYSIS_CLASS": notice_class,
         "RESULT": html.escape(data["result"]["text"]),
         "RESULT_CLASS": "valid" if data["result"]["valid"] else "invalid",
         "PROBLEMS": problems or "<li>None.</li>",
@@ -808,7 +861,7 @@ def page_html(data: dict[str, Any], report: RecordReport, start: str | None = No
     }
     # One pass over the template: a value is never searched for another field's name.
     body = _FIELD.sub(lambda found: fields[found.group(1)], _asset("replay.html"))
-    return _head(title_text, _csp(script, style), style) + body
+    return _head(data["heading"], _csp(script, style), style) + body
 
 
 def _problem_place(problem: Mapping[str, Any]) -> str:
@@ -841,17 +894,34 @@ def page_file_name(number: int, game_id: str | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class IndexEntry:
-    """One record's line in the index page."""
+    """One record's line in the index page: the game (its id, or its file's name and its
+    place there), the players, event, stage and date the record gives, its result and its
+    verdict."""
 
     file_name: str
     name: str
     verdict: str
     winner: str
     notes: str
+    players: str = ""
+    event: str = ""
+    stage: str = ""
+    date: str = ""
+
+    @property
+    def result(self) -> str:
+        """The result in words: ``Christine wins, 9 notes``, ``unfinished, 5 notes``, or
+        ``-`` for a record with none."""
+        if self.winner == "-":
+            return "-"
+        notes = f"{self.notes} note{'s' if self.notes != '1' else ''}"
+        who = self.winner if self.winner == "unfinished" else f"{self.winner} wins"
+        return f"{who}, {notes}"
 
 
 def index_entry(report: RecordReport, file_name: str) -> IndexEntry:
-    """The index line of a record's page: its name, verdict, winner and notes."""
+    """The index line of a record's page: its name, players, event, stage and date, its
+    result and verdict."""
     result = report.result
     if report.failed:
         verdict = "not checked: " + ", ".join(
@@ -869,29 +939,71 @@ def index_entry(report: RecordReport, file_name: str) -> IndexEntry:
     else:
         winner = "unfinished" if result.winner is None else result.winner.title
         notes = str(result.notes)
-    return IndexEntry(file_name, page_text(record_name(report)), verdict, winner, notes)
+    record = report.record if isinstance(report.record, dict) else {}
+    players_value = record.get("players")
+    players = ""
+    if isinstance(players_value, dict) and all(
+        isinstance(players_value.get(role.key), str) for role in Role
+    ):
+        players = page_text(players_text(players_value))
+    # The file's name, not its path: the index may be shared as its pages are.
+    name = report.game_id or f"{_file_name(report.source)}#{report.index}"
+    return IndexEntry(
+        file_name,
+        page_text(name),
+        verdict,
+        winner,
+        notes,
+        players,
+        _record_text(record, "event"),
+        _record_text(record, "stage"),
+        _record_text(record, "date"),
+    )
+
+
+def _file_name(source: str) -> str:
+    return source.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or source
+
+
+#: The index's columns: its heading, and how an entry fills it.
+_INDEX_COLUMNS: Final = (
+    ("Game", "name"),
+    ("Players", "players"),
+    ("Event", "event"),
+    ("Stage", "stage"),
+    ("Date", "date"),
+    ("Result", "result"),
+    ("Verdict", "verdict"),
+)
 
 
 def index_page(title: str, entries: Sequence[IndexEntry]) -> str:
-    """The index of a folder of replay pages: one row per record, linking to its page."""
+    """The index of a folder of replay pages: one row per record, linking to its page,
+    its columns sorted by a click on their heading (a small inline script, allowed by
+    its hash as the replay page's is)."""
     style = _asset("replay.css")
-    rows = "".join(
-        "<tr>"
-        f'<td><a href="{html.escape(entry.file_name)}">{html.escape(entry.name)}</a></td>'
-        f"<td>{html.escape(entry.verdict)}</td>"
-        f"<td>{html.escape(entry.winner)}</td>"
-        f'<td class="number">{html.escape(entry.notes)}</td>'
-        "</tr>\n"
-        for entry in entries
+    script = _asset("index.js")
+    rows = []
+    for entry in entries:
+        cells = [f'<td><a href="{html.escape(entry.file_name)}">{html.escape(entry.name)}</a></td>']
+        for _, field in _INDEX_COLUMNS[1:]:
+            cells.append(f"<td>{html.escape(str(getattr(entry, field)))}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>\n")
+    headings = "".join(
+        f'<th scope="col" aria-sort="none"><button type="button" data-column="{number}">'
+        f"{heading}</button></th>"
+        for number, (heading, _) in enumerate(_INDEX_COLUMNS)
     )
     return (
-        _head(page_text(title), _csp(None, style), style)
-        + '<body class="index">\n<header><h1>'
+        _head(page_text(title), _csp(script, style), style)
+        + '<body class="index">\n<main>\n<h1>'
         + html.escape(page_text(title))
-        + "</h1></header>\n<main>\n"
-        + '<table id="records">\n<thead><tr><th scope="col">Record</th>'
-        '<th scope="col">Verdict</th><th scope="col">Winner</th>'
-        '<th scope="col">Notes</th></tr></thead>\n<tbody>\n'
-        + rows
-        + "</tbody>\n</table>\n</main>\n</body>\n</html>\n"
+        + "</h1>\n"
+        + '<p class="help">Select a column\'s heading to sort the games by it.</p>\n'
+        + '<table id="records">\n<thead><tr>'
+        + headings
+        + "</tr></thead>\n<tbody>\n"
+        + "".join(rows)
+        + "</tbody>\n</table>\n</main>\n"
+        + f"<script>{script}</script>\n</body>\n</html>\n"
     )

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..checking.verdict import RecordReport
+from ..rules.cards import Role
 from ..rules.engine import Result
 from ..rules.problems import Code, Problem, Severity
 
@@ -67,18 +68,69 @@ def _in_game(problem: Problem) -> str:
 
 
 def record_name(report: RecordReport) -> str:
-    """A record for people: ``source#index (game id)``."""
+    """A record for people at a terminal: ``source#index (game id)``: the file it was read
+    from tells the user which file."""
     name = f"{report.source}#{report.index}"
     return name if report.game_id is None else f"{name} ({report.game_id})"
 
 
+def shared_name(report: RecordReport) -> str:
+    """A record as a page or a picture meant to be shared names it: the game id (or, for a
+    record without one, its place in its file, ``record #N``, never the file's local
+    path), then the event and the stage when the record gives them:
+    ``example-open/s1/t1 (Example Open 2026, stage 1)``."""
+    name = report.game_id if report.game_id else f"record #{report.index}"
+    record = report.record if isinstance(report.record, dict) else {}
+    details = []
+    event, stage = record.get("event"), record.get("stage")
+    if isinstance(event, str) and event:
+        details.append(event)
+    if isinstance(stage, str) and stage:
+        details.append(f"stage {stage}")
+    return f"{name} ({', '.join(details)})" if details else name
+
+
+# The names a player may be given that are the role's own: such a player is named once.
+_ROLE_NAMES: Final = {Role.PHANTOM: ("phantom", "the phantom"), Role.CHRISTINE: ("christine",)}
+
+
+def player_name(role: Role, name: str) -> str:
+    """A player as people name them: the name, then the role in brackets (``Erik
+    (Phantom)``), or the name alone when it is the role's own (``Christine``, not
+    ``Christine (Christine)``; case and surrounding spaces aside)."""
+    if name.strip().casefold() in _ROLE_NAMES[role]:
+        return name
+    return f"{name} ({role.title})"
+
+
+def players_text(players: Mapping[str, str]) -> str:
+    """Both players, the Phantom first: ``Erik (Phantom) vs Christine``."""
+    return " vs ".join(player_name(role, players[role.key]) for role in Role)
+
+
 def game_heading(name: str, players: Mapping[str, str], sheet_name: str) -> str:
-    """A replayed game's heading: ``NAME: the Phantom P vs Christine C, sheet S`` (not
-    yet made printable)."""
-    return (
-        f"{name}: the Phantom {players['phantom']} vs Christine {players['christine']}, "
-        f"sheet {sheet_name}"
-    )
+    """A replayed game's heading: ``NAME: Erik (Phantom) vs Christine, sheet S`` (not yet
+    made printable)."""
+    return f"{name}: {players_text(players)}, sheet {sheet_name}"
+
+
+def game_title(name: str, report: RecordReport) -> str:
+    """A record's heading under ``name``: its players, sheet and rules when it was
+    replayed, else ``name`` alone (not yet made printable)."""
+    record = report.record
+    if not isinstance(record, dict) or report.log is None:
+        return name
+    title = game_heading(name, record["players"], report.log.sheet.name)
+    rules = [rule for rule in ("beginner", "balance") if getattr(report.log.rules, rule)]
+    if rules:
+        title += f", {' and '.join(rules)} rule{'s' if len(rules) > 1 else ''}"
+    return title
+
+
+def shared_title(report: RecordReport) -> str:
+    """The title of a page or a picture meant to be shared: :func:`shared_name`, the
+    players, the sheet and the rules; no local path (made printable)."""
+    return printable(game_title(shared_name(report), report))
 
 
 #: The problems of one record that a text report lists; one more line says how many

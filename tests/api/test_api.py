@@ -567,7 +567,7 @@ def test_a_replayed_game_draws_itself_as_show_svg_does(tmp_path: Path) -> None:
     # The same picture as the command's but for the title (the API has no file name).
     command = picture_texts(shown.read_text(encoding="utf-8"))
     assert texts[1:] == command[1:] and texts[0] != command[0]
-    assert "rulebook-walkthrough: the Phantom Erik vs Christine" in texts[0]
+    assert "rulebook-walkthrough: Erik (Phantom) vs Christine" in texts[0]
     at = picture_texts(game.svg(at=(1, 7)))
     assert "at 1.7" in at and at != texts
     with pytest.raises(ValueError, match="the round is 1 or 2"):

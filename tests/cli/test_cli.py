@@ -287,7 +287,10 @@ def test_a_json_lines_text_cut_short_is_placed_on_its_own_line(tmp_path: Path) -
     path.write_bytes(b'{"a": 1}\n{"a":\n')
     result = CliRunner().invoke(main, ["verify", str(path)])
     assert result.exit_code == 1
-    assert f"{path}#1: json: line 2, column 6: Expecting value" in result.output
+    expected = (
+        f"{path}#1: json: the line ends early, inside an object that begins at line 2, column 1"
+    )
+    assert expected in result.output
 
 
 # --- schema, help, completion ------------------------------------------------------------

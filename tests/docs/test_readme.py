@@ -24,6 +24,8 @@ from phantom_log.rules.problems import Code
 from tests.helpers.paths import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
+#: The checkout's folder for the files the README's examples write; git ignores what it holds.
+SCRATCH = "scratch"
 BLOCK = re.compile(r"```(\w*)\n(.*?)```", re.DOTALL)
 
 
@@ -73,15 +75,78 @@ def test_the_readme_has_command_examples() -> None:
     assert len(EXAMPLES) >= 6
 
 
+def as_from_the_root(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run as from the repository's root, but write any output file in a fresh folder:
+    the inputs linked, an empty scratch folder as a fresh checkout has."""
+    for name in ("examples", "schemas"):
+        (folder / name).symlink_to(REPO / name)
+    (folder / SCRATCH).mkdir()
+    monkeypatch.chdir(folder)
+
+
 @pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[c for c, _ in EXAMPLES])
 def test_readme_command_output_is_real(
     command: str, expected: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # Run as from the repository's root, but write any output file in a fresh folder.
-    for name in ("examples", "schemas"):
-        (tmp_path / name).symlink_to(REPO / name)
-    monkeypatch.chdir(tmp_path)
+    as_from_the_root(tmp_path, monkeypatch)
     assert run_pipeline(command).rstrip("\n") == expected.rstrip("\n")
+    # Whatever it writes is in the scratch folder, none of it beside the checkout's files.
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["examples", "schemas", SCRATCH]
+
+
+WRITING = [(command, output) for command, output in EXAMPLES if f" {SCRATCH}/" in command]
+
+
+def test_the_readme_has_examples_that_write_files() -> None:
+    written = " ".join(command for command, _ in WRITING)
+    for name in ("games.csv", "tricks.parquet", "valid.jsonl", "walkthrough.html", "stage-1"):
+        assert f"{SCRATCH}/{name}" in written
+
+
+@pytest.mark.parametrize(("command", "expected"), WRITING, ids=[c for c, _ in WRITING])
+def test_the_readme_examples_that_write_files_can_be_run_twice(
+    command: str, expected: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Run again over the files the first run wrote, the command says the same (no
+    "exists" refusal, exit 2); the files are written again."""
+    as_from_the_root(tmp_path, monkeypatch)
+    assert run_pipeline(command).rstrip("\n") == expected.rstrip("\n")
+    first = {path: path.stat().st_ino for path in (tmp_path / SCRATCH).rglob("*")}
+    assert first
+    assert run_pipeline(command).rstrip("\n") == expected.rstrip("\n")
+    again = {path: path.stat().st_ino for path in (tmp_path / SCRATCH).rglob("*")}
+    assert set(again) == set(first)
+    files = [path for path in first if path.is_file()]
+    assert all(again[path] != first[path] for path in files)  # each replaced, atomically
+
+
+def test_the_scratch_folder_is_in_the_checkout_and_git_ignores_what_it_holds() -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        pytest.skip("not a git checkout: nothing to ask git about")
+
+    def ignored(path: str) -> bool:
+        done = subprocess.run(
+            ["git", "-C", str(REPO), "check-ignore", "--no-index", "-q", path], check=False
+        )
+        assert done.returncode in (0, 1)
+        return done.returncode == 0
+
+    listed = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", f"{SCRATCH}/"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert listed.stdout == f"{SCRATCH}/.gitignore\n"  # the folder is in every checkout
+    for command, _ in WRITING:
+        for word in shlex.split(command):
+            if word.startswith(f"{SCRATCH}/"):
+                assert ignored(word), word
+                assert ignored(f"{word}/index.html"), word
+    assert not ignored(f"{SCRATCH}/.gitignore")
 
 
 def test_readme_python_examples() -> None:

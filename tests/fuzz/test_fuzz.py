@@ -17,6 +17,7 @@ every failure it finds in ``.hypothesis/`` and tries it first on the next run.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -428,6 +429,52 @@ def test_a_dollar_sign_in_a_name_is_plotted_literally(tmp_path: Path) -> None:
         assert "<!-- $\\frac{1}{0}$ $ (1) -->" in Path(plot).read_text(encoding="utf-8")
 
 
+def svg_box(group: Any) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) of the first path of an SVG group: the frame matplotlib
+    draws for the axes and for the legend."""
+    import re
+
+    path = next(group.iter("{http://www.w3.org/2000/svg}path"))
+    # Points of lines and of the rounded corners' curves (their control points are the
+    # frame's corners): pairs of numbers, whatever the letters between them.
+    numbers = [float(word) for word in re.findall(r"-?[0-9.]+", path.attrib["d"])]
+    xs, ys = numbers[0::2], numbers[1::2]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_25_players_of_the_longest_names_are_plotted_with_the_legend_beside_the_curves(
+    tmp_path: Path,
+) -> None:
+    """Names as long as a record allows, of wide letters, bidi and markup among them, for
+    25 groups: the picture the real console script writes holds the legend whole, beside
+    the axes and not over them."""
+    import xml.etree.ElementTree as ElementTree
+
+    hostile = ["W" * 198, "\u202e" + "M" * 197, "<b>&amp;" + "W" * 190]
+    names = [f"{number:02}{hostile[number % 3]}"[:200] for number in range(25)]
+    record = json.loads(WALKTHROUGH.read_bytes())
+    records = [
+        json.dumps({**record, "game_id": f"g{n}", "players": {"phantom": name, "christine": "C"}})
+        for n, name in enumerate(names)
+    ]
+    (tmp_path / "games.jsonl").write_text("\n".join(records) + "\n", encoding="utf-8")
+    plot = tmp_path / "curve.svg"
+    done = run_script(
+        ["stats", "-q", "--by", "player", "--plot", str(plot), str(tmp_path / "games.jsonl")]
+    )
+    assert_no_traceback(done)
+    assert done.returncode == 0, done.stderr
+    root = ElementTree.parse(plot).getroot()
+    _, _, width, height = (float(value) for value in root.attrib["viewBox"].split())
+    groups = {group.attrib.get("id"): group for group in root.iter("{http://www.w3.org/2000/svg}g")}
+    legend = svg_box(groups["legend_1"])
+    axes = svg_box(groups["patch_2"])  # the axes' background, the first patch inside them
+    assert legend[0] >= 0 and legend[1] >= 0  # the legend whole in the picture
+    assert legend[2] <= width and legend[3] <= height
+    assert legend[0] > axes[2]  # to the right of the curves
+    assert plot.read_text(encoding="utf-8").count("W" * 190) >= 17  # every long name drawn
+
+
 # -- the real console script: what CliRunner cannot show ----------------------------------
 
 
@@ -488,6 +535,26 @@ def test_a_closed_pipe_ends_quietly() -> None:
     assert_no_traceback(done)
     assert done.returncode in (0, 141)
     assert done.stderr == b""
+
+
+def test_files_cut_short_while_written_say_they_end_early(tmp_path: Path) -> None:
+    """A file as a copy stopped half-way leaves it, read by the real console script: it
+    ends early (its last record is the problem; the record before a cut line of JSON
+    Lines is still read), with no traceback."""
+    text = WALKTHROUGH.read_bytes()
+    line = json.dumps(json.loads(text)).encode()
+    for name, data, whole in [
+        ("cut.json", text[: len(text) // 2], 0),
+        ("cut.jsonl", line + b"\n" + line[:999], 1),
+    ]:
+        (tmp_path / name).write_bytes(data)
+        done = run_script(["verify", "--format", "json", str(tmp_path / name)])
+        assert_no_traceback(done)
+        assert done.returncode == 1
+        *read, cut = [json.loads(report) for report in done.stdout.splitlines()]
+        assert [report["valid"] for report in read] == [True] * whole
+        assert cut["problems"][0]["code"] == "json"
+        assert cut["problems"][0]["message"].startswith("the file ends early, inside ")
 
 
 def test_the_json_lines_count_of_the_harness_is_that_of_format_md() -> None:

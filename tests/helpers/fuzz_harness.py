@@ -36,6 +36,7 @@ import tempfile
 import time
 import traceback
 import xml.etree.ElementTree as ElementTree
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -563,11 +564,22 @@ class Checker:
         wanted = [(report.source, str(report.index)) for report in reports]
         if rows != wanted:
             raise self.fail("every record reported", ran, f"games rows {rows[:5]}…")
-        trick_rows = pl.read_parquet(tricks_path).height
+        trick_table = pl.read_parquet(tricks_path)
+        trick_rows = trick_table.height
         if trick_rows != tricks:
             raise self.fail(
                 "every record reported", ran, f"{trick_rows} trick rows, annotate gave {tricks}"
             )
+        # The tricks join their games on (source, index): each game's tricks_played of them.
+        joined = Counter(trick_table.select("source", pl.col("index").cast(pl.String)).rows())
+        played = {
+            (source, index): int(count)
+            for source, index, count in frame.select("source", "index", "tricks_played").rows()
+            if count not in (None, "", "0")
+        }
+        if joined != played:
+            wrong = sorted(set(joined.items()) ^ set(played.items()), key=str)[:3]
+            raise self.fail("every trick joins its game", ran, f"(place, tricks) {wrong}")
         games, tricks_path = self.output(".parquet"), self.output(".csv")
         ran = self.run("export", "-q", "--jobs", "1", "--games", games, "--tricks", tricks_path)
         self.exit_code(ran, expected, why)

@@ -304,7 +304,8 @@ def test_a_fifo_given_by_name_is_read_as_without_a_cluster_a_chunk_at_a_time(
         "6000 records: 5999 valid, 1 invalid, 5999 warnings",
         "by code: unfinished 5999, json 1",
     ]
-    assert "stream.jsonl#3001: json: line 3002, column " in there.stdout
+    assert "stream.jsonl#3001: json: the line ends early, inside " in there.stdout
+    assert " that begins at line 3002, column " in there.stdout
     assert (here.returncode, there.returncode) == (1, 1)
     assert there.stderr == here.stderr == ""
 

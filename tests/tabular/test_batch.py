@@ -437,18 +437,82 @@ def test_a_manifest_on_standard_input_is_recognised() -> None:
 # -- plotting is an extra ----------------------------------------------------------------
 
 
+def installed_from(folder: Path, direct_url: dict[str, Any] | None) -> Path:
+    """A phantom-log distribution as pip leaves it in ``folder`` (its metadata, and its
+    ``direct_url.json`` when installed from a URL), to put first on ``sys.path``."""
+    info = folder / "phantom_log-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: phantom-log\nVersion: 1.0\nProvides-Extra: plot\n"
+        'Requires-Dist: click>=8.1\nRequires-Dist: matplotlib>=3.8; extra == "plot"\n',
+        encoding="utf-8",
+    )
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(json.dumps(direct_url), encoding="utf-8")
+    return folder
+
+
+CHECKOUT = "/home/me/my games/phantom-log"
+CHECKOUT_URL = "file:///home/me/my%20games/phantom-log"
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "command"),
+    [
+        (None, "pip install 'phantom-log[plot]'"),
+        (
+            {"url": CHECKOUT_URL, "dir_info": {"editable": True}},
+            f"pip install -e '{CHECKOUT}[plot]'",
+        ),
+        ({"url": CHECKOUT_URL, "dir_info": {}}, f"pip install '{CHECKOUT}[plot]'"),
+        (
+            {
+                "url": "https://github.com/example/phantom-log.git",
+                "vcs_info": {"vcs": "git", "commit_id": "0" * 40},
+            },
+            "pip install 'matplotlib>=3.8'",
+        ),
+    ],
+    ids=["package-index", "editable-checkout", "checkout", "git"],
+)
 def test_plot_without_matplotlib_says_how_to_install_it(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    direct_url: dict[str, Any] | None,
+    command: str,
 ) -> None:
+    """The hint is a command that works where phantom-log came from: a checkout's folder
+    (``pip install 'phantom-log[plot]'`` would fetch another copy, or fail), the package
+    index's name, or for a repository the extra's requirement itself."""
+    monkeypatch.syspath_prepend(str(installed_from(tmp_path / "site", direct_url)))
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     result = run("stats", *STAGES, "--plot", tmp_path / "curve.svg")
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == (
-        "phantom-log: error: --plot draws with matplotlib, which is not installed: "
-        "pip install 'phantom-log[plot]'\n"
+        f"phantom-log: error: --plot draws with matplotlib, which is not installed: {command}\n"
     )
     assert not (tmp_path / "curve.svg").exists()
+
+
+def test_run_from_a_source_tree_the_hint_installs_that_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not installed at all (the package found on PYTHONPATH): the checkout it runs from,
+    which holds the pyproject.toml that pip reads."""
+    import shlex
+    from importlib import metadata
+
+    from phantom_log.cli.extras import install_command
+
+    def not_installed(name: str) -> metadata.Distribution:
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "distribution", not_installed)
+    command = install_command("plot")
+    assert command == "pip install -e " + shlex.quote(f"{REPO.resolve()}[plot]")
+    folder = shlex.split(command)[-1].removesuffix("[plot]")
+    assert (Path(folder) / "pyproject.toml").is_file()
 
 
 def test_stats_without_plot_needs_no_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:

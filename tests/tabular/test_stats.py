@@ -87,6 +87,8 @@ GAME_COLUMNS = [
     "notes_removed_by_special",
 ]
 TRICK_COLUMNS = [
+    "source",
+    "index",
     "game_id",
     "round",
     "trick",
@@ -185,7 +187,8 @@ def facts_of(report: Any) -> Facts:
     first = (errors or list(report.problems) or [None])[0]
     game = phantom_log.replay(record) if record is not None else None
     annotations = [a.to_json() for a in game.tricks] if game is not None else []
-    tricks = [dict(a) for a in annotations]
+    # A trick's row names its record as the games row does: the two join on (source, index).
+    tricks = [{"source": report.source, "index": report.index, **a} for a in annotations]
     if game is not None:
         # The compact string of CSV is the one phantom_log.views.annotate.swaps_text writes.
         compact = [compact_swaps(t["swaps"]) for t in tricks]
@@ -778,7 +781,32 @@ def test_tricks_table_rows_are_the_annotate_rows(corpus: Corpus, exported: Path)
     tricks = pl.read_parquet(exported / "tricks.parquet").to_dicts()
     assert len(tricks) == len(annotated) > 0
     for trick, row in zip(tricks, annotated, strict=True):
-        assert trick == row
+        assert {name: trick[name] for name in row} == row
+        assert list(trick) == ["source", "index", *row]
+
+
+def test_the_tricks_table_joins_the_games_table_on_source_and_index(
+    corpus: Corpus, exported: Path
+) -> None:
+    """Every trick finds its game, and only its own, on the record's place, whatever the
+    game ids (the corpus repeats some) and whatever the order of the rows."""
+    games = pl.read_parquet(exported / "games.parquet")
+    tricks = pl.read_parquet(exported / "tricks.parquet").sample(fraction=1.0, shuffle=True, seed=7)
+    assert games.select("source", "index").is_duplicated().sum() == 0
+    joined = tricks.join(games, on=["source", "index"], how="left", suffix="_game")
+    assert joined.height == tricks.height
+    assert joined["tricks_played"].null_count() == 0  # every trick has its game
+    assert (joined["game_id"].eq_missing(joined["game_id_game"])).all()
+    # Each game's tricks, counted through the join, are the tricks it played.
+    counted = joined.group_by("source", "index").agg(pl.len(), pl.col("tricks_played").first())
+    assert (counted["len"] == counted["tricks_played"]).all()
+    assert counted.height == games.filter(pl.col("tricks_played") > 0).height
+    # The games row of each trick is its record's, as verify names it.
+    expected = {
+        (facts.row["source"], facts.row["index"]): facts.row["game_id"] for facts in corpus.facts
+    }
+    for source, index, game_id in joined.select("source", "index", "game_id_game").rows():
+        assert expected[(source, index)] == game_id
 
 
 @pytest.mark.parametrize("extension", ["csv", "jsonl", "ndjson"])

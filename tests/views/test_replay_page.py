@@ -328,16 +328,118 @@ def test_page_file_names_are_safe_and_numbered() -> None:
     assert page_file_name(4, "名人戦") == "0004-record.html"
 
 
-def test_the_index_lists_each_record_with_its_verdict_winner_and_notes() -> None:
+def test_the_index_lists_each_record_with_its_players_event_stage_and_result() -> None:
     reports = [report_of(example("rulebook-walkthrough.json")), report_of(hostile_record())]
-    reports.append(report_of(example("invalid/revoke.json"), "revoke.json"))
+    reports.append(report_of(example("invalid/revoke.json"), "/home/someone/games/revoke.json"))
+    reports.append(report_of(example("unfinished.json")))
+    without_id = example("unfinished.json")
+    del without_id["game_id"]
+    reports.append(report_of(without_id, "/home/someone/games/club.json"))
     entries = [index_entry(r, page_file_name(n, r.game_id)) for n, r in enumerate(reports, 1)]
     page = index_page("GameLog pages of <games>", entries)
-    assert [e.verdict for e in entries] == ["valid", "valid", "invalid: revoke"]
-    assert [e.winner for e in entries] == ["Christine", "Christine", "-"]
+    verdicts = ["valid", "valid", "invalid: revoke", "valid (unfinished)", "invalid: schema"]
+    assert [e.verdict for e in entries] == verdicts
+    assert [e.winner for e in entries] == ["Christine", "Christine", "-", "unfinished", "-"]
+    assert [entries[0].players, entries[3].players] == [
+        "Erik (Phantom) vs Christine",
+        "Soo (Phantom) vs Yeon (Christine)",
+    ]
+    assert [e.stage for e in entries] == ["", "", "4", "", ""]
+    assert entries[2].event == "Spring league" and entries[0].result == "Christine wins, 9 notes"
+    assert entries[3].result.startswith("unfinished, ") and entries[2].result == "-"
+    # A record without a game id is named by its file's name, not by the path it was read at.
+    assert entries[4].name == "club.json#0" and "/home/someone" not in page
     assert 'href="0001-rulebook-walkthrough.html"' in page
-    assert "<games>" not in page and "<script" not in page
-    assert page.count("<tr>") == 4
+    assert "<games>" not in page and "<img" not in page
+    assert page.count("<tr>") == 6 and page.count("<script>") == 1
+    headings = re.findall(r'data-column="\d">([^<]+)<', page)
+    assert headings == ["Game", "Players", "Event", "Stage", "Date", "Result", "Verdict"]
+
+
+def test_titles_name_players_as_people_do() -> None:
+    from phantom_log.rules.cards import Role
+    from phantom_log.views.reports import player_name, players_text
+
+    assert players_text({"phantom": "Erik", "christine": "Christine"}) == (
+        "Erik (Phantom) vs Christine"
+    )
+    assert (
+        players_text({"phantom": "Kim", "christine": "Lee"}) == "Kim (Phantom) vs Lee (Christine)"
+    )
+    assert player_name(Role.PHANTOM, "The Phantom") == "The Phantom"
+    assert player_name(Role.PHANTOM, "phantom ") == "phantom "
+    assert player_name(Role.CHRISTINE, "Phantom") == "Phantom (Christine)"
+    assert player_name(Role.PHANTOM, "Christine") == "Christine (Phantom)"
+
+
+def test_a_shared_page_and_picture_carry_no_local_path(tmp_path: Path) -> None:
+    source = tmp_path / "secret-folder" / "walk.json"
+    source.parent.mkdir()
+    record = example("tournament/stage-1.json")[0]
+    source.write_text(json.dumps(record), encoding="utf-8")
+    page_path, picture_path = tmp_path / "game.html", tmp_path / "game.svg"
+    assert run("show", str(source), "--html", str(page_path)).exit_code == 0
+    assert run("show", str(source), "--svg", str(picture_path)).exit_code == 0
+    title = (
+        "example-open/s1/t1 (Example Open 2026, stage 1): Kim (Phantom) vs Lee (Christine), "
+        "sheet rulebook"
+    )
+    page = page_path.read_text(encoding="utf-8")
+    picture = picture_path.read_text(encoding="utf-8")
+    assert f"<title>{html.escape(title)}</title>" in page
+    assert f"<title>{html.escape(title)}</title>" in picture
+    assert "secret-folder" not in page and "secret-folder" not in picture
+    assert re.search(r'<h1 id="title">example-open/s1/t1</h1>', page)
+    subtitle = re.search(r'<p class="subtitle">(.*?)</p>', page)
+    assert subtitle is not None and subtitle.group(1) == (
+        "Example Open 2026 · stage 1 · 2026-05-02 · Kim (Phantom) vs Lee (Christine) · "
+        "sheet rulebook"
+    )
+    # The terminal still says which file: there, the path tells the user where to look.
+    terminal = run("show", str(source), "--no-color")
+    assert terminal.output.startswith(f"{source}#0 (example-open/s1/t1): Kim (Phantom) vs Lee")
+    # A record without a game id is named by its place in its file.
+    del record["game_id"]
+    data = page_data(report_of(record, str(source)))
+    assert data["title"] == "record #0" and str(source) not in json.dumps(data)
+
+
+def test_each_position_lists_the_cards_played_this_round_by_trick() -> None:
+    record = example("rulebook-walkthrough.json")
+    data = page_data(report_of(record))
+    by_id = {p["id"]: p for p in data["positions"]}
+    tricks = record["rounds"][0]["tricks"][:7]
+    for role in ("phantom", "christine"):
+        expected = [
+            {"card": play["card"], "trick": number}
+            for number, trick in enumerate(tricks, 1)
+            for play in trick["plays"]
+            if play["player"] == role
+        ]
+        assert by_id["1.7"]["played"][role] == expected
+        assert by_id["2.0"]["played"][role] == []  # a new round: nothing played yet
+    assert by_id["1.7"]["notes_before"] == 2 and by_id["1.7"]["notes"] == 4
+
+
+def test_a_page_says_when_it_carries_no_analysis() -> None:
+    record = example("rulebook-walkthrough.json")
+    plain = replay_page(report_of(record))
+    assert embedded(plain)["analysis"] is None
+    assert 'class="no-analysis">No analysis on this page.' in plain and "--analyse" in plain
+    reviews = {(1, 2, "follow", "phantom", "Ch4"): DecisionReview(2.0, "?", ("Ch6",))}
+    analysed = replay_page(report_of(record), reviews=reviews)
+    assert embedded(analysed)["analysis"] == {"decisions": 1}
+    assert 'class="analysed">Analysed: 1 decision reviewed' in analysed
+    empty = replay_page(report_of(record), reviews={})
+    assert "holds no decision of this game" in empty
+
+
+def test_an_illegal_record_opens_at_its_problem() -> None:
+    assert embedded(replay_page(report_of(example("invalid/revoke.json"))))["start"] == "problem"
+    # The replay went on past the first error: the page opens where that error is.
+    mismatch = embedded(replay_page(report_of(example("invalid/winner-mismatch.json"))))
+    assert mismatch["start"] == "2.8" and mismatch["problems"][0]["at"] == "2.8"
+    assert embedded(replay_page(report_of(example("rulebook-walkthrough.json"))))["start"] == "1.0"
 
 
 def test_analysis_rows_become_reviews_of_their_decisions() -> None:
@@ -503,6 +605,7 @@ def test_stepping_through_every_position_in_the_browser(browser: Any, tmp_path: 
         assert expected == deduplicated(engine_positions(record))
         watched = Watched(browser, path)
         watched.open()
+        watched.page.keyboard.press("Home")  # an illegal record's page opens at its problem
         shown = [watched.position()]
         while watched.page.get_attribute("#next", "aria-disabled") == "false":
             watched.page.keyboard.press("ArrowRight")
@@ -562,14 +665,16 @@ def test_the_view_toggle_hides_what_a_side_could_not_see(browser: Any, tmp_path:
     watched.open("#1.3")
     page = watched.page
     held = position["hands"]["christine"]
-    assert page.locator("#cards-christine .card").count() == len(held)
+    assert page.locator("#cards-christine .card:not(.played)").count() == len(held)
     assert page.locator("#cards-christine .back").count() == 0
     page.click("#view-phantom")
     assert page.get_attribute("#view-phantom", "aria-pressed") == "true"
     known = position["received"]["christine"]
     assert page.locator("#cards-christine .back").count() == len(held) - len(known)
     assert page.locator("#cards-phantom .back").count() == 0
-    shown = page.locator("#cards-christine .card:not(.back) .card-code").all_inner_texts()
+    shown = page.locator(
+        "#cards-christine .card:not(.back):not(.played) .card-code"
+    ).all_inner_texts()
     assert shown == known
     # The hooks describe the position itself, whatever the view.
     assert watched.position()[5] == " ".join(held)
