@@ -85,7 +85,7 @@ _CARD_HINT: Final = (
 
 
 @dataclass(frozen=True, slots=True, order=True)
-class Place:
+class TextPlace:
     """Where a word of the text begins: its line and column, both from 1."""
 
     line: int
@@ -100,7 +100,7 @@ class NotationProblem:
     """A part of the text that is no part of the notation, at ``place``."""
 
     message: str
-    place: Place
+    place: TextPlace
     hint: str | None = None
 
 
@@ -109,7 +109,7 @@ class Word:
     """A word of a line (a card, a keyword, a number), or a mark (``(``, ``)``, ``=P``)."""
 
     text: str
-    place: Place
+    place: TextPlace
     #: For a comment (``text`` begins with ``{``): whether its ``}`` was found.
     closed: bool = True
 
@@ -120,8 +120,8 @@ class PlacedCards:
     each card is."""
 
     cards: tuple[str, ...]
-    place: Place
-    places: tuple[Place, ...]
+    place: TextPlace
+    places: tuple[TextPlace, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,7 @@ class TextSwap:
 
     phantom: PlacedCards
     christine: PlacedCards
-    place: Place
+    place: TextPlace
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +139,7 @@ class TextPlay:
     """A card played, and the swap written after it."""
 
     card: str
-    place: Place
+    place: TextPlace
     swap: TextSwap | None = None
 
 
@@ -148,12 +148,12 @@ class TextTrick:
     """A trick's line: its plays (one when it is the record's last, incomplete), its
     comment and the winner claimed."""
 
-    place: Place
+    place: TextPlace
     plays: list[TextPlay] = field(default_factory=list)
     comment: str | None = None
-    comment_place: Place | None = None
+    comment_place: TextPlace | None = None
     claim: str | None = None  # "phantom" or "christine"
-    claim_place: Place | None = None
+    claim_place: TextPlace | None = None
 
 
 @dataclass(slots=True)
@@ -161,13 +161,13 @@ class TextRound:
     """A round as written: its number, and what its lines said."""
 
     number: int
-    place: Place
+    place: TextPlace
     deal: dict[str, PlacedCards] = field(default_factory=dict)
     aside: PlacedCards | None = None
-    exchange: dict[str, tuple[str, Place]] | None = None
-    exchange_place: Place | None = None
+    exchange: dict[str, tuple[str, TextPlace]] | None = None
+    exchange_place: TextPlace | None = None
     special_number: int | None = None
-    special_place: Place | None = None
+    special_place: TextPlace | None = None
     tricks: list[TextTrick] = field(default_factory=list)
     left: dict[str, PlacedCards] = field(default_factory=dict)
 
@@ -177,8 +177,8 @@ class TextGame:
     """A game of the text: its header (key -> value, and where the value begins), its
     rounds, and what was found that is no part of the notation."""
 
-    place: Place
-    header: dict[str, tuple[str, Place]] = field(default_factory=dict)
+    place: TextPlace
+    header: dict[str, tuple[str, TextPlace]] = field(default_factory=dict)
     rounds: list[TextRound] = field(default_factory=list)
     problems: list[NotationProblem] = field(default_factory=list)
     #: The lines of the text the game spans, from its first to its last (from 1).
@@ -193,7 +193,7 @@ def read_games(text: str) -> list[TextGame]:
     game: TextGame | None = None
     current: TextRound | None = None
     for line_number, words, header in _lines(text):
-        place = words[0].place if words else Place(line_number, 1)
+        place = words[0].place if words else TextPlace(line_number, 1)
         if header is not None:
             key, value, value_place = header
             if game is None or game.rounds:
@@ -232,7 +232,7 @@ def read_games(text: str) -> list[TextGame]:
     return games
 
 
-def _lines(text: str) -> Iterator[tuple[int, list[Word], tuple[str, str, Place] | None]]:
+def _lines(text: str) -> Iterator[tuple[int, list[Word], tuple[str, str, TextPlace] | None]]:
     """Each line of ``text`` that holds something: its number, its words, and, for a
     header line, its key, value and the value's place. A comment in braces may run over
     several lines: it is one word (``{`` and its text, and ``}`` when it is closed) of
@@ -251,8 +251,8 @@ def _lines(text: str) -> Iterator[tuple[int, list[Word], tuple[str, str, Place] 
             value, offset = _header_value(found[2])
             yield (
                 line_number,
-                [Word(found[1], Place(line_number, indent + 1))],
-                (found[1], value, Place(line_number, indent + found.start(2) + offset + 1)),
+                [Word(found[1], TextPlace(line_number, indent + 1))],
+                (found[1], value, TextPlace(line_number, indent + found.start(2) + offset + 1)),
             )
             continue
         words: list[Word] = []
@@ -265,10 +265,10 @@ def _lines(text: str) -> Iterator[tuple[int, list[Word], tuple[str, str, Place] 
             elif char == "#":
                 break
             elif char in "()":
-                words.append(Word(char, Place(at + 1, column + 1)))
+                words.append(Word(char, TextPlace(at + 1, column + 1)))
                 column += 1
             elif char == "{":
-                place = Place(at + 1, column + 1)
+                place = TextPlace(at + 1, column + 1)
                 comment, closed, at, column = _comment(lines, at, column)
                 words.append(Word("{" + comment, place, closed))
                 line = lines[at]
@@ -277,7 +277,7 @@ def _lines(text: str) -> Iterator[tuple[int, list[Word], tuple[str, str, Place] 
                 start = column
                 while column < len(line) and line[column] not in " \t#(){":
                     column += 1
-                words.append(Word(line[start:column], Place(at + 1, start + 1)))
+                words.append(Word(line[start:column], TextPlace(at + 1, start + 1)))
         if words:
             yield line_number, words, None
 
@@ -335,7 +335,9 @@ def _is_card_or_number(word: str) -> bool:
     return bool(_CARD_WORD.fullmatch(word)) or word.isdigit()
 
 
-def _read_header_line(game: TextGame, key: str, value: str, place: Place, start: Place) -> None:
+def _read_header_line(
+    game: TextGame, key: str, value: str, place: TextPlace, start: TextPlace
+) -> None:
     folded = key.casefold()
     if folded not in HEADER_KEYS:
         game.problems.append(
@@ -473,9 +475,9 @@ def _card(word: Word, problems: list[NotationProblem]) -> str | None:
     return code
 
 
-def _cards(words: list[Word], problems: list[NotationProblem], place: Place) -> PlacedCards:
+def _cards(words: list[Word], problems: list[NotationProblem], place: TextPlace) -> PlacedCards:
     cards: list[str] = []
-    places: list[Place] = []
+    places: list[TextPlace] = []
     for word in words:
         code = _card(word, problems)
         if code is not None:
@@ -495,7 +497,7 @@ def _read_exchange(round_: TextRound, words: list[Word], problems: list[Notation
             )
         )
         return
-    exchange: dict[str, tuple[str, Place]] = {}
+    exchange: dict[str, tuple[str, TextPlace]] = {}
     rest = words[1:]
     while rest:
         side = _side(rest[:1], problems, words[0])
@@ -702,7 +704,7 @@ def _read_swap(trick: TextTrick, words: list[Word], problems: list[NotationProbl
     return after
 
 
-def _line_of(place: Place | None) -> str:
+def _line_of(place: TextPlace | None) -> str:
     return "?" if place is None else str(place.line)
 
 

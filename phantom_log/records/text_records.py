@@ -39,7 +39,7 @@ from ..rules.engine import (
 )
 from ..rules.problems import Illegal, pointer
 from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
-from .game_text import NotationProblem, Place, PlacedCards, TextGame, TextRound
+from .game_text import NotationProblem, PlacedCards, TextGame, TextPlace, TextRound
 
 RECORD_FORMAT: Final = "phantom-log/1"
 #: The header's keys the record requires, and what the text calls each.
@@ -57,7 +57,7 @@ class TextRecord:
     not checked further)."""
 
     data: dict[str, Any]
-    places: dict[str, Place]
+    places: dict[str, TextPlace]
     problems: list[NotationProblem] = field(default_factory=list)
     #: The problems the rules found while finding a deal (``bad-deal``), placed in the
     #: record; the record's own checks find the others.
@@ -69,9 +69,9 @@ class TextRecord:
     #: the record: in a round without its deal, the first thing wrong that can be known
     #: before the round's end.
     refusals: list[Illegal] = field(default_factory=list)
-    place: Place = field(default_factory=lambda: Place(1, 1))
+    place: TextPlace = field(default_factory=lambda: TextPlace(1, 1))
 
-    def place_of(self, at: str) -> Place:
+    def place_of(self, at: str) -> TextPlace:
         """Where the part at JSON pointer ``at`` is written: that part's place, or the
         nearest enclosing part's, or the game's first line."""
         while True:
@@ -139,7 +139,7 @@ def _header(game: TextGame, record: TextRecord) -> None:
         }
 
 
-def _sheet(value: str, place: Place, record: TextRecord) -> str | dict[str, Any]:
+def _sheet(value: str, place: TextPlace, record: TextRecord) -> str | dict[str, Any]:
     """A built-in sheet's name, or a custom sheet: ``NAME Mi:CPC Ch:PCP Ri:PPC Ma:PCP``."""
     name_written = ""
     if value.startswith('"'):
@@ -181,7 +181,7 @@ def _sheet(value: str, place: Place, record: TextRecord) -> str | dict[str, Any]
     return {"name": name, "bars": layout}
 
 
-def _rules(value: str, place: Place, record: TextRecord) -> dict[str, bool]:
+def _rules(value: str, place: TextPlace, record: TextRecord) -> dict[str, bool]:
     """The optional rules a ``rules:`` line names (``beginner``, ``balance``, both, or
     ``none``), by spaces or commas."""
     words = [word.casefold() for word in re.split(r"[\s,]+", value) if word]
@@ -220,10 +220,10 @@ def _result(game: TextGame, record: TextRecord) -> None:
         "notes": int(found[2]),
     }
     record.places["/result"] = place
-    record.places["/result/notes"] = Place(place.line, place.column + found.start(2))
+    record.places["/result/notes"] = TextPlace(place.line, place.column + found.start(2))
 
 
-def _cards(cards: PlacedCards, at: str, places: dict[str, Place]) -> list[str]:
+def _cards(cards: PlacedCards, at: str, places: dict[str, TextPlace]) -> list[str]:
     places[at] = cards.place
     for index, card_place in enumerate(cards.places):
         places[f"{at}/{index}"] = card_place

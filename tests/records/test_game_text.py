@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from phantom_log.analysis.simulator import Simulation, simulate, simulate_game
 from phantom_log.checking.verdict import verify_paths, verify_record
-from phantom_log.records.game_text import GRAMMAR, Place, read_games
+from phantom_log.records.game_text import GRAMMAR, TextPlace, read_games
 from phantom_log.records.record_texts import canonical_record, record_text, text_losses
 from phantom_log.records.source_records import read_source
 from phantom_log.records.text_records import text_record
@@ -166,17 +166,19 @@ def test_every_word_is_placed_at_its_line_and_column() -> None:
     text = "game_id: g\n  phantom:   Kim\nchristine: Lee\nsheet: rulebook\n\nround 1\n"
     text += "deal P Ma5 Ch1\nspecial 3\n  1.\tMa5  (P Ri4 C Ri6) Ma6 {a\ncomment} =C\n"
     (game,) = read_games(text)
-    assert game.header["phantom"] == ("Kim", Place(2, 14))
+    assert game.header["phantom"] == ("Kim", TextPlace(2, 14))
     (round_,) = game.rounds
-    assert round_.place == Place(6, 1)
-    assert round_.deal["phantom"].places == (Place(7, 8), Place(7, 12))
+    assert round_.place == TextPlace(6, 1)
+    assert round_.deal["phantom"].places == (TextPlace(7, 8), TextPlace(7, 12))
     (trick,) = round_.tricks
-    assert [play.place for play in trick.plays] == [Place(9, 6), Place(9, 25)]
+    assert [play.place for play in trick.plays] == [TextPlace(9, 6), TextPlace(9, 25)]
     swap = trick.plays[0].swap
-    assert swap is not None and swap.place == Place(9, 11)
-    assert swap.phantom.places == (Place(9, 14),) and swap.christine.places == (Place(9, 20),)
-    assert (trick.comment, trick.comment_place) == ("a\ncomment", Place(9, 29))
-    assert (trick.claim, trick.claim_place) == ("christine", Place(10, 10))
+    assert swap is not None and swap.place == TextPlace(9, 11)
+    assert swap.phantom.places == (TextPlace(9, 14),) and swap.christine.places == (
+        TextPlace(9, 20),
+    )
+    assert (trick.comment, trick.comment_place) == ("a\ncomment", TextPlace(9, 29))
+    assert (trick.claim, trick.claim_place) == ("christine", TextPlace(10, 10))
 
 
 def test_words_are_read_whatever_their_case_and_header_values_may_be_quoted() -> None:
@@ -378,3 +380,16 @@ def test_a_problem_of_a_text_record_is_placed_where_its_part_is_written() -> Non
     card = problem.pointer.rsplit("/", 2)
     assert card[-1] == "card"
     assert written[problem.column - 1 : problem.column + 2] in problem.message
+
+
+def test_the_readmes_lines_of_the_walkthrough_text_are_the_examples() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("These are the first lines of", 1)[1].split("```\n", 2)[1]
+    text = (EXAMPLES / "rulebook-walkthrough.ptn").read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(shown.splitlines()):
+        if "{" in line:  # the README shortens the first comments
+            head, _, _ = line.partition("{")
+            assert text[number].startswith(head + "{")
+            assert line.endswith(text[number].rsplit("}", 1)[1])
+        else:
+            assert line == text[number]
