@@ -20,7 +20,7 @@ from ..records.strictjson import JsonError, parse_json
 from ..records.text_records import TextRecord
 from ..rules.engine import Result
 from ..rules.problems import FAILURE_CODES, Code, Problem, Severity
-from ..rules.replay import GameLog, GameLogBuilder, SheetProblems, replay_record
+from ..rules.replay import GameLog, GameLogBuilder, SheetProblems, record_sheet, replay_record
 from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
 from .wording import word_all
 
@@ -154,7 +154,14 @@ def _check_text_record(
             for found in text.problems
         ], None
     if text.illegal:
-        worded = word_all([*text.refusals, *text.illegal][:1], game_text=True)
+        # A deal left out that cannot be found: the first thing wrong is the first step
+        # the rules refused, or the sheet the round is played on, or the deal itself.
+        if text.refusals:
+            worded = word_all(text.refusals[:1], game_text=True)
+        else:
+            sheet = record_sheet(text.data.get("sheet"), sheets) if "sheet" in text.data else []
+            wrong = sheet if isinstance(sheet, list) else []
+            worded = word_all((wrong or text.illegal)[:1], game_text=True)
         return [_placed(problem, text) for problem in worded], None
     problems, outcome = check_record(text.data, sheets, builder, game_text=True)
     return [_placed(problem, text) for problem in problems], outcome

@@ -111,6 +111,13 @@ def _bad_deal(facts: Mapping[str, Any]) -> Words:
 def _inferred_deal(facts: Mapping[str, Any]) -> Words:
     """A deal a game text left out that the cards seen cannot have come from."""
     round_no = facts.get("round")
+    if facts.get("unfound"):
+        return (
+            f"the deal of round {round_no} cannot be found: the rules cannot follow the round "
+            "to its end",
+            "Write the round's deal ('deal P ...' and 'deal C ...'), or mend what the other "
+            "problems name.",
+        )
     if "not_held" in facts:
         role = _ROLE_OF_PART[facts["part"]]
         return (

@@ -34,7 +34,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..rules.cards import CARD_BY_CODE, CARD_CODES, NUMBERS_PER_SUIT, SUIT_CODES
 from ..rules.engine import ROUNDS_PER_GAME, SWAP_SIZE
@@ -77,6 +77,9 @@ HEADER_KEYS: Final = (
 ROUND_WORDS: Final = ("round", "deal", "aside", "exchange", "special", "left")
 _CARD_WORD: Final = re.compile(r"[A-Za-z]{2}\d+")
 _CARDS_BY_FOLDED: Final = {code.casefold(): code for code in CARD_CODES}
+#: A word of a line: a mark (``(``, ``)``, the ``{`` of a comment, the ``#`` of a line's
+#: comment), or a run of anything else up to a space or a mark.
+_WORD: Final = re.compile(r"[(){}#]|[^ \t\ufeff#(){}]+")
 _HEADER_LINE: Final = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(.*)")
 _TRICK_NUMBER: Final = re.compile(r"(\d+)\.")
 _CARD_HINT: Final = (
@@ -84,8 +87,7 @@ _CARD_HINT: Final = (
 )
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class TextPlace:
+class TextPlace(NamedTuple):
     """Where a word of the text begins: its line and column, both from 1."""
 
     line: int
@@ -104,8 +106,7 @@ class NotationProblem:
     hint: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(NamedTuple):
     """A word of a line (a card, a keyword, a number), or a mark (``(``, ``)``, ``=P``)."""
 
     text: str
@@ -114,8 +115,7 @@ class Word:
     closed: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class PlacedCards:
+class PlacedCards(NamedTuple):
     """Cards as written (codes in their proper case), where the line began and where
     each card is."""
 
@@ -124,8 +124,7 @@ class PlacedCards:
     places: tuple[TextPlace, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class TextSwap:
+class TextSwap(NamedTuple):
     """The cards each side gave in a swap, in parentheses after the card that caused
     it; ``()`` is a swap of no card."""
 
@@ -134,8 +133,7 @@ class TextSwap:
     place: TextPlace
 
 
-@dataclass(frozen=True, slots=True)
-class TextPlay:
+class TextPlay(NamedTuple):
     """A card played, and the swap written after it."""
 
     card: str
@@ -258,26 +256,23 @@ def _lines(text: str) -> Iterator[tuple[int, list[Word], tuple[str, str, TextPla
         words: list[Word] = []
         at = index - 1  # the line being read, which a comment may move on
         column = 0
-        while column < len(line):
-            char = line[column]
-            if char in " \t\ufeff":
-                column += 1
-            elif char == "#":
-                break
-            elif char in "()":
-                words.append(Word(char, TextPlace(at + 1, column + 1)))
-                column += 1
-            elif char == "{":
-                place = TextPlace(at + 1, column + 1)
-                comment, closed, at, column = _comment(lines, at, column)
-                words.append(Word("{" + comment, place, closed))
-                line = lines[at]
-                index = at + 1
-            else:
-                start = column
-                while column < len(line) and line[column] not in " \t#(){":
-                    column += 1
-                words.append(Word(line[start:column], TextPlace(at + 1, start + 1)))
+        reading = True
+        while reading:
+            reading = False
+            for found_word in _WORD.finditer(line, column):
+                word = found_word.group()
+                if word == "#":
+                    break
+                start = found_word.start()
+                if word == "{":
+                    place = TextPlace(at + 1, start + 1)
+                    comment, closed, at, column = _comment(lines, at, start)
+                    words.append(Word("{" + comment, place, closed))
+                    line = lines[at]
+                    index = at + 1
+                    reading = True
+                    break
+                words.append(Word(word, TextPlace(at + 1, start + 1)))
         if words:
             yield line_number, words, None
 

@@ -37,7 +37,7 @@ from ..rules.engine import (
     SwapCards,
     round_leader,
 )
-from ..rules.problems import Illegal, pointer
+from ..rules.problems import Code, Illegal, pointer
 from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
 from .game_text import NotationProblem, PlacedCards, TextGame, TextPlace, TextRound
 
@@ -62,6 +62,9 @@ class TextRecord:
     #: The problems the rules found while finding a deal (``bad-deal``), placed in the
     #: record; the record's own checks find the others.
     illegal: list[Illegal] = field(default_factory=list)
+    #: The cards of each list of cards (a deal, a side of a swap), by JSON pointer, where
+    #: each is written.
+    card_lists: dict[str, PlacedCards] = field(default_factory=dict)
     #: The rounds (from 0) whose deal the text left out, and the rules found.
     inferred: list[int] = field(default_factory=list)
     #: The first step the rules refused while following the game with its hands unseen
@@ -72,15 +75,20 @@ class TextRecord:
     place: TextPlace = field(default_factory=lambda: TextPlace(1, 1))
 
     def place_of(self, at: str) -> TextPlace:
-        """Where the part at JSON pointer ``at`` is written: that part's place, or the
-        nearest enclosing part's, or the game's first line."""
+        """Where the part at JSON pointer ``at`` is written: that part's place (a card of
+        a list of cards: that card's), or the nearest enclosing part's, or the game's
+        first line."""
         while True:
             found = self.places.get(at)
             if found is not None:
                 return found
             if not at:
                 return self.place
-            at = at.rpartition("/")[0]
+            parent, _, last = at.rpartition("/")
+            cards = self.card_lists.get(parent)
+            if cards is not None and last.isdigit() and int(last) < len(cards.places):
+                return cards.places[int(last)]
+            at = parent
 
 
 def text_record(
@@ -223,25 +231,24 @@ def _result(game: TextGame, record: TextRecord) -> None:
     record.places["/result/notes"] = TextPlace(place.line, place.column + found.start(2))
 
 
-def _cards(cards: PlacedCards, at: str, places: dict[str, TextPlace]) -> list[str]:
-    places[at] = cards.place
-    for index, card_place in enumerate(cards.places):
-        places[f"{at}/{index}"] = card_place
+def _cards(cards: PlacedCards, at: str, record: TextRecord) -> list[str]:
+    record.places[at] = cards.place
+    record.card_lists[at] = cards
     return list(cards.cards)
 
 
 def _round(round_: TextRound, index: int, record: TextRecord) -> dict[str, Any]:
     places = record.places
-    at = pointer("rounds", index)
+    at = f"/rounds/{index}"
     places[at] = round_.place
     data: dict[str, Any] = {}
     if round_.deal or round_.aside is not None:
         deal: dict[str, Any] = {}
         for role in ROLE_KEYS:
             if role in round_.deal:
-                deal[role] = _cards(round_.deal[role], f"{at}/deal/{role}", places)
+                deal[role] = _cards(round_.deal[role], f"{at}/deal/{role}", record)
         if round_.aside is not None:
-            deal["aside"] = _cards(round_.aside, f"{at}/deal/aside", places)
+            deal["aside"] = _cards(round_.aside, f"{at}/deal/aside", record)
         first = min((cards.place for cards in round_.deal.values()), default=None)
         places[f"{at}/deal"] = first or (round_.aside.place if round_.aside else round_.place)
         data["deal"] = deal
@@ -272,7 +279,7 @@ def _round(round_: TextRound, index: int, record: TextRecord) -> dict[str, Any]:
                     ROLE_KEYS, (play.swap.phantom, play.swap.christine), strict=True
                 ):
                     if cards.cards:
-                        swap[role] = _cards(cards, f"{play_at}/swap/{role}", places)
+                        swap[role] = _cards(cards, f"{play_at}/swap/{role}", record)
                 written["swap"] = swap
             plays.append(written)
         written_trick: dict[str, Any] = {"plays": plays}
@@ -299,14 +306,19 @@ def _give_turns(
     data = record.data
     state = _started(data, sheets)
     for index, (round_, written) in enumerate(zip(data["rounds"], game.rounds, strict=True)):
-        state = _opened(state, round_)
+        state = _opened(state, round_, record, index)
         leader = ROLE_KEYS[round_leader(index)]
         for trick_index, trick in enumerate(round_["tricks"]):
             state = _swapped(state, None)
+            if state is not None and state.lead is not None:
+                # The trick before has one card and another follows it: the rules say so
+                # (incomplete-trick), and cannot follow the game past it.
+                _refused(record, state.out_of_phase(), index, trick_index - 1, state)
+                state = None
             if state is not None and state.turn is not None:
                 leader = ROLE_KEYS[state.turn]
             for order, play in enumerate(trick["plays"]):
-                at = pointer("rounds", index, "tricks", trick_index, "plays", order)
+                at = f"/rounds/{index}/tricks/{trick_index}/plays/{order}"
                 state = _swapped(state, None, record, at, index)
                 if state is not None and state.turn is not None:
                     play["player"] = ROLE_KEYS[state.turn]
@@ -340,15 +352,14 @@ def _infer_deal(
     at = pointer("rounds", index, "deal")
     place = written.place
     if state is None:
-        record.problems.append(
-            NotationProblem(
-                f"the deal of round {written.number} cannot be found: the play stops "
-                "being possible before the round's end",
-                place,
-                "write the round's deal ('deal P ...', 'deal C ...'), or mend the play "
-                "the other problems name",
+        # The rules could not follow the round (its sheet is not one, or a step they
+        # refused left them nowhere): the deal is not found, the record's checks say why.
+        record.illegal.append(
+            Illegal(Code.BAD_DEAL, {"inferred": True, "unfound": True, "round": index + 1}).located(
+                at, index + 1, None
             )
         )
+        record.places.setdefault(at, place)
         return
     left = [
         _mask(list(written.left[role].cards)) if role in written.left else 0 for role in ROLE_KEYS
@@ -393,66 +404,80 @@ def _started(data: dict[str, Any], sheets: Mapping[str, Sheet] | None) -> GameSt
     )
 
 
+def _refused(
+    record: TextRecord, problem: Illegal, round_index: int, trick_index: int, state: GameState
+) -> None:
+    """Keep the first step the rules refused, placed at its trick."""
+    if not record.refusals:
+        at = pointer("rounds", round_index, "tricks", trick_index)
+        record.refusals.append(problem.located(at, round_index + 1, state.tricks_played + 1))
+
+
 def _step(
-    state: GameState | None,
+    state: GameState,
     action: Any,
     record: TextRecord | None = None,
     at: str = "",
     round_index: int = 0,
-) -> GameState | None:
-    """``state`` after ``action``; ``None`` once no turn can be known (the module). The
-    first card or swap the rules refuse is kept in ``record``, placed at ``at``."""
-    if state is None:
-        return None
+) -> bool:
+    """Take ``action`` in ``state``, in place; whether it was taken. A card or swap the
+    rules refuse is taken with nothing known of the hands (the module), the first such
+    refusal kept in ``record``, placed at ``at``."""
     try:
-        after = state.apply(action)
-        if isinstance(after, Illegal) and isinstance(action, (PlayCard, SwapCards)):
+        problem = state.step(action)
+        if problem is not None and isinstance(action, (PlayCard, SwapCards)):
             if record is not None and not record.refusals:
                 trick = state.tricks_played + 1
-                record.refusals.append(after.located(at, round_index + 1, trick))
-            # A card the rules refuse: nothing past it is checked, and the game goes on
-            # with nothing known of the hands, to find the turns of the cards after it.
-            state = state.copy()
+                record.refusals.append(problem.located(at, round_index + 1, trick))
+            # Nothing past a refused card is checked: the game goes on with nothing known
+            # of the hands, to find the turns of the cards after it.
             state.forget_hands()
-            after = state.apply(action)
+            problem = state.step(action)
     except (KeyError, ValueError, TypeError):
-        return None
-    return None if isinstance(after, Illegal) else after
+        return False
+    return problem is None
 
 
-def _opened(state: GameState | None, round_: dict[str, Any]) -> GameState | None:
+def _opened(
+    state: GameState | None, round_: dict[str, Any], record: TextRecord, index: int
+) -> GameState | None:
     """``state`` once ``round_`` is dealt unseen, its cards exchanged and its number
-    picked. An exchange or a number the rules refuse (the record's checks say so) is
-    passed over as the module says: the exchange left out, the number picked as if the
-    exchange had shown it."""
-    dealt = _step(state, DealUnseen())
-    if dealt is None:
+    picked; ``None`` when the rules cannot follow it. An exchange or a number the rules
+    refuse (the record's checks say so) is passed over as the module says: the exchange
+    left out, the number picked as if the exchange had shown it."""
+    if state is None:
+        return None
+    refused = state.step(DealUnseen())
+    if refused is not None:  # the round before stops short
+        if not record.refusals:
+            record.refusals.append(refused.located(pointer("rounds", index), index + 1, None))
         return None
     exchange = round_.get("exchange")
     number = round_.get("special_number")
-    if exchange is not None and not dealt.beginner:
-        state = _step(dealt, ExchangeCards(*(_card(exchange[role]) for role in ROLE_KEYS)))
-    else:
-        state = dealt
-    if number is None:
+    dealt = state.copy() if number is not None else state
+    if exchange is not None and not state.beginner:
+        _step(state, ExchangeCards(*(_card(exchange[role]) for role in ROLE_KEYS)))
+    if number is None or _step(state, PickSpecialNumber(number)):
         return state
-    picked = _step(state, PickSpecialNumber(number))
-    if picked is not None or dealt.beginner or not 1 <= number <= NUMBERS_PER_SUIT:
-        return picked
+    if state.beginner or not 1 <= number <= NUMBERS_PER_SUIT:
+        return None
     # Any two cards showing the number, given in an exchange of a round nobody saw.
-    shown = ExchangeCards(number - 1, NUMBERS_PER_SUIT + number - 1)
-    return _step(_step(dealt, shown), PickSpecialNumber(number))
+    taken = _step(dealt, ExchangeCards(number - 1, NUMBERS_PER_SUIT + number - 1))
+    return dealt if taken and _step(dealt, PickSpecialNumber(number)) else None
 
 
 def _played(
     state: GameState | None, play: dict[str, Any], record: TextRecord, at: str, round_index: int
 ) -> GameState | None:
+    if state is None:
+        return None
     action = PlayCard(ROLE_BY_KEY[play["player"]], _card(play["card"]))
-    state = _step(state, action, record, f"{at}/card", round_index)
+    if not _step(state, action, record, f"{at}/card", round_index):
+        return None
     swap = play.get("swap")
-    if swap is not None and state is not None and state.swap_due():
+    if swap is not None and state.swap_due():
         given = [tuple(_card(card) for card in swap.get(role, ())) for role in ROLE_KEYS]
-        state = _swapped(state, SwapCards(*given), record, f"{at}/swap", round_index)
+        return _swapped(state, SwapCards(*given), record, f"{at}/swap", round_index)
     return state
 
 
@@ -468,14 +493,12 @@ def _swapped(
     of the hands, so that the turns go on (the record's checks say what was wrong)."""
     if state is None or not state.swap_due():
         return state
-    if swap is not None:
-        after = _step(state, swap, record, at, round_index)
-        if after is not None and not after.swap_due():
-            return after
-    state = state.copy()
+    if swap is not None and _step(state, swap, record, at, round_index):
+        return state
     state.forget_hands()
     size = state.swap_due()
-    return _step(state, SwapCards(tuple(range(size)), tuple(range(size, 2 * size))))
+    made = SwapCards(tuple(range(size)), tuple(range(size, 2 * size)))
+    return state if _step(state, made) else None
 
 
 def _card(code: str) -> int:

@@ -135,6 +135,7 @@ cdef class GameState:
     cpdef int legal_cards(self) noexcept
     cpdef object out_of_phase(self)
     @cython.locals(dealt=Dealt)
+    cpdef object step(self, object action)
     cpdef object step_deal(self, int phantom, int christine)
     @cython.locals(dealt=Dealt)
     cpdef object step_deal_unseen(self)

@@ -668,21 +668,25 @@ class GameState:
         """The state after ``action`` (holding that action's events, when tracking), or
         the illegal step (this state is unchanged)."""
         state = self.copy()
-        if isinstance(action, PlayCard):
-            problem = state.step_play(int(action.player), action.card)
-        elif isinstance(action, SwapCards):
-            problem = state.step_swap(action.phantom, action.christine)
-        elif isinstance(action, PickSpecialNumber):
-            problem = state.step_special_number(action.number)
-        elif isinstance(action, ExchangeCards):
-            problem = state.step_exchange(action.phantom, action.christine)
-        elif isinstance(action, DealCards):
-            problem = state.step_deal(action.phantom, action.christine)
-        elif isinstance(action, DealUnseen):
-            problem = state.step_deal_unseen()
-        else:
-            raise TypeError(action)
+        problem = state.step(action)
         return state if problem is None else problem
+
+    def step(self, action: Action) -> Illegal | None:
+        """Take ``action`` in place (:meth:`apply` without the copy): ``None``, or the
+        illegal step, the state then left as it was."""
+        if isinstance(action, PlayCard):
+            return self.step_play(int(action.player), action.card)
+        if isinstance(action, SwapCards):
+            return self.step_swap(action.phantom, action.christine)
+        if isinstance(action, PickSpecialNumber):
+            return self.step_special_number(action.number)
+        if isinstance(action, ExchangeCards):
+            return self.step_exchange(action.phantom, action.christine)
+        if isinstance(action, DealCards):
+            return self.step_deal(action.phantom, action.christine)
+        if isinstance(action, DealUnseen):
+            return self.step_deal_unseen()
+        raise TypeError(action)
 
     def with_hands(self, phantom: int, christine: int) -> GameState | Illegal:
         """This position with other hands, the same number of cards each (the analysis
