@@ -355,7 +355,7 @@ def _infer_deal(
     ]
     found = state.inferred_deal(*left)
     if isinstance(found, Illegal):
-        record.illegal.append(found.located(at, index + 1, None))
+        record.illegal.append(found.with_facts(round=index + 1).located(at, index + 1, None))
         record.places.setdefault(at, place)
         return
     deal = round_.setdefault("deal", {})

@@ -549,7 +549,7 @@ class Recording:
         when it is no record the game text holds exactly (so that nothing of it would be
         lost by writing it again)."""
         if not isinstance(data, dict) or data.get("format") != "phantom-log/1":
-            raise ValueError('it is no game record (no "format": "phantom-log/1")')
+            raise ValueError('it has no "format": "phantom-log/1"')
         try:
             text, left_out = record_text(data)
         except (KeyError, TypeError, AttributeError, IndexError) as error:
@@ -677,6 +677,47 @@ class Recording:
         self._current = evaluation
         return None
 
+    def set_header(self, key: str, value: str) -> Refusal | None:
+        """Enter (or change) one header value, or say why not."""
+        old = self.header().get(key)
+        if old == value:
+            return None
+        kept = [step for step in self.steps if not (step.kind == "header" and step.key == key)]
+        evaluation = self._evaluate(
+            [*kept, Step("header", key=key, value=value)], self.header_done, self.unseen_round
+        )
+        if evaluation.refusal is not None:
+            return evaluation.refusal
+        self._taken_header(evaluation)
+        return None
+
+    def drop_header(self, key: str) -> None:
+        """Leave an optional header value out."""
+        kept = [step for step in self.steps if not (step.kind == "header" and step.key == key)]
+        if len(kept) != len(self.steps):
+            self._taken_header(self._evaluate(kept, self.header_done, self.unseen_round))
+
+    def _taken_header(self, evaluation: _Evaluation) -> None:
+        # Changed before the first round: each header value is an entry of its own.
+        self.steps = evaluation.steps
+        self.entries = [1] * len(self.steps)
+        self._current = evaluation
+
+    def trick_line(self) -> str:
+        """The trick just completed, in words: who won it, why, and the notes."""
+        state = self.position.state
+        assert state is not None
+        from ..rules.events import verdict_reason
+        from ..rules.sheets import NOTES_PER_SHEET
+
+        winner = ROLES_IN_TEXT[state.leader_code]
+        reason = verdict_reason(state.last_verdict).value.replace("-", " ")
+        return (
+            f"{winner} wins the trick ({CARD_CODES[state.last_lead]} against "
+            f"{CARD_CODES[state.last_follow]}, {reason}): {state.notes} of "
+            f"{NOTES_PER_SHEET} notes"
+        )
+
     def finish_header(self) -> None:
         """The header is entered: the rounds come next."""
         self.header_done = True
@@ -710,7 +751,7 @@ class Recording:
     def saved(self, as_json: bool) -> str:
         """The file's content: the record as JSON, or the game text."""
         if as_json:
-            return json.dumps(self.data(), indent=2, ensure_ascii=False) + "\n"
+            return _json_text(self.data()) + "\n"
         return self.text
 
     # -- reading an entry --------------------------------------------------------------
@@ -965,6 +1006,29 @@ class Recording:
                 f"{CARD_CODES[state.lead]}"
             )
         return lines
+
+
+#: The widest a JSON value is written on one line of a record saved.
+_JSON_LINE: Final = 88
+
+
+def _json_text(value: Any, indent: int = 0) -> str:
+    """``value`` as JSON for people: an object or array on one line when it fits, else a
+    member a line (a hand of cards, a play, stay on one line)."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, (dict, list)) or indent + len(flat) <= _JSON_LINE or not value:
+        return flat
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        members = [
+            f"{inner}{json.dumps(key, ensure_ascii=False)}: {_json_text(item, indent + 2)}"
+            for key, item in value.items()
+        ]
+        return "{\n" + ",\n".join(members) + "\n" + " " * indent + "}"
+    if all(not isinstance(item, (dict, list)) for item in value):
+        return flat
+    items = [f"{inner}{_json_text(item, indent + 2)}" for item in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
 def _checked_is_possible(data: dict[str, Any]) -> bool:
