@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from ..records.game_text import Place
     from ..rules.sheets import Sheet
-    from ..views.recording import Recording, Refusal
+    from ..views.recording import Recording, Refusal, Step
 
 _SUFFIXES: Final = (".json", ".ptn")
 _COMMANDS: Final = ("undo", "show", "help", "quit")
@@ -82,9 +82,8 @@ def record(path: str, force: bool, sheets_path: str | None) -> None:
         check_writable(path, True)
     recording = _existing(path, as_json, sheets)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    if recording is not None and recording.finished and (force or not terminal):
-        if force:
-            recording = None
+    if recording is not None and recording.finished and force:
+        recording = None
     if recording is not None and recording.finished and terminal:
         click.echo(
             printable(
@@ -178,7 +177,11 @@ def _on_terminal(recording: Recording, path: str, as_json: bool, resumed: bool) 
             if not _entry(recording, line, path, as_json):
                 return EXIT_OK
     except KeyboardInterrupt:
-        say(printable(f"Interrupted: {path} holds every entry taken; run the same command to go on."))
+        say(
+            printable(
+                f"Interrupted: {path} holds every entry taken; run the same command to go on."
+            )
+        )
         return 130
     except EOFError:
         _quit_line(path)
@@ -188,12 +191,12 @@ def _on_terminal(recording: Recording, path: str, as_json: bool, resumed: bool) 
 
 
 def _quit_line(path: str) -> None:
-    click.echo(printable(f"Stopped: {path} holds every entry taken; run the same command to go on."))
+    click.echo(
+        printable(f"Stopped: {path} holds every entry taken; run the same command to go on.")
+    )
 
 
-def _ask_header(
-    recording: Recording, prompts: object, path: str, as_json: bool, stem: str
-) -> None:
+def _ask_header(recording: Recording, prompts: object, path: str, as_json: bool, stem: str) -> None:
     """Ask each header question in turn (Enter keeps the value shown, ``-`` leaves an
     optional one out, ``undo`` goes back a question)."""
     from ..views.recording import HEADER_QUESTIONS, REQUIRED_KEYS
@@ -329,10 +332,17 @@ def _from_standard_input(
             click.echo(printable(f"{path} holds this game, finished: nothing to record"), err=True)
             return EXIT_OK
         if saved.finished:
-            raise usage_error(f"{path} holds a finished game; --force records the text in its place")
+            raise usage_error(
+                f"{path} holds a finished game; --force records the text in its place"
+            )
     for index in range(start, len(steps)):
         step = steps[index]
-        if first_problem is not None and step.place is not None and step.place > first_problem.place:
+        # A line the notation cannot read is not taken, nor anything after it.
+        if (
+            first_problem is not None
+            and step.place is not None
+            and step.place.line >= first_problem.place.line
+        ):
             return _stopped(
                 path,
                 recording,
@@ -350,7 +360,10 @@ def _from_standard_input(
         _save(recording, path, as_json)
     if first_problem is not None:
         return _stopped(
-            path, recording, first_problem.place, f"notation: {first_problem.message}",
+            path,
+            recording,
+            first_problem.place,
+            f"notation: {first_problem.message}",
             first_problem.hint,
         )
     if recording.finished:
@@ -368,13 +381,13 @@ def _from_standard_input(
     return EXIT_OK
 
 
-def _resumed_at(saved: Recording, fresh: Recording, steps: list[object], as_json: bool) -> int:
+def _resumed_at(saved: Recording, fresh: Recording, steps: list[Step], as_json: bool) -> int:
     """How many steps of ``steps`` make the game ``saved`` holds (taken into ``fresh``), or
     -1 when no beginning of them does."""
     target = saved.saved(as_json)
     found = 0 if fresh.saved(as_json) == target else -1
     for index, step in enumerate(steps):
-        if fresh.offer([step]) is not None:  # type: ignore[list-item]
+        if fresh.offer([step]) is not None:
             break
         if fresh.saved(as_json) == target:
             found = index + 1

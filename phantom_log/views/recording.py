@@ -239,8 +239,8 @@ def steps_of_game(game: TextGame) -> list[Step]:
                 Step("aside", number, cards=written.aside.cards, place=written.aside.place)
             )
         if written.exchange is not None:
-            cards = tuple(written.exchange[role][0] for role in ROLE_KEYS)
-            steps.append(Step("exchange", number, cards=cards, place=written.exchange_place))
+            given = tuple(written.exchange[role][0] for role in ROLE_KEYS)
+            steps.append(Step("exchange", number, cards=given, place=written.exchange_place))
         if written.special_number is not None:
             steps.append(
                 Step(
@@ -736,8 +736,12 @@ class Recording:
             size = self.entries.pop()
             del self.steps[len(self.steps) - size :]
             taken += 1
-        if taken and self.unseen_round and not any(
-            step.round == self.unseen_round for step in self.steps if step.kind != "header"
+        if (
+            taken
+            and self.unseen_round
+            and not any(
+                step.round == self.unseen_round for step in self.steps if step.kind != "header"
+            )
         ):
             self.unseen_round = 0
         self.header_done = any(step.kind != "header" for step in self.steps) or (
@@ -791,7 +795,9 @@ class Recording:
             )
         )
 
-    def _parsed(self, typed: str, shift: int, found: Position, keyword: str) -> list[Step] | Refusal:
+    def _parsed(
+        self, typed: str, shift: int, found: Position, keyword: str
+    ) -> list[Step] | Refusal:
         """Read ``typed`` (a round's line) in a round of its own: its steps, with the round
         of the game, or the first problem of its notation (its column less ``shift``)."""
         game = read_games(f"{_STUB}round 1\n{typed}\n")[0]
@@ -818,9 +824,7 @@ class Recording:
         trick = found.trick
         # The cards of the trick in play stand in for themselves, so the reader takes the
         # entry where the trick is (a number, a second card, a swap after one of them).
-        before = [
-            step for step in self.steps if step.round == number and step.trick == trick
-        ]
+        before = [step for step in self.steps if step.round == number and step.trick == trick]
         played = [step.cards[0] for step in before if step.kind == "play"]
         stripped = line.lstrip()
         numbered = stripped.split(maxsplit=1)[0] if stripped else ""
@@ -902,7 +906,7 @@ class Recording:
 
     def _trick_choices(self, typed: str, found: Position) -> list[str]:
         words = typed.split()
-        steps: list[Step] | Refusal = []
+        steps: list[Step] = []
         if words:
             entry = self.read_entry(typed)
             steps = entry if isinstance(entry, list) else []
@@ -944,12 +948,17 @@ class Recording:
             assert state is not None
             size = state.swap_due()
             after = "the follow" if state.swap_after_follow else "the lead"
-            return f"{round_}, trick {found.trick}: swap after {after}: P gives {size}, C gives {size}"
+            return (
+                f"{round_}, trick {found.trick}: swap after {after}: P gives {size}, C gives {size}"
+            )
         if found.awaiting is Awaiting.LEFT:
             assert state is not None
             who = ROLES_IN_TEXT[ROLE_KEYS.index(found.side)]
             count = state.phantom_count if found.side == "phantom" else state.christine_count
-            return f"{round_}, after trick {found.trick}: {who}'s cards left ({count}), as left {SIDE_OF_ROLE[found.side]} ..."
+            return (
+                f"{round_}, after trick {found.trick}: {who}'s cards left ({count}), "
+                f"as left {SIDE_OF_ROLE[found.side]} ..."
+            )
         return "the game is over"
 
     def result_line(self) -> str:
@@ -974,7 +983,7 @@ class Recording:
         if _checked_is_possible(data):
             from ..rules.replay import GameLogBuilder
 
-            problems, log = check_record(data, self.sheets, GameLogBuilder)
+            _, log = check_record(data, self.sheets, GameLogBuilder)
             if log is not None and log.rounds:
                 at = moment(log)
                 lines = moment_lines(log, at, style)
@@ -1065,8 +1074,8 @@ def _asked(found: Position) -> str:
 
 
 def _last_side(typed: str) -> str | None:
-    for word in reversed(typed.split()):
-        letter = word.strip("()").upper()
+    for written in reversed(typed.split()):
+        letter = written.strip("()").upper()
         if letter in ROLE_OF_SIDE:
             return letter
     return None
@@ -1074,4 +1083,3 @@ def _last_side(typed: str) -> str | None:
 
 def _only_notes(steps: list[Step]) -> bool:
     return all(step.kind in ("comment", "claim", "swap") for step in steps)
-

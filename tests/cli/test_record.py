@@ -1,0 +1,412 @@
+"""``phantom-log record``: the recorder at the table, driven through a real pseudo-terminal
+(pexpect), and its standard-input mode, run as a process of its own.
+
+The terminal's output holds prompt_toolkit's escape sequences: the tests look for the words
+of a prompt or a reply, which are written whole. A look that finds nothing within its
+time fails the test (the recorder hung, or said something else); no test measures a time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from phantom_log.records.record_texts import record_text
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parents[2]
+WALKTHROUGH = ROOT / "examples" / "rulebook-walkthrough.json"
+# How long one look at the terminal may wait for the words it wants: the machine is shared.
+LOOK_SECONDS = 30
+
+
+def walkthrough() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(WALKTHROUGH.read_text(encoding="utf-8"))
+    return data
+
+
+def walkthrough_text(*, deals: bool = True) -> str:
+    text, _ = record_text(walkthrough())
+    if deals:
+        return text
+    kept = [line for line in text.splitlines() if not line.startswith(("deal", "aside"))]
+    return "\n".join(kept) + "\n"
+
+
+def trick_lines(text: str, round_number: int) -> list[str]:
+    """The trick lines of one round of a game text, without their number, comment or
+    claimed winner (what a person at the table types)."""
+    lines = text.split(f"round {round_number}\n", 1)[1].split("\nround ", 1)[0].splitlines()
+    tricks = [line for line in lines if re.match(r"\d+\. ", line)]
+    return [re.sub(r"^\d+\. | \{.*\}| =[PC]$", "", line) for line in tricks]
+
+
+def environment() -> dict[str, str]:
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        "TERM": "xterm",
+        "NO_COLOR": "1",
+    }
+
+
+class Recorder:
+    """``phantom-log record PATH`` on a pseudo-terminal of its own."""
+
+    def __init__(self, path: Path, *args: str) -> None:
+        self.child = pexpect.spawn(
+            sys.executable,
+            ["-m", "phantom_log", "record", str(path), *args],
+            cwd=str(path.parent),
+            env=environment(),
+            encoding="utf-8",
+            timeout=LOOK_SECONDS,
+            dimensions=(50, 160),
+        )
+
+    def wait_for(self, words: str) -> str:
+        """Wait until the terminal shows ``words`` (a regular expression); what came
+        before them."""
+        self.child.expect(words)
+        return str(self.child.before)
+
+    def answer(self, question: str, typed: str) -> None:
+        self.wait_for(question)
+        self.child.sendline(typed)
+
+    def ended(self) -> int:
+        """The exit code, once the recorder has ended by itself."""
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return int(self.child.exitstatus)
+
+
+def enter_header(recorder: Recorder) -> None:
+    for question, typed in (
+        ("game_id", "table-2"),
+        ("event", "Club night"),
+        ("date", "2026-11-29"),
+        ("stage", ""),
+        ("phantom", "Erik"),
+        ("christine", "Christine"),
+        ("sheet", ""),
+        ("rules", ""),
+    ):
+        recorder.answer(re.escape(question) + r" \(", typed)
+
+
+def enter_round_1_opening(recorder: Recorder, *, deals: bool = True) -> None:
+    if deals:
+        recorder.answer("the Phantom's deal", "Mi3 Mi6 Ch1 Ch4 Ch6 Ri1 Ri3 Ri5 Ma2 Ma5")
+        recorder.answer("Christine's deal", "Mi1 Mi2 Mi4 Mi5 Ch2 Ch5 Ri6 Ma1 Ma4 Ma6")
+    else:
+        recorder.answer("the Phantom's deal", "")
+    recorder.answer(r"the exchange \(P CARD C CARD\)", "Ri3 Mi5")
+    recorder.answer(r"the special number \(3 or 5\)", "3")
+
+
+def saved(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def plays(data: dict[str, Any]) -> list[str]:
+    return [
+        play["card"]
+        for round_ in data["rounds"]
+        for trick in round_["tricks"]
+        for play in trick["plays"]
+    ]
+
+
+# -- on a terminal -------------------------------------------------------------------------
+
+
+def test_the_prompts_name_the_round_the_trick_and_the_player(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path / "game.json")
+    enter_header(recorder)
+    enter_round_1_opening(recorder)
+    recorder.answer(r"round 1, trick 1: the Phantom leads:", "Ma5")
+    recorder.answer(r"round 1, trick 1: Christine follows:", "Ma6")
+    recorder.wait_for(r"Christine wins the trick \(Ma5 against Ma6, higher number\): 1 of 12")
+    recorder.answer(r"round 1, trick 2: Christine leads:", "quit")
+    assert recorder.ended() == 0
+    assert plays(saved(tmp_path / "game.json")) == ["Ma5", "Ma6"]
+
+
+def test_tab_offers_only_the_cards_legal_now(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path / "game.json")
+    enter_header(recorder)
+    enter_round_1_opening(recorder)
+    recorder.wait_for("the Phantom leads:")
+    # The Phantom's hand after the exchange: of his Chandeliers, Ch1, Ch4 and Ch6.
+    recorder.child.send("Ch\t")
+    listed = recorder.wait_for(r"Ch6 ")
+    assert re.search(r"Ch1 +Ch4 +$", listed), listed
+    recorder.child.send("\x15")  # the line emptied
+    recorder.child.sendline("Ma5")
+    recorder.wait_for("Christine follows:")
+    # Christine holds Mirrors too, but must follow Mask: Tab offers her Masks alone.
+    recorder.child.send("M\t\t")
+    listed = recorder.wait_for(r"Ma6 ")
+    assert re.search(r"Ma1 +Ma4 +$", listed), listed
+    assert "Mi1" not in listed and "Mi2" not in listed
+    recorder.child.send("\x15")
+    recorder.child.sendline("quit")
+    assert recorder.ended() == 0
+
+
+def test_an_illegal_card_is_refused_with_verify_s_words_and_the_rule(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path / "game.json")
+    enter_header(recorder)
+    enter_round_1_opening(recorder)
+    recorder.answer("the Phantom leads:", "Ma5")
+    recorder.answer("Christine follows:", "Ch2")
+    recorder.wait_for(
+        re.escape(
+            "refused: round 1, trick 1: revoke: Christine played Ch2 but holds Ma1, Ma4 and "
+            "Ma6; she must follow Mask"
+        )
+    )
+    recorder.wait_for(
+        re.escape("hint: A player who holds a card of the lead suit (after any swap) must play")
+    )
+    # Refused: nothing of it is saved, and the same question comes again.
+    recorder.answer("Christine follows:", "quit")
+    assert recorder.ended() == 0
+    assert plays(saved(tmp_path / "game.json")) == ["Ma5"]
+
+
+def test_undo_takes_back_the_last_entry_and_saves(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path / "game.ptn")
+    enter_header(recorder)
+    enter_round_1_opening(recorder)
+    recorder.answer("the Phantom leads:", "Ma5 Ma6")
+    recorder.answer("round 1, trick 2: Christine leads:", "undo")
+    recorder.wait_for("took back 1 entry")
+    recorder.wait_for("round 1, trick 1: the Phantom leads:")
+    assert "1. " not in (tmp_path / "game.ptn").read_text(encoding="utf-8")
+    recorder.child.sendline("Ma5")
+    recorder.answer("round 1, trick 1: Christine follows:", "quit")
+    assert recorder.ended() == 0
+    assert (tmp_path / "game.ptn").read_text(encoding="utf-8").endswith("special 3\n1. Ma5\n")
+
+
+def test_show_draws_the_sheet_and_the_hands_as_show_does(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path / "game.json")
+    enter_header(recorder)
+    enter_round_1_opening(recorder)
+    recorder.answer("the Phantom leads:", "Ma5 Ma6")
+    recorder.answer("Christine leads:", "show")
+    recorder.wait_for(re.escape("After round 1, trick 1: 1 of 12 notes completed"))
+    recorder.wait_for(re.escape("Special number of round 1: 3"))
+    recorder.wait_for(re.escape("Phantom's hand (9): "))
+    recorder.wait_for(re.escape("Christine's hand (9): "))
+    recorder.answer("Christine leads:", "quit")
+    assert recorder.ended() == 0
+
+
+def test_ctrl_c_keeps_every_entry_and_exits_130(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path / "game.json")
+    enter_header(recorder)
+    enter_round_1_opening(recorder)
+    recorder.answer("the Phantom leads:", "Ma5")
+    recorder.wait_for("Christine follows:")
+    recorder.child.send("Ma")
+    recorder.child.sendintr()
+    recorder.wait_for("Interrupted: ")
+    assert recorder.ended() == 130
+    assert plays(saved(tmp_path / "game.json")) == ["Ma5"]
+
+
+def test_hidden_hands_refuse_what_cannot_be_and_find_the_deal_at_the_round_s_end(
+    tmp_path: Path,
+) -> None:
+    recorder = Recorder(tmp_path / "game.json")
+    enter_header(recorder)
+    enter_round_1_opening(recorder, deals=False)
+    recorder.answer("the Phantom leads:", "Ma5 Ma6")
+    # A card already played: no hand can hold it.
+    recorder.answer("Christine leads:", "Ma5")
+    recorder.wait_for(re.escape("refused: round 1, trick 2: card-not-held: Christine played Ma5"))
+    # The Phantom gave Ri3 in the exchange and has not received it back.
+    recorder.answer("Christine leads:", "Ch5")
+    recorder.answer("the Phantom follows:", "Ri3")
+    recorder.wait_for(re.escape("refused: round 1, trick 2: card-not-held: the Phantom played Ri3"))
+    recorder.answer("the Phantom follows:", "Ch4")
+    for line in trick_lines(walkthrough_text(), 1)[2:]:
+        recorder.answer(r"trick \d+: .* leads:", line)
+    recorder.answer("round 2: the Phantom's deal", "quit")
+    assert recorder.ended() == 0
+    record = saved(tmp_path / "game.json")
+    # The deal found at the round's end is the one dealt (the cards aside are not known).
+    expected = {role: walkthrough()["rounds"][0]["deal"][role] for role in ("phantom", "christine")}
+    assert record["rounds"][0]["deal"] == expected
+
+
+def test_a_killed_recorder_loses_only_the_entry_being_typed_and_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    recorder = Recorder(path)
+    enter_header(recorder)
+    enter_round_1_opening(recorder)
+    lines = trick_lines(walkthrough_text(), 1)
+    recorder.answer("the Phantom leads:", lines[0])
+    recorder.answer("Christine leads:", lines[1])
+    recorder.wait_for("round 1, trick 3: Christine leads:")
+    recorder.child.send("Ri6 Ri")  # being typed when the recorder is killed
+    recorder.wait_for("Ri6 Ri")
+    os.killpg(os.getpgid(recorder.child.pid), signal.SIGKILL)
+    recorder.child.expect(pexpect.EOF)
+    recorder.child.close()
+    assert recorder.child.signalstatus == signal.SIGKILL
+    assert plays(saved(path)) == ["Ma5", "Ma6", "Ch5", "Ch4"]
+    assert not [name for name in os.listdir(tmp_path) if name != "game.json"]
+
+    again = Recorder(path)
+    again.wait_for(re.escape("Resumed: "))
+    for line in lines[2:]:
+        again.answer(r"round 1, trick \d+: .* leads:", line)
+    again.answer("round 2: the Phantom's deal", "Mi4 Ch2 Ch3 Ch4 Ch6 Ri5 Ri6 Ma1 Ma2 Ma3")
+    again.answer("round 2: Christine's deal", "Mi1 Mi2 Mi3 Ri1 Ri2 Ri3 Ri4 Ma4 Ma5 Ma6")
+    again.answer("the exchange", "P Ri5 C Ri3")
+    again.answer("the special number", "3")
+    for line in trick_lines(walkthrough_text(), 2):
+        again.answer(r"round 2, trick \d+: .* leads:", line)
+    again.wait_for(re.escape("The game is over: Christine won, 9 notes completed"))
+    assert again.ended() == 0
+    record = saved(path)
+    assert plays(record) == plays(walkthrough())
+    assert record["result"] == {"winner": "christine", "notes": 9}
+
+    finished = Recorder(path)
+    finished.wait_for(re.escape("holds a finished game (Christine won, 9 notes"))
+    assert finished.ended() == 0
+    assert saved(path) == record
+
+
+# -- from standard input -------------------------------------------------------------------
+
+
+def record_from(path: Path, text: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "phantom_log", "record", str(path), *args],
+        input=text,
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=600,
+        check=False,
+    )
+
+
+def test_a_whole_text_gives_the_record_it_stands_for(tmp_path: Path) -> None:
+    done = record_from(tmp_path / "game.json", walkthrough_text())
+    assert done.returncode == 0, done.stderr
+    assert saved(tmp_path / "game.json") == walkthrough()
+    assert "recorded" in done.stderr
+
+
+def test_a_text_without_deals_gives_the_deals_found_at_each_round_s_end(tmp_path: Path) -> None:
+    done = record_from(tmp_path / "game.ptn", walkthrough_text(deals=False))
+    assert done.returncode == 0, done.stderr
+    converted = record_from(tmp_path / "game.json", (tmp_path / "game.ptn").read_text())
+    assert converted.returncode == 0, converted.stderr
+    record = saved(tmp_path / "game.json")
+    for found, dealt in zip(record["rounds"], walkthrough()["rounds"], strict=True):
+        assert found["deal"] == {role: dealt["deal"][role] for role in ("phantom", "christine")}
+
+
+def test_an_illegal_entry_stops_at_its_line_and_column_keeping_what_came_before(
+    tmp_path: Path,
+) -> None:
+    text = walkthrough_text()
+    bad = text.replace("9. Ma4 Ch1", "9. Ma4 Ch3")
+    line = bad.splitlines().index("9. Ma4 Ch3") + 1
+    path = tmp_path / "game.json"
+    done = record_from(path, bad)
+    assert done.returncode == 1
+    assert done.stderr.startswith(
+        f"-:{line}:8: round 1, trick 9: card-not-held: the Phantom played Ch3, but he does "
+        "not hold it\n"
+    )
+    kept = saved(path)
+    assert plays(kept) == plays(walkthrough())[:17]
+    # The mended text goes on where the record stopped.
+    done = record_from(path, text)
+    assert done.returncode == 0, done.stderr
+    assert saved(path) == walkthrough()
+
+
+def test_a_wrong_claim_in_a_round_without_deals_is_found_at_the_round_s_end(
+    tmp_path: Path,
+) -> None:
+    text = walkthrough_text(deals=False)
+    bad = text.replace("notes stay at 1.} =C", "notes stay at 1.} =P")
+    claim_line = next(i for i, line in enumerate(bad.splitlines(), 1) if line.endswith("} =P"))
+    last_line = bad.splitlines().index("10. Mi5 Mi1 =P") + 1
+    path = tmp_path / "game.json"
+    done = record_from(path, bad)
+    assert done.returncode == 1
+    first = done.stderr.splitlines()[0]
+    assert re.fullmatch(
+        rf"-:{claim_line}:\d+: round 1, trick 2: winner-mismatch: the record claims the "
+        r"Phantom won round 1, trick 2, but Christine did: .*",
+        first,
+    ), first
+    assert f"the recorder stops at {last_line}:" in done.stderr
+    assert len(plays(saved(path))) == 19
+
+
+def test_a_notation_problem_stops_the_text_at_its_place(tmp_path: Path) -> None:
+    bad = walkthrough_text().replace("3. Ri6 Ri5", "3. Ri6 Rx5")
+    line = bad.splitlines().index("3. Ri6 Rx5") + 1
+    done = record_from(tmp_path / "game.ptn", bad)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"-:{line}:8: notation: 'Rx5' is no card\n")
+    kept = (tmp_path / "game.ptn").read_text(encoding="utf-8")
+    assert "\n2. Ch5 Ch4 {" in kept
+    assert "\n3. " not in kept
+
+
+def test_a_file_that_is_no_record_is_never_written_over(tmp_path: Path) -> None:
+    path = tmp_path / "notes.json"
+    path.write_bytes(b'{"shopping": ["eggs"]}\n')
+    for args in ((), ("--force",)):
+        done = record_from(path, walkthrough_text(), *args)
+        assert done.returncode == 2
+        assert "is no game record the recorder can read" in done.stderr
+        assert path.read_bytes() == b'{"shopping": ["eggs"]}\n'
+
+
+def test_a_finished_record_is_left_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    assert record_from(path, walkthrough_text()).returncode == 0
+    before = path.read_bytes()
+    same = record_from(path, walkthrough_text())
+    assert same.returncode == 0
+    assert "nothing to record" in same.stderr
+    other = record_from(path, walkthrough_text().replace("game_id: rulebook", "game_id: other"))
+    assert other.returncode == 2
+    assert path.read_bytes() == before
+    forced = record_from(
+        path, walkthrough_text().replace("game_id: rulebook", "game_id: other"), "--force"
+    )
+    assert forced.returncode == 0, forced.stderr
+    assert saved(path)["game_id"].startswith("other")
+
+
+def test_a_name_that_is_neither_json_nor_ptn_is_refused(tmp_path: Path) -> None:
+    done = record_from(tmp_path / "game.txt", walkthrough_text())
+    assert done.returncode == 2
+    assert "give a file ending in .json (a record) or .ptn (game text)" in done.stderr
+    assert not (tmp_path / "game.txt").exists()
