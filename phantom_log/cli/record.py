@@ -21,6 +21,7 @@ from .inputs import load_sheets
 from .options import PATHS, sheets_option
 
 if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import CompleteEvent, Completion
     from prompt_toolkit.document import Document
 
@@ -167,8 +168,8 @@ def _on_terminal(recording: Recording, path: str, as_json: bool, resumed: bool) 
     say = click.echo
     say(printable(f"Recording {path}. Type help for the commands; every entry is saved at once."))
     if resumed:
-        count = len(recording.entries)
-        say(printable(f"Resumed: {path} holds {count} entries."))
+        count = len(recording.steps)
+        say(printable(f"Resumed: {path} holds {count} entries; it goes on from there."))
     try:
         if not recording.header_done:
             _ask_header(recording, prompts, path, as_json, stem)
@@ -196,7 +197,9 @@ def _quit_line(path: str) -> None:
     )
 
 
-def _ask_header(recording: Recording, prompts: object, path: str, as_json: bool, stem: str) -> None:
+def _ask_header(
+    recording: Recording, prompts: PromptSession[str], path: str, as_json: bool, stem: str
+) -> None:
     """Ask each header question in turn (Enter keeps the value shown, ``-`` leaves an
     optional one out, ``undo`` goes back a question)."""
     from ..views.recording import HEADER_QUESTIONS, REQUIRED_KEYS
@@ -206,7 +209,7 @@ def _ask_header(recording: Recording, prompts: object, path: str, as_json: bool,
         key, what = HEADER_QUESTIONS[index]
         default = recording.header_default(key, stem)
         shown = f" [{default}]" if default else ""
-        answer = prompts.prompt(printable(f"{key} ({what}){shown}: ")).strip()  # type: ignore[attr-defined]
+        answer = prompts.prompt(printable(f"{key} ({what}){shown}: ")).strip()
         word = answer.casefold()
         if word == "undo":
             index = max(0, index - 1)
@@ -321,13 +324,14 @@ def _from_standard_input(
     first_problem = min(game.problems, key=lambda problem: problem.place, default=None)
     start = 0
     if saved is not None:
-        start = _resumed_at(saved, recording, steps, as_json)
-        if start < 0:
+        resumed = _resumed_at(saved, steps, as_json)
+        if resumed is None:
             raise usage_error(
                 f"{path} holds a game the text does not begin with; it is left as it is "
                 "(give the text of the same game from its start, or --force to record the "
                 "text in its place)"
             )
+        recording, start = resumed
         if saved.finished and start == len(steps):
             click.echo(printable(f"{path} holds this game, finished: nothing to record"), err=True)
             return EXIT_OK
@@ -381,22 +385,27 @@ def _from_standard_input(
     return EXIT_OK
 
 
-def _resumed_at(saved: Recording, fresh: Recording, steps: list[Step], as_json: bool) -> int:
-    """How many steps of ``steps`` make the game ``saved`` holds (taken into ``fresh``), or
-    -1 when no beginning of them does."""
+def _resumed_at(saved: Recording, steps: list[Step], as_json: bool) -> tuple[Recording, int] | None:
+    """The recording of the first steps of ``steps`` that make the game ``saved`` holds,
+    and how many they are, or ``None`` when no beginning of them does."""
+    from ..views.recording import Recording
+
     target = saved.saved(as_json)
-    found = 0 if fresh.saved(as_json) == target else -1
+    trial = Recording(saved.sheets)
+    found = 0 if trial.saved(as_json) == target else -1
     for index, step in enumerate(steps):
-        if fresh.offer([step]) is not None:
+        if trial.offer([step]) is not None:
             break
-        if fresh.saved(as_json) == target:
+        if trial.saved(as_json) == target:
             found = index + 1
         elif found >= 0:
             break
     if found < 0:
-        return -1
-    fresh.undo(len(fresh.entries) - found)
-    return found
+        return None
+    resumed = Recording(saved.sheets)
+    for step in steps[:found]:
+        resumed.offer([step])
+    return resumed, found
 
 
 def _stopped(
@@ -412,7 +421,7 @@ def _stopped(
     if hint:
         click.echo(printable(f"    hint: {hint}"), err=True)
     found_at = f" at {entry}" if entry is not None and entry != place else ""
-    count = len(recording.entries)
+    count = len(recording.steps)
     click.echo(
         printable(
             f"phantom-log: the recorder stops{found_at}: {path} keeps the {count} "

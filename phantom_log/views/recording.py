@@ -509,8 +509,9 @@ def _header_problems(
 
 @dataclass(slots=True)
 class Recording:
-    """A game being recorded: its steps, the entries they came in (undo takes back an
-    entry), and what the game waits for. ``sheets``: the custom sheets known by name."""
+    """A game being recorded: its steps, the sizes of the entries of its rounds (undo
+    takes back an entry), and what the game waits for. ``sheets``: the custom sheets known
+    by name."""
 
     sheets: Mapping[str, Sheet] | None = None
     steps: list[Step] = field(default_factory=list)
@@ -540,7 +541,7 @@ class Recording:
         if refusal is not None:
             where = f"{refusal.place}: " if refusal.place is not None else ""
             raise ValueError(f"{where}{refusal.message}")
-        recording.entries = [1] * len(steps)
+        recording.entries = [1] * sum(step.kind != "header" for step in steps)
         return recording
 
     @classmethod
@@ -672,7 +673,8 @@ class Recording:
             if evaluation.refusal is not None:
                 return evaluation.refusal
         self.steps = candidate
-        self.entries.append(len(steps))
+        if any(step.kind != "header" for step in steps):
+            self.entries.append(len(steps))
         self.header_done = header_done
         self._current = evaluation
         return None
@@ -698,10 +700,10 @@ class Recording:
             self._taken_header(self._evaluate(kept, self.header_done, self.unseen_round))
 
     def _taken_header(self, evaluation: _Evaluation) -> None:
-        # Changed before the first round: each header value is an entry of its own.
-        self.steps = evaluation.steps
-        self.entries = [1] * len(self.steps)
-        self._current = evaluation
+        # The header's values come before the rounds' steps: the entries stay as they were.
+        header = [step for step in evaluation.steps if step.kind == "header"]
+        self.steps = [*header, *(step for step in evaluation.steps if step.kind != "header")]
+        self._current = None
 
     def trick_line(self) -> str:
         """The trick just completed, in words: who won it, why, and the notes."""
@@ -729,8 +731,9 @@ class Recording:
         self._current = None
 
     def undo(self, count: int = 1) -> int:
-        """Take back the last ``count`` entries (what the recorder added with the last, the
-        result, goes with it); how many were taken back."""
+        """Take back the last ``count`` entries of the rounds (what the recorder added with
+        the last, the result, goes with it; the header is changed by :meth:`set_header`);
+        how many were taken back."""
         taken = 0
         while taken < count and self.entries:
             size = self.entries.pop()
@@ -744,9 +747,6 @@ class Recording:
             )
         ):
             self.unseen_round = 0
-        self.header_done = any(step.kind != "header" for step in self.steps) or (
-            self.header_done and not taken
-        )
         self._current = None
         return taken
 
