@@ -70,7 +70,7 @@ def record(path: str, force: bool, sheets_path: str | None) -> None:
     reads the game text from standard input and stops at the first illegal entry, with
     its line and column, keeping what came before it.
     """
-    from ..views.recording import Recording
+    from ..views.recording import Recording, warm_up
 
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in _SUFFIXES:
@@ -93,6 +93,7 @@ def record(path: str, force: bool, sheets_path: str | None) -> None:
             )
         )
         sys.exit(EXIT_OK)
+    warm_up()
     if terminal:
         sys.exit(_on_terminal(recording or Recording(sheets), path, as_json, recording is not None))
     sys.exit(_from_standard_input(recording, Recording(sheets), path, as_json))
@@ -278,6 +279,15 @@ def _entry(recording: Recording, line: str, path: str, as_json: bool) -> bool:
     refusal = recording.offer(steps)
     if refusal is not None:
         _say_refusal(refusal)
+        problem = refusal.problem
+        if problem is not None and problem.round is not None and problem.trick is not None:
+            earlier = (problem.round, problem.trick) < (found.round, found.trick)
+            if earlier:
+                click.echo(
+                    "    found at the round's end, the hands hidden: undo back to round "
+                    f"{problem.round}, trick {problem.trick} to mend it (undo N takes back N "
+                    "entries)"
+                )
         return True
     _save(recording, path, as_json)
     after = recording.position

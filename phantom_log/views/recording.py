@@ -60,6 +60,7 @@ __all__ = [
     "Step",
     "game_text",
     "steps_of_game",
+    "warm_up",
 ]
 
 #: The header's questions on a terminal, in order: the key and what it asks for.
@@ -207,12 +208,7 @@ def game_text(steps: Sequence[Step]) -> str:
                 trick_lines[at] = len(lines)
                 lines.append(f"{step.trick}. {step.cards[0]}")
         elif step.kind == "swap":
-            sides = [
-                f"{letter} {' '.join(cards)}"
-                for letter, cards in (("P", step.cards), ("C", step.given))
-                if cards
-            ]
-            lines[trick_lines[at]] += f" ({' '.join(sides)})"
+            lines[trick_lines[at]] += f" ({_swap_sides(step)})"
         elif step.kind == "comment":
             escaped = step.value.replace("\\", "\\\\").replace("}", "\\}")
             tails.setdefault(at, []).append("{" + escaped + "}")
@@ -502,6 +498,13 @@ def _header_problems(
         if isinstance(sheet, list):
             found = word_all(sheet)
     return found
+
+
+def warm_up() -> None:
+    """Make ready what the first check builds once (the schema's validators), so that the
+    first entry is answered as fast as the others: the recorder calls it before its first
+    question."""
+    check_record({"format": "phantom-log/1"}, None, VerdictBuilder)
 
 
 # -- the session ---------------------------------------------------------------------------
@@ -825,47 +828,36 @@ class Recording:
         # The cards of the trick in play stand in for themselves, so the reader takes the
         # entry where the trick is (a number, a second card, a swap after one of them).
         before = [step for step in self.steps if step.round == number and step.trick == trick]
-        played = [step.cards[0] for step in before if step.kind == "play"]
+        written = [step for step in before if step.kind in ("play", "swap")]
         stripped = line.lstrip()
         numbered = stripped.split(maxsplit=1)[0] if stripped else ""
-        if _TRICK_NUMBER.fullmatch(numbered) and not played:
+        if _TRICK_NUMBER.fullmatch(numbered) and not written:
             prefix = ""
-        elif played:
-            prefix = " ".join(played) + " "
+        elif written:
+            prefix = " ".join(_trick_words(step) for step in written) + " "
             if found.awaiting is Awaiting.SWAP and not stripped.startswith("("):
                 line = f"({line})"
         else:
             prefix = f"{trick}. "
         filler = "".join(f"{index}. Mi1 Mi2\n" for index in range(1, trick))
-        typed = prefix + line
-        game = read_games(f"{_STUB}round 1\n{filler}{typed}\n")[0]
+        game = read_games(f"{_STUB}round 1\n{filler}{prefix}{line}\n")[0]
         problem = _first_problem(game, 3 + trick - 1, len(prefix))
         if problem is not None:
             return problem
-        if not game.rounds or len(game.rounds[0].tricks) < trick:
-            return Refusal(notation=NotationProblem("no card", Place(1, 1), "type a card: Ma5"))
         steps = [
             replace(step, round=number, place=None)
             for step in steps_of_game(game)
             if step.kind != "header" and step.trick == trick
         ]
-        taken = len([step for step in steps if step.kind == "play"]) - len(played)
-        # The cards already played, and a swap already given, are not entered again.
-        kept: list[Step] = []
-        plays_seen = 0
-        swaps_before = sum(step.kind == "swap" for step in before)
-        swaps_seen = 0
-        for step in steps:
-            if step.kind == "play":
-                plays_seen += 1
-                if plays_seen <= len(played):
-                    continue
-            elif step.kind == "swap":
-                swaps_seen += 1
-                if swaps_seen <= swaps_before:
-                    continue
-            kept.append(step)
-        if not kept or (taken <= 0 and found.awaiting is Awaiting.PLAY and not _only_notes(kept)):
+        # The cards already played, and the swaps already given, are not entered again.
+        kept = steps[len(written) :]
+        if found.awaiting is Awaiting.SWAP and (not kept or kept[0].kind != "swap"):
+            return Refusal(
+                notation=NotationProblem(
+                    "no swap entered", Place(1, 1), "type the cards each side gives: P Mi1 C Ri1"
+                )
+            )
+        if not kept:
             return Refusal(
                 notation=NotationProblem(
                     "no card entered", Place(1, 1), f"type the card of {_asked(found)}: Ma5"
@@ -912,7 +904,11 @@ class Recording:
             steps = entry if isinstance(entry, list) else []
         state = found.state
         assert state is not None
-        after = self._evaluate([*self.steps, *steps], True, self.unseen_round).position
+        after = (
+            self._evaluate([*self.steps, *steps], True, self.unseen_round).position
+            if steps
+            else found
+        )
         moved = after.state if after.state is not None and after.problem is None else state
         if moved.swap_due():
             side = _last_side(typed.rpartition("(")[2]) if "(" in typed else _last_side(typed)
@@ -1081,5 +1077,14 @@ def _last_side(typed: str) -> str | None:
     return None
 
 
-def _only_notes(steps: list[Step]) -> bool:
-    return all(step.kind in ("comment", "claim", "swap") for step in steps)
+def _trick_words(step: Step) -> str:
+    """A card played, or a swap, as a trick's line writes it."""
+    if step.kind == "play":
+        return step.cards[0]
+    return "(" + _swap_sides(step) + ")"
+
+
+def _swap_sides(step: Step) -> str:
+    """The sides of a swap that gave cards: ``P Mi1 Ma2 C Ri1 Ri2``."""
+    sides = (("P", step.cards), ("C", step.given))
+    return " ".join(f"{side} {' '.join(cards)}" for side, cards in sides if cards)
