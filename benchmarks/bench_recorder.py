@@ -70,7 +70,7 @@ def record_once(entries: list[str], header: dict[str, str], path: Path) -> list[
     recording.finish_header()
     for entry in entries:
         start = time.perf_counter()
-        if recording.position.awaiting is Awaiting.DEAL and not entry.startswith("deal"):
+        if recording.next_step.awaiting is Awaiting.DEAL and not entry.startswith("deal"):
             recording.pass_over_deals()
         steps = recording.read_entry(entry)
         assert isinstance(steps, list), (entry, steps)

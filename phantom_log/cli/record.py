@@ -263,7 +263,7 @@ def _entry(recording: Recording, line: str, path: str, as_json: bool) -> bool:
                 _save(recording, path, as_json)
                 click.echo(printable(f"  took back {taken} entr{'y' if taken == 1 else 'ies'}"))
         return True
-    found = recording.position
+    found = recording.next_step
     if not words:
         if found.awaiting is Awaiting.DEAL and found.side == "phantom":
             recording.pass_over_deals()
@@ -290,7 +290,7 @@ def _entry(recording: Recording, line: str, path: str, as_json: bool) -> bool:
                 )
         return True
     _save(recording, path, as_json)
-    after = recording.position
+    after = recording.next_step
     state = after.state
     if state is not None and (state.tricks_played != before or after.round != found.round):
         click.echo(printable(f"  {recording.trick_line()}"))

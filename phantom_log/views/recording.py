@@ -54,7 +54,7 @@ from .terminal import Style
 __all__ = [
     "HEADER_QUESTIONS",
     "Awaiting",
-    "Position",
+    "NextStep",
     "Recording",
     "Refusal",
     "Step",
@@ -149,7 +149,7 @@ class Refusal:
 
 
 @dataclass(slots=True)
-class Position:
+class NextStep:
     """Where a game entered so far stands: the state of the rules (``None`` before the
     header names a sheet the rules know), what comes next, in which round and trick,
     whose deal or cards left are asked (``side``), and whether the round in play was
@@ -171,7 +171,7 @@ class _Evaluation:
     steps: list[Step]
     text: str
     record: TextRecord
-    position: Position
+    next_step: NextStep
     refusal: Refusal | None
 
 
@@ -307,14 +307,14 @@ def _step_pointer(step: Step, play_index: int) -> str:
     return trick
 
 
-def position(
+def next_step(
     steps: Sequence[Step], start: GameState | None, header_done: bool, unseen_round: int = 0
-) -> Position:
+) -> NextStep:
     """Where the game of ``steps`` stands, from ``start`` (the game about to be dealt): the
     rules take each step in turn; a round with no deal entered is dealt unseen once a step
     of it comes (or when it is ``unseen_round``: its deals were passed over)."""
     if not header_done or start is None:
-        return Position(start, Awaiting.HEADER)
+        return NextStep(start, Awaiting.HEADER)
     state = start.copy()
     by_round: dict[int, list[tuple[int, Step]]] = {}
     for index, step in enumerate(steps):
@@ -325,8 +325,8 @@ def position(
     hidden = False
     left: dict[str, int] = {}
 
-    def refused(problem: Illegal | NotationProblem, index: int) -> Position:
-        return Position(state, Awaiting.OVER, problem=problem, problem_step=index)
+    def refused(problem: Illegal | NotationProblem, index: int) -> NextStep:
+        return NextStep(state, Awaiting.OVER, problem=problem, problem_step=index)
 
     for number in sorted(by_round):
         items = by_round[number]
@@ -354,7 +354,7 @@ def position(
             )
         elif deals:
             missing = next(role for role in ROLE_KEYS if role not in deals)
-            return Position(state, Awaiting.DEAL, number, 1, missing)
+            return NextStep(state, Awaiting.DEAL, number, 1, missing)
         else:
             state.step_deal_unseen()
             hidden = True
@@ -412,7 +412,7 @@ def position(
     return _next(state, hidden, left, unseen_round)
 
 
-def _next(state: GameState, hidden: bool, left: dict[str, int], unseen_round: int) -> Position:
+def _next(state: GameState, hidden: bool, left: dict[str, int], unseen_round: int) -> NextStep:
     """What the game waits for once every step is taken."""
     phase = state.phase_code
     round_number = state.round
@@ -420,7 +420,7 @@ def _next(state: GameState, hidden: bool, left: dict[str, int], unseen_round: in
         if unseen_round == round_number:
             state.step_deal_unseen()
             return _next(state, True, {}, 0)
-        return Position(state, Awaiting.DEAL, round_number, 1, "phantom")
+        return NextStep(state, Awaiting.DEAL, round_number, 1, "phantom")
     awaiting = {
         1: Awaiting.EXCHANGE,
         2: Awaiting.SPECIAL,
@@ -428,14 +428,14 @@ def _next(state: GameState, hidden: bool, left: dict[str, int], unseen_round: in
         4: Awaiting.SWAP,
     }.get(phase)
     if awaiting is not None:
-        return Position(state, awaiting, round_number, state.trick, hidden=hidden)
+        return NextStep(state, awaiting, round_number, state.trick, hidden=hidden)
     if hidden and state.tricks_played < TRICKS_PER_ROUND:
         for role in ROLE_KEYS:
             if role not in left:
-                return Position(
+                return NextStep(
                     state, Awaiting.LEFT, round_number, state.tricks_played, role, hidden=True
                 )
-    return Position(state, Awaiting.OVER, round_number, state.tricks_played, hidden=hidden)
+    return NextStep(state, Awaiting.OVER, round_number, state.tricks_played, hidden=hidden)
 
 
 # -- the record's checks -------------------------------------------------------------------
@@ -575,9 +575,9 @@ class Recording:
         return self._current
 
     @property
-    def position(self) -> Position:
+    def next_step(self) -> NextStep:
         """Where the game stands."""
-        return self._evaluation().position
+        return self._evaluation().next_step
 
     @property
     def text(self) -> str:
@@ -592,7 +592,7 @@ class Recording:
     @property
     def finished(self) -> bool:
         """True once the game is over (and, a round's deals hidden, its cards left given)."""
-        return self.header_done and self.position.awaiting is Awaiting.OVER
+        return self.header_done and self.next_step.awaiting is Awaiting.OVER
 
     def header(self) -> dict[str, str]:
         """The header's values entered, by key."""
@@ -627,7 +627,7 @@ class Recording:
         record = text_record(game, self.sheets, in_play=True)
         header = [step for step in steps if step.kind == "header"]
         data = record.data
-        found = position(steps, self._start(data), header_done, unseen_round)
+        found = next_step(steps, self._start(data), header_done, unseen_round)
         last = steps[-1] if steps else None
         place = last.place if last is not None else None
         refusal: Refusal | None = None
@@ -665,9 +665,9 @@ class Recording:
         if evaluation.refusal is not None:
             return evaluation.refusal
         has_result = any(step.kind == "header" and step.key == "result" for step in candidate)
-        if evaluation.position.awaiting is Awaiting.OVER and not has_result:
+        if evaluation.next_step.awaiting is Awaiting.OVER and not has_result:
             # The game's end: the record says its result (the replay's, so checked).
-            state = evaluation.position.state
+            state = evaluation.next_step.state
             assert state is not None and state.winner is not None
             result = Step("header", key="result", value=f"{state.winner.key} {state.notes}")
             steps = [*steps, result]
@@ -710,12 +710,13 @@ class Recording:
 
     def trick_line(self) -> str:
         """The trick just completed, in words: who won it, why, and the notes."""
-        state = self.position.state
+        state = self.next_step.state
         assert state is not None
         from ..rules.events import verdict_reason
         from ..rules.sheets import NOTES_PER_SHEET
 
         winner = ROLES_IN_TEXT[state.leader_code]
+        winner = winner[:1].upper() + winner[1:]
         reason = verdict_reason(state.last_verdict).value.replace("-", " ")
         return (
             f"{winner} wins the trick ({CARD_CODES[state.last_lead]} against "
@@ -730,7 +731,7 @@ class Recording:
 
     def pass_over_deals(self) -> None:
         """The deals of the round to come are not entered: it is dealt unseen."""
-        self.unseen_round = self.position.round
+        self.unseen_round = self.next_step.round
         self._current = None
 
     def undo(self, count: int = 1) -> int:
@@ -768,7 +769,7 @@ class Recording:
         game text's notation (a whole trick line at a card's question, ``P Mi1 C Ri2``
         for a swap or the exchange), or the problem of its notation, placed in the
         entry (column from 1)."""
-        found = self.position
+        found = self.next_step
         awaiting = found.awaiting
         words = line.split()
         number = found.round
@@ -799,7 +800,7 @@ class Recording:
         )
 
     def _parsed(
-        self, typed: str, shift: int, found: Position, keyword: str
+        self, typed: str, shift: int, found: NextStep, keyword: str
     ) -> list[Step] | Refusal:
         """Read ``typed`` (a round's line) in a round of its own: its steps, with the round
         of the game, or the first problem of its notation (its column less ``shift``)."""
@@ -819,7 +820,7 @@ class Recording:
             )
         return steps
 
-    def _trick_entry(self, line: str, found: Position, number: int) -> list[Step] | Refusal:
+    def _trick_entry(self, line: str, found: NextStep, number: int) -> list[Step] | Refusal:
         """A trick's line, or the rest of the trick in play: the cards (a swap in
         parentheses after its card), then ``{comment}`` and ``=P`` or ``=C``."""
         state = found.state
@@ -873,7 +874,7 @@ class Recording:
         words typed are taken (with the hands hidden, the cards the player may hold); in
         a swap, the cards the side being written may give; for a deal, the cards not
         dealt; for the exchange, the cards each may give."""
-        found = self.position
+        found = self.next_step
         state = found.state
         if state is None or found.awaiting in (Awaiting.HEADER, Awaiting.OVER):
             return []
@@ -896,7 +897,7 @@ class Recording:
             return hand_codes(state.hands[ROLE_KEYS.index(found.side)])
         return []
 
-    def _trick_choices(self, typed: str, found: Position) -> list[str]:
+    def _trick_choices(self, typed: str, found: NextStep) -> list[str]:
         words = typed.split()
         steps: list[Step] = []
         if words:
@@ -905,7 +906,7 @@ class Recording:
         state = found.state
         assert state is not None
         after = (
-            self._evaluate([*self.steps, *steps], True, self.unseen_round).position
+            self._evaluate([*self.steps, *steps], True, self.unseen_round).next_step
             if steps
             else found
         )
@@ -920,7 +921,7 @@ class Recording:
 
     def question(self) -> str:
         """The question for what comes next, as the prompt words it."""
-        found = self.position
+        found = self.next_step
         state = found.state
         round_ = f"round {found.round}"
         if found.awaiting is Awaiting.DEAL:
@@ -959,7 +960,7 @@ class Recording:
 
     def result_line(self) -> str:
         """The game's end in words (once it is over)."""
-        state = self.position.state
+        state = self.next_step.state
         assert state is not None and state.winner is not None
         return (
             f"{ROLES_IN_TEXT[int(state.winner)]} won, {state.notes} notes completed "
@@ -970,7 +971,7 @@ class Recording:
         """The game so far as ``show`` draws it on a terminal: the sheet at the last trick
         completed, the super trump, the special number, both hands, the trick just
         played; with the hands hidden, the sheet and how many cards each holds."""
-        found = self.position
+        found = self.next_step
         state = found.state
         if state is None or found.awaiting is Awaiting.HEADER:
             return ["Nothing to show yet: the header is being entered."]
@@ -1054,7 +1055,7 @@ def _first_problem(game: TextGame, line: int, shift: int) -> Refusal | None:
     return Refusal(notation=replace(first, place=Place(1, column)), place=Place(1, column))
 
 
-def _asked(found: Position) -> str:
+def _asked(found: NextStep) -> str:
     state = found.state
     if found.awaiting is Awaiting.DEAL:
         return f"{ROLES_IN_TEXT[ROLE_KEYS.index(found.side)]}'s deal"

@@ -47,7 +47,7 @@ def started(*, rules: str = "none") -> Recording:
 
 
 def enter(recording: Recording, line: str) -> Refusal | None:
-    if recording.position.awaiting is Awaiting.DEAL and not line.startswith("deal"):
+    if recording.next_step.awaiting is Awaiting.DEAL and not line.startswith("deal"):
         recording.pass_over_deals()
     steps = recording.read_entry(line)
     if isinstance(steps, Refusal):
@@ -168,13 +168,13 @@ def test_a_round_the_phantom_ends_early_asks_for_the_cards_left() -> None:
     text = (ROOT / "tests" / "data" / "recorder-early-end.ptn").read_text(encoding="utf-8")
     head = text.partition("left P")[0]
     recording = Recording.of_text(head)
-    assert recording.position.awaiting is Awaiting.LEFT
+    assert recording.next_step.awaiting is Awaiting.LEFT
     assert (
         recording.question()
         == "round 2, after trick 9: the Phantom's cards left (1), as left P ..."
     )
     assert enter(recording, "Ch6") is None
-    assert recording.position.awaiting is Awaiting.LEFT
+    assert recording.next_step.awaiting is Awaiting.LEFT
     refusal = enter(recording, "Ch1")
     assert refusal is not None and refusal.problem is not None
     assert refusal.problem.code == "bad-deal"
