@@ -1,133 +1,23 @@
 """``phantom-log record``: the recorder at the table, driven through a real pseudo-terminal
-(pexpect), and its standard-input mode, run as a process of its own.
-
-The terminal's output holds prompt_toolkit's escape sequences: the tests look for the words
-of a prompt or a reply, which are written whole. A look that finds nothing within its
-time fails the test (the recorder hung, or said something else); no test measures a time.
-"""
+(pexpect, :mod:`tests.helpers.recorder`), and its standard-input mode, run as a process of
+its own. A killed recorder and its resume are fault tests (tests/faults/)."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import signal
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from phantom_log.records.record_texts import record_text
-
-pexpect = pytest.importorskip("pexpect")
-
-ROOT = Path(__file__).resolve().parents[2]
-WALKTHROUGH = ROOT / "examples" / "rulebook-walkthrough.json"
-# How long one look at the terminal may wait for the words it wants: the machine is shared.
-LOOK_SECONDS = 30
-
-
-def walkthrough() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(WALKTHROUGH.read_text(encoding="utf-8"))
-    return data
-
-
-def walkthrough_text(*, deals: bool = True) -> str:
-    text, _ = record_text(walkthrough())
-    if deals:
-        return text
-    kept = [line for line in text.splitlines() if not line.startswith(("deal", "aside"))]
-    return "\n".join(kept) + "\n"
-
-
-def trick_lines(text: str, round_number: int) -> list[str]:
-    """The trick lines of one round of a game text, without their number, comment or
-    claimed winner (what a person at the table types)."""
-    lines = text.split(f"round {round_number}\n", 1)[1].split("\nround ", 1)[0].splitlines()
-    tricks = [line for line in lines if re.match(r"\d+\. ", line)]
-    return [re.sub(r"^\d+\. | \{.*\}| =[PC]$", "", line) for line in tricks]
-
-
-def environment() -> dict[str, str]:
-    return {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "PROMPT_TOOLKIT_NO_CPR": "1",
-        "TERM": "xterm",
-        "NO_COLOR": "1",
-    }
-
-
-class Recorder:
-    """``phantom-log record PATH`` on a pseudo-terminal of its own."""
-
-    def __init__(self, path: Path, *args: str) -> None:
-        self.child = pexpect.spawn(
-            sys.executable,
-            ["-m", "phantom_log", "record", str(path), *args],
-            cwd=str(path.parent),
-            env=environment(),
-            encoding="utf-8",
-            timeout=LOOK_SECONDS,
-            dimensions=(50, 160),
-        )
-
-    def wait_for(self, words: str) -> str:
-        """Wait until the terminal shows ``words`` (a regular expression); what came
-        before them."""
-        self.child.expect(words)
-        return str(self.child.before)
-
-    def answer(self, question: str, typed: str) -> None:
-        self.wait_for(question)
-        self.child.sendline(typed)
-
-    def ended(self) -> int:
-        """The exit code, once the recorder has ended by itself."""
-        self.child.expect(pexpect.EOF)
-        self.child.close()
-        return int(self.child.exitstatus)
-
-
-def enter_header(recorder: Recorder) -> None:
-    for question, typed in (
-        ("game_id", "table-2"),
-        ("event", "Club night"),
-        ("date", "2026-11-29"),
-        ("stage", ""),
-        ("phantom", "Erik"),
-        ("christine", "Christine"),
-        ("sheet", ""),
-        ("rules", ""),
-    ):
-        recorder.answer(re.escape(question) + r" \(", typed)
-
-
-def enter_round_1_opening(recorder: Recorder, *, deals: bool = True) -> None:
-    if deals:
-        recorder.answer("the Phantom's deal", "Mi3 Mi6 Ch1 Ch4 Ch6 Ri1 Ri3 Ri5 Ma2 Ma5")
-        recorder.answer("Christine's deal", "Mi1 Mi2 Mi4 Mi5 Ch2 Ch5 Ri6 Ma1 Ma4 Ma6")
-    else:
-        recorder.answer("the Phantom's deal", "")
-    recorder.answer(r"the exchange \(P CARD C CARD\)", "Ri3 Mi5")
-    recorder.answer(r"the special number \(3 or 5\)", "3")
-
-
-def saved(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-def plays(data: dict[str, Any]) -> list[str]:
-    return [
-        play["card"]
-        for round_ in data["rounds"]
-        for trick in round_["tricks"]
-        for play in trick["plays"]
-    ]
-
+from tests.helpers.recorder import (
+    Recorder,
+    enter_header,
+    enter_round_1_opening,
+    plays,
+    record_from,
+    saved,
+    trick_lines,
+    walkthrough,
+    walkthrough_text,
+)
 
 # -- on a terminal -------------------------------------------------------------------------
 
@@ -254,59 +144,7 @@ def test_hidden_hands_refuse_what_cannot_be_and_find_the_deal_at_the_round_s_end
     assert record["rounds"][0]["deal"] == expected
 
 
-def test_a_killed_recorder_loses_only_the_entry_being_typed_and_goes_on(tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
-    recorder = Recorder(path)
-    enter_header(recorder)
-    enter_round_1_opening(recorder)
-    lines = trick_lines(walkthrough_text(), 1)
-    recorder.answer("the Phantom leads:", lines[0])
-    recorder.answer("Christine leads:", lines[1])
-    recorder.wait_for("round 1, trick 3: Christine leads:")
-    recorder.child.send("Ri6 Ri")  # being typed when the recorder is killed
-    recorder.wait_for("Ri6 Ri")
-    os.killpg(os.getpgid(recorder.child.pid), signal.SIGKILL)
-    recorder.child.expect(pexpect.EOF)
-    recorder.child.close()
-    assert recorder.child.signalstatus == signal.SIGKILL
-    assert plays(saved(path)) == ["Ma5", "Ma6", "Ch5", "Ch4"]
-    assert not [name for name in os.listdir(tmp_path) if name != "game.json"]
-
-    again = Recorder(path)
-    again.wait_for(re.escape("Resumed: "))
-    for line in lines[2:]:
-        again.answer(r"round 1, trick \d+: .* leads:", line)
-    again.answer("round 2: the Phantom's deal", "Mi4 Ch2 Ch3 Ch4 Ch6 Ri5 Ri6 Ma1 Ma2 Ma3")
-    again.answer("round 2: Christine's deal", "Mi1 Mi2 Mi3 Ri1 Ri2 Ri3 Ri4 Ma4 Ma5 Ma6")
-    again.answer("the exchange", "P Ri5 C Ri3")
-    again.answer("the special number", "3")
-    for line in trick_lines(walkthrough_text(), 2):
-        again.answer(r"round 2, trick \d+: .* leads:", line)
-    again.wait_for(re.escape("The game is over: Christine won, 9 notes completed"))
-    assert again.ended() == 0
-    record = saved(path)
-    assert plays(record) == plays(walkthrough())
-    assert record["result"] == {"winner": "christine", "notes": 9}
-
-    finished = Recorder(path)
-    finished.wait_for(re.escape("holds a finished game (Christine won, 9 notes"))
-    assert finished.ended() == 0
-    assert saved(path) == record
-
-
 # -- from standard input -------------------------------------------------------------------
-
-
-def record_from(path: Path, text: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "phantom_log", "record", str(path), *args],
-        input=text,
-        capture_output=True,
-        text=True,
-        env=environment(),
-        timeout=600,
-        check=False,
-    )
 
 
 def test_a_whole_text_gives_the_record_it_stands_for(tmp_path: Path) -> None:
