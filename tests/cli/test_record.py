@@ -4,10 +4,17 @@ its own. A killed recorder and its resume are fault tests (tests/faults/)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from phantom_log.cli import main
+from phantom_log.records.record_texts import record_text
 from tests.helpers.recorder import (
+    ROOT,
     Recorder,
     enter_header,
     enter_round_1_opening,
@@ -248,3 +255,18 @@ def test_a_name_that_is_neither_json_nor_ptn_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "give a file ending in .json (a record) or .ptn (game text)" in done.stderr
     assert not (tmp_path / "game.txt").exists()
+
+
+@pytest.mark.parametrize("example", sorted(ROOT.glob("examples/*.json")), ids=lambda p: p.name)
+def test_every_example_typed_from_its_text_is_itself(example: Path, tmp_path: Path) -> None:
+    record = json.loads(example.read_text(encoding="utf-8"))
+    text, left_out = record_text(record)
+    for pointer in left_out:  # the text carries no x- keys
+        parent, _, key = pointer.rpartition("/")
+        holder = record
+        for part in [part for part in parent.split("/") if part]:
+            holder = holder[int(part) if isinstance(holder, list) else part]
+        del holder[key]
+    result = CliRunner().invoke(main, ["record", str(tmp_path / "game.json")], input=text)
+    assert result.exit_code == 0, result.output
+    assert saved(tmp_path / "game.json") == record

@@ -192,3 +192,10 @@ def test_a_step_written_out_of_place_is_refused() -> None:
     recording = started()
     refusal = recording.offer([Step("left", 1, role="phantom", cards=("Ma5",))])
     assert refusal is not None and refusal.notation is not None
+
+
+def test_a_finished_record_without_its_result_is_read_as_finished() -> None:
+    record = walkthrough()
+    del record["result"]
+    recording = Recording.of_record(record)
+    assert recording.finished
