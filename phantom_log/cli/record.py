@@ -275,7 +275,7 @@ def _entry(recording: Recording, line: str, path: str, as_json: bool) -> bool:
     if not isinstance(steps, list):
         _say_refusal(steps)
         return True
-    before = found.state.tricks_played if found.state is not None else 0
+    before = recording.tricks_completed()
     refusal = recording.offer(steps)
     if refusal is not None:
         _say_refusal(refusal)
@@ -290,10 +290,10 @@ def _entry(recording: Recording, line: str, path: str, as_json: bool) -> bool:
                 )
         return True
     _save(recording, path, as_json)
-    after = recording.next_step
-    state = after.state
-    if state is not None and (state.tricks_played != before or after.round != found.round):
+    if recording.tricks_completed() != before:
         click.echo(printable(f"  {recording.trick_line()}"))
+        for line in recording.round_end_lines(found.round):
+            click.echo(printable(f"  {line}"))
     return True
 
 

@@ -727,6 +727,41 @@ class Recording:
             f"{NOTES_PER_SHEET} notes"
         )
 
+    def tricks_completed(self) -> int:
+        """How many tricks of the game the rules have seen end (a trick whose swap is due
+        is not over yet)."""
+        state = self.next_step.state
+        if state is None or not self.header_done:
+            return 0
+        if state.is_over:
+            return (state.ended_round - 1) * TRICKS_PER_ROUND + state.ended_trick
+        if state.phase_code == 0:  # between rounds: the round before is over
+            return state.round_index * TRICKS_PER_ROUND
+        return state.round_index * TRICKS_PER_ROUND + state.tricks_played
+
+    def round_end_lines(self, round_number: int) -> list[str]:
+        """What is said when round ``round_number`` has just ended (none while it goes on):
+        its notes, and the deals found when its hands were hidden."""
+        found = self.next_step
+        state = found.state
+        if state is None or (found.round == round_number and found.awaiting is not Awaiting.OVER):
+            return []
+        if found.awaiting is Awaiting.LEFT:
+            return [f"round {round_number} is over: the cards left in each hand are asked"]
+        from ..rules.sheets import NOTES_PER_SHEET
+
+        lines = [f"round {round_number} is over: {state.notes} of {NOTES_PER_SHEET} notes"]
+        rounds = self.data().get("rounds", [])
+        written = {
+            step.role for step in self.steps if step.kind == "deal" and step.round == round_number
+        }
+        if not written and len(rounds) >= round_number and "deal" in rounds[round_number - 1]:
+            deal = rounds[round_number - 1]["deal"]
+            for role in ROLE_KEYS:
+                who = ROLES_IN_TEXT[ROLE_KEYS.index(role)]
+                lines.append(f"{who} was dealt, found from the play: {' '.join(deal[role])}")
+        return lines
+
     def finish_header(self) -> None:
         """The header is entered: the rounds come next."""
         self.header_done = True
@@ -742,6 +777,12 @@ class Recording:
         the last, the result, goes with it; the header is changed by :meth:`set_header`);
         how many were taken back."""
         taken = 0
+        if self.unseen_round and not any(
+            step.round == self.unseen_round for step in self.steps if step.kind != "header"
+        ):
+            # The deals passed over are asked again.
+            self.unseen_round = 0
+            taken = 1
         while taken < count and self.entries:
             size = self.entries.pop()
             del self.steps[len(self.steps) - size :]

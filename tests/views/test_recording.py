@@ -199,3 +199,27 @@ def test_a_finished_record_without_its_result_is_read_as_finished() -> None:
     del record["result"]
     recording = Recording.of_record(record)
     assert recording.finished
+
+
+def test_each_trick_is_told_once_and_a_hidden_round_s_end_names_the_deals_found() -> None:
+    recording = started()
+    told: list[str] = []
+    for line in typed(deals=False):
+        before, round_number = recording.tricks_completed(), recording.next_step.round
+        assert enter(recording, line) is None
+        if recording.tricks_completed() != before:
+            told += [recording.trick_line(), *recording.round_end_lines(round_number)]
+    assert sum("wins the trick" in line for line in told) == 20
+    dealt = walkthrough()["rounds"][0]["deal"]
+    assert told[told.index("round 1 is over: 8 of 12 notes") + 1 :][:2] == [
+        f"the Phantom was dealt, found from the play: {' '.join(dealt['phantom'])}",
+        f"Christine was dealt, found from the play: {' '.join(dealt['christine'])}",
+    ]
+
+
+def test_undo_after_passing_over_the_deals_asks_for_them_again() -> None:
+    recording = started()
+    recording.pass_over_deals()
+    assert recording.question() == "round 1: the exchange (P CARD C CARD)"
+    assert recording.undo() == 1
+    assert recording.question().startswith("round 1: the Phantom's deal")
