@@ -40,11 +40,12 @@ from ..rules.cards import (
     CARD_CODES,
     ROLE_KEYS,
     ROLES_IN_TEXT,
+    Role,
     card_number,
     hand_codes,
     parse_card,
 )
-from ..rules.engine import TRICKS_PER_ROUND, GameState
+from ..rules.engine import TRICKS_PER_ROUND, GameState, Phase
 from ..rules.problems import Code, Illegal, Problem
 from ..rules.replay import VerdictBuilder, record_rules, record_sheet
 from ..rules.sheets import Sheet
@@ -331,7 +332,7 @@ def next_step(
     for number in sorted(by_round):
         items = by_round[number]
         first = items[0][0] if items else len(steps)
-        if state.phase_code != 0:  # not waiting for a deal: the round before goes on
+        if state.phase is not Phase.DEAL:  # the round before goes on
             return refused(state.out_of_phase(), first)
         deals = {step.role: step for _, step in items if step.kind == "deal"}
         rest = [(index, step) for index, step in items if step.kind not in ("deal", "aside")]
@@ -378,15 +379,20 @@ def next_step(
                 else:
                     problem = state.step_play(int(turn), parse_card(step.cards[0]))
             elif step.kind == "swap":
-                if not state.swap_due():
+                if not state.swap_due() and (step.cards or step.given):
+                    # As the record's replay says it (`()` where no swap is due is none).
+                    card = state.last_follow if state.lead is None else state.lead
+                    phantom_empty = not (state.phantom_count if hidden else state.phantom_hand)
                     problem = Illegal(
                         Code.UNEXPECTED_SWAP,
                         {
-                            "card": state.last_follow if state.lead is None else state.lead,
+                            "card": card,
                             "special_number": state.special_number,
+                            "no_swap_possible": state.is_special(card),
+                            "empty": Role.PHANTOM if phantom_empty else Role.CHRISTINE,
                         },
                     )
-                else:
+                elif state.swap_due():
                     problem = state.step_swap(
                         tuple(parse_card(card) for card in step.cards),
                         tuple(parse_card(card) for card in step.given),
@@ -414,18 +420,18 @@ def next_step(
 
 def _next(state: GameState, hidden: bool, left: dict[str, int], unseen_round: int) -> NextStep:
     """What the game waits for once every step is taken."""
-    phase = state.phase_code
+    phase = state.phase
     round_number = state.round
-    if phase == 0:
+    if phase is Phase.DEAL:
         if unseen_round == round_number:
             state.step_deal_unseen()
             return _next(state, True, {}, 0)
         return NextStep(state, Awaiting.DEAL, round_number, 1, "phantom")
     awaiting = {
-        1: Awaiting.EXCHANGE,
-        2: Awaiting.SPECIAL,
-        3: Awaiting.PLAY,
-        4: Awaiting.SWAP,
+        Phase.EXCHANGE: Awaiting.EXCHANGE,
+        Phase.SPECIAL_NUMBER: Awaiting.SPECIAL,
+        Phase.PLAY: Awaiting.PLAY,
+        Phase.SWAP: Awaiting.SWAP,
     }.get(phase)
     if awaiting is not None:
         return NextStep(state, awaiting, round_number, state.trick, hidden=hidden)
@@ -735,7 +741,7 @@ class Recording:
             return 0
         if state.is_over:
             return (state.ended_round - 1) * TRICKS_PER_ROUND + state.ended_trick
-        if state.phase_code == 0:  # between rounds: the round before is over
+        if state.phase is Phase.DEAL:  # between rounds: the round before is over
             return state.round_index * TRICKS_PER_ROUND
         return state.round_index * TRICKS_PER_ROUND + state.tricks_played
 
@@ -1043,7 +1049,7 @@ class Recording:
                 *sheet_lines(sheet, state.notes, style),
                 "",
             ]
-            if state.phase_code >= 3:
+            if state.phase >= Phase.PLAY:
                 lines.append(f"Special number of round {found.round}: {state.special_number}")
             if found.hidden:
                 lines.append(
