@@ -297,7 +297,8 @@ def _entry(recording: Recording, line: str, path: str, as_json: bool) -> bool:
     return True
 
 
-def _say_refusal(refusal: Refusal, place: Place | None = None) -> None:
+def _say_refusal(refusal: Refusal) -> None:
+    """An entry refused, and what to try, under the question that comes again."""
     where = ""
     if refusal.notation is not None and refusal.place is not None:
         where = f"column {refusal.place.column}: "
@@ -387,7 +388,7 @@ def _from_standard_input(
             _save(recording, path, as_json)
         click.echo(
             printable(
-                f"{path} holds the game so far ({recording.question()} comes next): run the "
+                f"{path} holds the game so far (next: {recording.question()}): run the "
                 "same command on a terminal, or with the rest of the text, to go on"
             ),
             err=True,
