@@ -178,6 +178,8 @@ def test_a_round_the_phantom_ends_early_asks_for_the_cards_left() -> None:
     refusal = enter(recording, "Ch1")
     assert refusal is not None and refusal.problem is not None
     assert refusal.problem.code == "bad-deal"
+    # The deal found names its round (text_records gives the inferred deal's round).
+    assert refusal.problem.message == "the deal of round 2 gives Christine 11 cards, not 10"
     assert enter(recording, "Mi6") is None
     assert recording.finished
 
