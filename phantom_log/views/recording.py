@@ -21,7 +21,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, Final
 
 from ..checking.verdict import check_record
@@ -59,6 +59,7 @@ __all__ = [
     "Recording",
     "Refusal",
     "Step",
+    "StepKind",
     "game_text",
     "steps_of_game",
     "warm_up",
@@ -96,6 +97,21 @@ class Awaiting(Enum):
     OVER = "over"
 
 
+class StepKind(StrEnum):
+    """What a step of a game written is."""
+
+    HEADER = "header"
+    DEAL = "deal"
+    ASIDE = "aside"
+    EXCHANGE = "exchange"
+    SPECIAL = "special"
+    PLAY = "play"
+    SWAP = "swap"
+    COMMENT = "comment"
+    CLAIM = "claim"
+    LEFT = "left"
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One thing written of a game. ``kind`` is ``header`` (``key`` and ``value``),
@@ -105,7 +121,7 @@ class Step:
     (``value``) or ``claim`` (``role``); ``round`` and ``trick`` count from 1; ``place``
     is where a text read had it."""
 
-    kind: str
+    kind: StepKind
     round: int = 0
     trick: int = 0
     key: str = ""
@@ -225,23 +241,25 @@ def steps_of_game(game: TextGame) -> list[Step]:
     """The steps a game of the text holds, each placed where the text has it: the header
     as written, then each round's parts in the order the rules take them."""
     steps = [
-        Step("header", key=key, value=value, place=place)
+        Step(StepKind.HEADER, key=key, value=value, place=place)
         for key, (value, place) in game.header.items()
     ]
     for number, written in enumerate(game.rounds, 1):
         for role, cards in sorted(written.deal.items(), key=lambda item: item[1].place):
-            steps.append(Step("deal", number, role=role, cards=cards.cards, place=cards.place))
+            steps.append(
+                Step(StepKind.DEAL, number, role=role, cards=cards.cards, place=cards.place)
+            )
         if written.aside is not None:
             steps.append(
-                Step("aside", number, cards=written.aside.cards, place=written.aside.place)
+                Step(StepKind.ASIDE, number, cards=written.aside.cards, place=written.aside.place)
             )
         if written.exchange is not None:
             given = tuple(written.exchange[role][0] for role in ROLE_KEYS)
-            steps.append(Step("exchange", number, cards=given, place=written.exchange_place))
+            steps.append(Step(StepKind.EXCHANGE, number, cards=given, place=written.exchange_place))
         if written.special_number is not None:
             steps.append(
                 Step(
-                    "special",
+                    StepKind.SPECIAL,
                     number,
                     number=written.special_number,
                     place=written.special_place,
@@ -250,12 +268,12 @@ def steps_of_game(game: TextGame) -> list[Step]:
         for trick_number, trick in enumerate(written.tricks, 1):
             for play in trick.plays:
                 steps.append(
-                    Step("play", number, trick_number, cards=(play.card,), place=play.place)
+                    Step(StepKind.PLAY, number, trick_number, cards=(play.card,), place=play.place)
                 )
                 if play.swap is not None:
                     steps.append(
                         Step(
-                            "swap",
+                            StepKind.SWAP,
                             number,
                             trick_number,
                             cards=play.swap.phantom.cards,
@@ -266,7 +284,7 @@ def steps_of_game(game: TextGame) -> list[Step]:
             if trick.comment is not None:
                 steps.append(
                     Step(
-                        "comment",
+                        StepKind.COMMENT,
                         number,
                         trick_number,
                         value=trick.comment,
@@ -275,10 +293,18 @@ def steps_of_game(game: TextGame) -> list[Step]:
                 )
             if trick.claim is not None:
                 steps.append(
-                    Step("claim", number, trick_number, role=trick.claim, place=trick.claim_place)
+                    Step(
+                        StepKind.CLAIM,
+                        number,
+                        trick_number,
+                        role=trick.claim,
+                        place=trick.claim_place,
+                    )
                 )
         for role, cards in sorted(written.left.items(), key=lambda item: item[1].place):
-            steps.append(Step("left", number, role=role, cards=cards.cards, place=cards.place))
+            steps.append(
+                Step(StepKind.LEFT, number, role=role, cards=cards.cards, place=cards.place)
+            )
     return steps
 
 
@@ -678,7 +704,7 @@ class Recording:
             # The game's end: the record says its result (the replay's, so checked).
             state = evaluation.next_step.state
             assert state is not None and state.winner is not None
-            result = Step("header", key="result", value=f"{state.winner.key} {state.notes}")
+            result = Step(StepKind.HEADER, key="result", value=f"{state.winner.key} {state.notes}")
             steps = [*steps, result]
             candidate.append(result)
             evaluation = self._evaluate(candidate, header_done, self.unseen_round)
@@ -698,7 +724,9 @@ class Recording:
             return None
         kept = [step for step in self.steps if not (step.kind == "header" and step.key == key)]
         evaluation = self._evaluate(
-            [*kept, Step("header", key=key, value=value)], self.header_done, self.unseen_round
+            [*kept, Step(StepKind.HEADER, key=key, value=value)],
+            self.header_done,
+            self.unseen_round,
         )
         if evaluation.refusal is not None:
             return evaluation.refusal

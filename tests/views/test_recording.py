@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from phantom_log.records.record_texts import record_text
-from phantom_log.views.recording import HEADER_QUESTIONS, Awaiting, Recording, Refusal, Step
+from phantom_log.views.recording import (
+    HEADER_QUESTIONS,
+    Awaiting,
+    Recording,
+    Refusal,
+    Step,
+    StepKind,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -192,7 +199,7 @@ def test_a_record_with_keys_the_text_cannot_carry_is_not_taken() -> None:
 
 def test_a_step_written_out_of_place_is_refused() -> None:
     recording = started()
-    refusal = recording.offer([Step("left", 1, role="phantom", cards=("Ma5",))])
+    refusal = recording.offer([Step(StepKind.LEFT, 1, role="phantom", cards=("Ma5",))])
     assert refusal is not None and refusal.notation is not None
 
 
