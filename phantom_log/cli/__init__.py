@@ -17,6 +17,7 @@ from . import (
     annotate,
     convert,
     export,
+    record,
     schema,
     show,
     simulate,
@@ -68,7 +69,9 @@ for _command in (
     stats.stats,
     analyse.analyse,
     tournament.tournament,
-    convert.convert,
+    convert,
+    export,
+    record,
 ):
     main.add_command(_command)
 

@@ -235,3 +235,24 @@ CONVERT_EPILOG: Final = _exit_codes(
     _TABLES_USAGE,
     _FAILED,
 )
+
+RECORD_EXAMPLES: Final = _examples(
+    ("phantom-log record game.json", "record a game at the table, card by card"),
+    ("phantom-log record game.ptn", "the same, saved as game text"),
+    ("phantom-log record game.json < game.ptn", "a game text, each entry checked"),
+)
+
+RECORD_EPILOG: Final = (
+    """\b
+Exit codes:
+  0  the game is recorded, or stopped on purpose (quit, Ctrl-D, or the
+     text ended): the file holds every entry taken
+  1  an illegal entry on standard input: the file keeps what came
+     before it
+  2  a usage error: not .json or .ptn, a file that is no game record
+     the recorder can read (it is left as it is), a text that holds
+     no game or several, or a bad --sheets file
+  3  the file could not be written
+"""
+    + _EXIT_TAIL
+)

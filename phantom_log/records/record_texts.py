@@ -65,11 +65,14 @@ def _extension_keys(value: Any, at: str) -> Iterator[str]:
             yield from _extension_keys(inner, f"{at}/{index}")
 
 
-def _value(value: Any) -> str:
+def header_value(value: Any) -> str:
     """A header value as a line holds it: as it is, or as a JSON string."""
     if isinstance(value, str) and _PLAIN.fullmatch(value):
         return value
     return json.dumps(value, ensure_ascii=False)
+
+
+_value = header_value
 
 
 def _sheet(sheet: Any) -> str:
