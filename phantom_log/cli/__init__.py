@@ -69,9 +69,8 @@ for _command in (
     stats.stats,
     analyse.analyse,
     tournament.tournament,
-    convert,
-    export,
-    record,
+    convert.convert,
+    record.record,
 ):
     main.add_command(_command)
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completion
     from prompt_toolkit.document import Document
 
-    from ..records.game_text import Place
+    from ..records.game_text import TextPlace
     from ..rules.sheets import Sheet
     from ..views.recording import Recording, Refusal, Step
 
@@ -422,10 +422,10 @@ def _resumed_at(saved: Recording, steps: list[Step], as_json: bool) -> tuple[Rec
 def _stopped(
     path: str,
     recording: Recording,
-    place: Place | None,
+    place: TextPlace | None,
     message: str,
     hint: str | None,
-    entry: Place | None = None,
+    entry: TextPlace | None = None,
 ) -> int:
     where = f"-:{place}: " if place is not None else "-: "
     click.echo(printable(f"{where}{message}"), err=True)

@@ -30,8 +30,8 @@ from ..records.game_text import (
     ROLE_OF_SIDE,
     SIDE_OF_ROLE,
     NotationProblem,
-    Place,
     TextGame,
+    TextPlace,
     read_games,
 )
 from ..records.record_texts import header_value, record_text
@@ -130,7 +130,7 @@ class Step:
     cards: tuple[str, ...] = ()
     given: tuple[str, ...] = ()
     number: int = 0
-    place: Place | None = None
+    place: TextPlace | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +140,7 @@ class Refusal:
 
     problem: Problem | None = None
     notation: NotationProblem | None = None
-    place: Place | None = None
+    place: TextPlace | None = None
 
     @property
     def message(self) -> str:
@@ -374,7 +374,7 @@ def next_step(
                 NotationProblem(
                     f"round {number} gives one deal: {ROLES_IN_TEXT[ROLE_KEYS.index(missing)]}'s "
                     "is missing",
-                    rest[0][1].place or Place(1, 1),
+                    rest[0][1].place or TextPlace(1, 1),
                     "enter both deals, or neither (the hands hidden)",
                 ),
                 rest[0][0],
@@ -430,7 +430,7 @@ def next_step(
                         NotationProblem(
                             "the cards left in a hand are written only after the last trick "
                             "of a round the Phantom ended early, its deals not entered",
-                            step.place or Place(1, 1),
+                            step.place or TextPlace(1, 1),
                             "leave this line out",
                         ),
                         index,
@@ -658,7 +658,7 @@ class Recording:
     def _evaluate(self, steps: list[Step], header_done: bool, unseen_round: int) -> _Evaluation:
         text = game_text(steps)
         games = read_games(text) if text else []
-        game = games[0] if games else TextGame(Place(1, 1))
+        game = games[0] if games else TextGame(TextPlace(1, 1))
         record = text_record(game, self.sheets, in_play=True)
         header = [step for step in steps if step.kind == "header"]
         data = record.data
@@ -873,7 +873,7 @@ class Recording:
             return self._trick_entry(line, found, number)
         return Refusal(
             notation=NotationProblem(
-                "the game is over: nothing more is recorded", Place(1, 1), "quit, or undo"
+                "the game is over: nothing more is recorded", TextPlace(1, 1), "quit, or undo"
             )
         )
 
@@ -892,7 +892,7 @@ class Recording:
             return Refusal(
                 notation=NotationProblem(
                     f"{typed.split()[0]!r}: {_asked(found)} is asked",
-                    Place(1, 1),
+                    TextPlace(1, 1),
                     "type help for what each question takes",
                 )
             )
@@ -933,13 +933,15 @@ class Recording:
         if found.awaiting is Awaiting.SWAP and (not kept or kept[0].kind != "swap"):
             return Refusal(
                 notation=NotationProblem(
-                    "no swap entered", Place(1, 1), "type the cards each side gives: P Mi1 C Ri1"
+                    "no swap entered",
+                    TextPlace(1, 1),
+                    "type the cards each side gives: P Mi1 C Ri1",
                 )
             )
         if not kept:
             return Refusal(
                 notation=NotationProblem(
-                    "no card entered", Place(1, 1), f"type the card of {_asked(found)}: Ma5"
+                    "no card entered", TextPlace(1, 1), f"type the card of {_asked(found)}: Ma5"
                 )
             )
         return kept
@@ -1130,7 +1132,7 @@ def _first_problem(game: TextGame, line: int, shift: int) -> Refusal | None:
         return None
     first = min(game.problems, key=lambda problem: problem.place)
     column = max(1, first.place.column - shift) if first.place.line == line else 1
-    return Refusal(notation=replace(first, place=Place(1, column)), place=Place(1, column))
+    return Refusal(notation=replace(first, place=TextPlace(1, column)), place=TextPlace(1, column))
 
 
 def _asked(found: NextStep) -> str:
