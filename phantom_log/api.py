@@ -24,7 +24,7 @@ from .records.source_records import SourceRecord, chunk_records
 from .rules.cards import Card, Role, mask_cards
 from .rules.engine import Result
 from .rules.events import RoundStarted
-from .rules.problems import Problem, Severity
+from .rules.problems import Code, Problem, Severity
 from .rules.replay import GameLog
 from .rules.sheets import Sheet
 from .running.collector import collector_for_records
@@ -45,7 +45,10 @@ class InvalidRecord(ValueError):
         self.index = index
         self.problems = problems
         first = problems[0]
-        where = f" at {first.pointer}" if first.pointer else ""
+        if first.line is not None and first.code is not Code.JSON:
+            where = f" at line {first.line}, column {first.column}"  # a game text's place
+        else:
+            where = f" at {first.pointer}" if first.pointer else ""
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         super().__init__(f"{source}#{index}: {first.code}{where}: {first.message}{more}")
 
@@ -270,6 +273,9 @@ def _loaded(item: SourceRecord) -> GameRecord | InvalidRecord:
     """The model of a record read, or why it cannot be one."""
     if item.problem is not None:
         problems = [item.problem]
+    elif item.text_record is not None and (item.text_record.problems or item.text_record.illegal):
+        # Game text that stands for no record: its notation, or a deal no play allows.
+        problems = list(verify_record(item).problems)
     elif isinstance(item.data, dict):
         # The schema's fast gate first; its wording only for a record it rejects.
         problems = [] if schema_valid(item.data) else schema_problems(item.data)

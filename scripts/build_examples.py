@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from phantom_log.checking.verdict import check_record, verify_paths
+from phantom_log.records.record_texts import record_text
 from phantom_log.rules.cards import (
     DECK_SIZE,
     FULL_DECK,
@@ -773,6 +774,8 @@ class Broken:
     where: tuple[int | None, int | None]
     record: dict[str, Any]
     text: str | None = None
+    #: The file's suffix: ``.ptn`` for an example written as game text.
+    suffix: str = ".json"
 
     @property
     def code(self) -> str:
@@ -1236,10 +1239,43 @@ def build() -> tuple[dict[Path, str], list[Broken]]:
     broken_ones = invalid_examples(
         rng, valid["rulebook-walkthrough"][1], valid["optional-rules"], valid["custom-sheet"][1]
     )
+    walkthrough = valid["rulebook-walkthrough"][1]
+    files[EXAMPLES / "rulebook-walkthrough.ptn"] = record_text(walkthrough)[0]
+    broken_ones += game_text_examples(walkthrough, valid["optional-rules"][1])
     for example in broken_ones:
         text = example.text if example.text is not None else render(example.record) + "\n"
-        files[INVALID / f"{example.name}.json"] = text
+        files[INVALID / f"{example.name}{example.suffix}"] = text
     return files, broken_ones
+
+
+def game_text_examples(walkthrough: dict[str, Any], early: dict[str, Any]) -> list[Broken]:
+    """The invalid examples written as game text, each saying in a comment what is
+    broken: a card code that is none (the notation's own problem, at its line), and a
+    game whose deals are left out, with a round that ends early without the cards still
+    held (its deal cannot be found)."""
+    typo_record = copy_to_break(walkthrough, "notation", "a card code that is none: Ri7")
+    text = record_text(typo_record)[0]
+    typo = text.replace("\n3. Ri6 Ri5", "\n3. Ri6 Ri7", 1)
+    assert typo != text
+    what = "the deals left out, and no 'left' lines after the round that ended early"
+    early_record = copy_to_break(early, "bad-deal--left-out", what)
+    left_out = "".join(
+        line
+        for line in record_text(early_record)[0].splitlines(keepends=True)
+        if not line.startswith(("deal ", "aside "))
+    )
+    return [
+        Broken(
+            "notation", (None, None), typo_record, f"# {typo_record['x-broken']}\n{typo}", ".ptn"
+        ),
+        Broken(
+            "bad-deal--left-out",
+            (len(early["rounds"]), None),
+            early_record,
+            f"# {what}\n{left_out}",
+            ".ptn",
+        ),
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1259,7 +1295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path, text in files.items():
         path.write_text(text, encoding="utf-8")
     for example in broken_ones:
-        check_invalid(INVALID / f"{example.name}.json", example)
+        check_invalid(INVALID / f"{example.name}{example.suffix}", example)
     print(f"wrote {len(files)} files under {EXAMPLES.relative_to(ROOT)}/")
     return 0
 

@@ -17,9 +17,10 @@ from ..records.quoting import shortened
 from ..records.schema import SHEETS_SCHEMA, json_type, schema_problems
 from ..records.source_records import SourceRecord, read_source
 from ..records.strictjson import JsonError, parse_json
+from ..records.text_records import TextRecord
 from ..rules.engine import Result
 from ..rules.problems import FAILURE_CODES, Code, Problem, Severity
-from ..rules.replay import GameLog, GameLogBuilder, SheetProblems, replay_record
+from ..rules.replay import GameLog, GameLogBuilder, SheetProblems, record_sheet, replay_record
 from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
 from .wording import word_all
 
@@ -110,10 +111,14 @@ LogBuilder = Callable[[], GameLogBuilder]
 
 
 def check_record(
-    data: Any, sheets: Mapping[str, Sheet] | None = None, builder: LogBuilder = GameLogBuilder
+    data: Any,
+    sheets: Mapping[str, Sheet] | None = None,
+    builder: LogBuilder = GameLogBuilder,
+    game_text: bool = False,
 ) -> tuple[list[Problem], GameLog | None]:
     """The problems of one parsed record and its game log, as ``builder`` builds it
-    (``None`` when the record did not get past the schema or the sheet checks)."""
+    (``None`` when the record did not get past the schema or the sheet checks);
+    ``game_text``: the record was written as game text, and the hints say so."""
     if not isinstance(data, dict):
         return [
             Problem.of(
@@ -129,8 +134,49 @@ def check_record(
     try:
         outcome = replay_record(data, builder(), sheets)
     except SheetProblems as error:
-        return word_all(error.problems), None
-    return word_all(outcome.problems), outcome
+        return word_all(error.problems, game_text), None
+    return word_all(outcome.problems, game_text), outcome
+
+
+def _check_text_record(
+    text: TextRecord, sheets: Mapping[str, Sheet] | None, builder: LogBuilder
+) -> tuple[list[Problem], GameLog | None]:
+    """The problems of a record written as game text, each placed where its part is
+    written: what is no part of the notation (then nothing else is checked); a round
+    whose deal was left out and cannot be found (the first card the rules refused with
+    the hands unseen, or the deal that cannot have been dealt); otherwise the checks of
+    the record the text stands for."""
+    if text.problems:
+        return [
+            Problem.of(Code.NOTATION, found.message, hint=_sentence(found.hint)).placed(
+                found.place.line, found.place.column
+            )
+            for found in text.problems
+        ], None
+    if text.illegal:
+        # A deal left out that cannot be found: the first thing wrong is the first step
+        # the rules refused, or the sheet the round is played on, or the deal itself.
+        if text.refusals:
+            worded = word_all(text.refusals[:1], game_text=True)
+        else:
+            sheet = record_sheet(text.data.get("sheet"), sheets) if "sheet" in text.data else []
+            wrong = sheet if isinstance(sheet, list) else []
+            worded = word_all((wrong or text.illegal)[:1], game_text=True)
+        return [_placed(problem, text) for problem in worded], None
+    problems, outcome = check_record(text.data, sheets, builder, game_text=True)
+    return [_placed(problem, text) for problem in problems], outcome
+
+
+def _sentence(hint: str | None) -> str | None:
+    """A hint of the notation's as the other hints read: a sentence."""
+    if not hint:
+        return hint
+    return hint[0].upper() + hint[1:] + ("" if hint.endswith(".") else ".")
+
+
+def _placed(problem: Problem, text: TextRecord) -> Problem:
+    place = text.place_of(problem.pointer)
+    return problem.placed(place.line, place.column)
 
 
 def internal_error(error: BaseException) -> Problem:
@@ -149,11 +195,15 @@ def verify_record(
     strict: bool = False,
     builder: LogBuilder = GameLogBuilder,
 ) -> RecordReport:
-    """The report on one record read from a source, its game log as ``builder`` builds it."""
+    """The report on one record read from a source, its game log as ``builder`` builds it.
+    A record written as game text has each problem placed at its line and column."""
     if record.problem is not None:
         return RecordReport(record.source, record.index, None, (record.problem,))
     try:
-        problems, outcome = check_record(record.data, sheets, builder)
+        if record.text_record is not None:
+            problems, outcome = _check_text_record(record.text_record, sheets, builder)
+        else:
+            problems, outcome = check_record(record.data, sheets, builder)
     except Exception as error:  # a bug of the checker: this record's problem, not the run's
         return RecordReport(
             record.source,
@@ -187,7 +237,7 @@ def verify_paths(
     before any record is read.
     """
     for source in find_sources(paths):
-        for record in read_source(source, stdin):
+        for record in read_source(source, stdin, sheets=sheets):
             yield verify_record(record, sheets, strict)
 
 

@@ -25,6 +25,10 @@ _PART_TITLES: Final = {
 }
 
 
+_ROLE_OF_PART: Final = {"phantom": Role.PHANTOM, "christine": Role.CHRISTINE}
+_SIDE_LETTERS: Final = {Role.PHANTOM: "P", Role.CHRISTINE: "C"}
+
+
 def _list(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -83,6 +87,8 @@ def _bad_sheet(facts: Mapping[str, Any]) -> Words:
 
 def _bad_deal(facts: Mapping[str, Any]) -> Words:
     round_no = facts.get("round")
+    if facts.get("inferred"):
+        return _inferred_deal(facts)
     if "first" in facts:
         card = CARD_CODES[facts["card"]]
         first, part = _PART_TITLES[facts["first"]], _PART_TITLES[facts["part"]]
@@ -100,6 +106,56 @@ def _bad_deal(facts: Mapping[str, Any]) -> Words:
     if "overlap" in facts:
         return f"the deal gives {_list(hand_codes(facts['overlap']))} to both players", None
     return f"no deal is due now: each player is dealt {CARDS_PER_HAND} cards per round", None
+
+
+def _inferred_deal(facts: Mapping[str, Any]) -> Words:
+    """A deal a game text left out that the cards seen cannot have come from."""
+    round_no = facts.get("round")
+    if facts.get("unfound"):
+        return (
+            f"the deal of round {round_no} cannot be found: the rules cannot follow the round "
+            "to its end",
+            "Write the round's deal ('deal P ...' and 'deal C ...'), or mend what the other "
+            "problems name.",
+        )
+    if "not_held" in facts:
+        role = _ROLE_OF_PART[facts["part"]]
+        return (
+            f"round {round_no} ends with {_list(hand_codes(facts['not_held']))} said to be "
+            f"held by {role.in_text}, who cannot hold "
+            + ("them" if len(hand_codes(facts["not_held"])) > 1 else "it"),
+            "A card played, or given away and not received back, is held no more.",
+        )
+    if "left" in facts:
+        role = _ROLE_OF_PART[facts["part"]]
+        held = facts["expected"]
+        return (
+            f"{role.in_text} still holds {held} {_plural(held, 'card')} at the end of round "
+            f"{round_no}, and {_written(facts['left'])}",
+            "After the round's last trick, write the cards each player still holds: "
+            f"'left {_SIDE_LETTERS[role]} CARDS'.",
+        )
+    if "overlap" in facts:
+        return (
+            f"the cards seen in round {round_no} give "
+            f"{_list(hand_codes(facts['overlap']))} to both players' deals",
+            "A card is dealt to one player: check who played or gave it.",
+        )
+    if "count" in facts:
+        role = _ROLE_OF_PART[facts["part"]]
+        return (
+            f"the cards seen in round {round_no} make a deal of {facts['count']} cards for "
+            f"{role.in_text}, not {facts['expected']}",
+            "Each card a player played or gave without having received it was dealt to them: "
+            "check the round's cards.",
+        )
+    return f"the deal of round {round_no} was written: it is not found from the play", None
+
+
+def _written(count: int) -> str:
+    if count == 0:
+        return "no 'left' line says which"
+    return f"the 'left' line names {count}"
 
 
 def _bad_exchange(facts: Mapping[str, Any]) -> Words:
@@ -166,6 +222,13 @@ def _card_not_held(facts: Mapping[str, Any]) -> Words:
             + f" after {CARD_CODES[facts['after']]}, but {_pronoun(role)} "
             + ("holds only one" if twice else "does not hold it"),
             f"{_capital(_possessive(role))} hand before the swap: {_hand(facts['hand'])}.",
+        )
+    if facts.get("unseen"):
+        return (
+            f"{role.in_text} played {card}, which {_pronoun(role)} cannot hold: it was played "
+            f"or given away before, or {_pronoun(role)} showed {_pronoun(role)} holds none "
+            "of its suit",
+            f"The cards {_pronoun(role)} may still hold: {_hand(facts['hand']) or 'none'}.",
         )
     return (
         f"{role.in_text} played {card}, but {_pronoun(role)} does not hold it",
@@ -339,17 +402,32 @@ _WORDS: Final[dict[Code, Callable[[Mapping[str, Any]], Words]]] = {
 }
 
 
-def words(illegal: Illegal) -> Words:
-    """The message and the hint (or ``None``) of a problem given as data."""
-    return _WORDS[illegal.code](illegal.facts)
+def _text_hint(illegal: Illegal, hint: str | None) -> str | None:
+    """The hint of a problem of a record written as game text, where the record's hint
+    names its JSON."""
+    facts = illegal.facts
+    if illegal.code is Code.BAD_EXCHANGE and facts.get("beginner"):
+        return "Remove the round's exchange line, or leave beginner out of the rules line."
+    if illegal.code is Code.BAD_EXCHANGE and facts.get("missing"):
+        return "Add the round's exchange, 'exchange P CARD C CARD', or write 'rules: beginner'."
+    if illegal.code is Code.MISSING_SWAP and "player" not in facts:
+        return "Write the swap in parentheses after the card: (P CARD CARD C CARD CARD)."
+    return hint
 
 
-def word(illegal: Illegal) -> Problem:
-    """The problem, worded, as reports print it."""
-    message, hint = words(illegal)
+def words(illegal: Illegal, game_text: bool = False) -> Words:
+    """The message and the hint (or ``None``) of a problem given as data; ``game_text``:
+    of a record written as game text, whose hints name the text's words."""
+    message, hint = _WORDS[illegal.code](illegal.facts)
+    return message, _text_hint(illegal, hint) if game_text else hint
+
+
+def word(illegal: Illegal, game_text: bool = False) -> Problem:
+    """The problem, worded, as reports print it (``game_text``: see :func:`words`)."""
+    message, hint = words(illegal, game_text)
     return Problem.of(illegal.code, message, illegal.pointer, illegal.round, illegal.trick, hint)
 
 
-def word_all(problems: Sequence[Illegal]) -> list[Problem]:
+def word_all(problems: Sequence[Illegal], game_text: bool = False) -> list[Problem]:
     """Every problem of a list, worded, in order."""
-    return [word(problem) for problem in problems]
+    return [word(problem, game_text) for problem in problems]

@@ -12,7 +12,19 @@ from typing import NoReturn
 
 import click
 
-from . import analyse, annotate, export, schema, show, simulate, stats, tournament, verify
+from . import (
+    analyse,
+    annotate,
+    convert,
+    export,
+    record,
+    schema,
+    show,
+    simulate,
+    stats,
+    tournament,
+    verify,
+)
 from .help import MAIN_EPILOG, MAIN_EXAMPLES
 from .supervisor import supervised
 
@@ -57,6 +69,8 @@ for _command in (
     stats.stats,
     analyse.analyse,
     tournament.tournament,
+    convert.convert,
+    record.record,
 ):
     main.add_command(_command)
 

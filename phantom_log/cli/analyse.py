@@ -149,7 +149,8 @@ def analyse(
         if output_format == "csv":
             emit(_csv_text([], header=True))
         try:
-            for analysed in ordered_map(work, source_records(paths), jobs or default_jobs()):
+            records = source_records(paths, sheets)
+            for analysed in ordered_map(work, records, jobs or default_jobs()):
                 all_valid &= analysed.valid
                 failed |= analysed.failed
                 with progress.lock:

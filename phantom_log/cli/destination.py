@@ -43,6 +43,7 @@ EXTENSION_FORMATS: Final = {
     ".svg": "svg",
     ".html": "html",
     ".htm": "html",
+    ".ptn": "ptn",
 }
 # Extensions of formats phantom-log never writes: a file so named is refused rather than
 # filled with something else.
@@ -62,6 +63,7 @@ FORMAT_TITLES: Final = {
     "parquet": "Parquet",
     "svg": "SVG",
     "html": "HTML",
+    "ptn": "game text",
 }
 
 

@@ -221,3 +221,38 @@ Exit codes:
 """
     + _EXIT_TAIL
 )
+
+CONVERT_EXAMPLES: Final = _examples(
+    ("phantom-log convert game.json -o game.ptn", "a record as game text, to type or read"),
+    ("phantom-log convert night.ptn -o night.json", "game text as records (an array)"),
+    ("phantom-log convert games/ --format jsonl -o all.jsonl", "every record, text or JSON"),
+)
+
+CONVERT_EPILOG: Final = _exit_codes(
+    "every record was converted",
+    "a record was not converted: not JSON, not of the schema, or\n     not the "
+    "notation of game text (its problems on standard error)",
+    _TABLES_USAGE,
+    _FAILED,
+)
+
+RECORD_EXAMPLES: Final = _examples(
+    ("phantom-log record game.json", "record a game at the table, card by card"),
+    ("phantom-log record game.ptn", "the same, saved as game text"),
+    ("phantom-log record game.json < game.ptn", "a game text, each entry checked"),
+)
+
+RECORD_EPILOG: Final = (
+    """\b
+Exit codes:
+  0  the game is recorded, or stopped on purpose (quit, Ctrl-D, or the
+     text ended): the file holds every entry taken
+  1  an illegal entry on standard input: the file keeps what came
+     before it
+  2  a usage error: not .json or .ptn, a file that is no game record
+     the recorder can read (it is left as it is), a text that holds
+     no game or several, or a bad --sheets file
+  3  the file could not be written
+"""
+    + _EXIT_TAIL
+)

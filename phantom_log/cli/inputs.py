@@ -106,7 +106,7 @@ def record_report_at(
     count = 0
     first: SourceRecord | None = None
     try:
-        for record in source_records((path,)):
+        for record in source_records((path,), sheets):
             if count == index:
                 return verify_record(record, sheets)
             if index is None:
@@ -142,9 +142,12 @@ def _several_records(path: str, count: int | None) -> click.exceptions.Exit:
     return error
 
 
-def source_records(paths: tuple[str, ...]) -> Iterator[SourceRecord]:
-    """The records of the paths as read (not yet checked); a usage error (exit 2) for a
-    path that does not exist or paths that hold no records."""
+def source_records(
+    paths: tuple[str, ...], sheets: Mapping[str, Sheet] | None = None
+) -> Iterator[SourceRecord]:
+    """The records of the paths as read (not yet checked; ``sheets``: the named sheets a
+    game text may be played on); a usage error (exit 2) for a path that does not exist or
+    paths that hold no records."""
     from ..records.found_sources import find_sources
     from ..records.source_records import read_source
 
@@ -154,7 +157,7 @@ def source_records(paths: tuple[str, ...]) -> Iterator[SourceRecord]:
         raise usage_error(str(error)) from None
     records = 0
     for source in sources:
-        for record in read_source(source, standard_input()):
+        for record in read_source(source, standard_input(), sheets=sheets):
             records += 1
             yield record
     if records == 0:

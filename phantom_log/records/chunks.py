@@ -120,8 +120,9 @@ class Chunk:
     ``problem`` that kept a source (or the record at ``index``, on ``line``) from being
     read; or the ``span`` of a file whose lines are read where the chunk is parsed.
     ``selection`` is the selection in force when it was read (see
-    :mod:`phantom_log.records.selection`): parsing keeps only the records it matches. Chunks are
-    what worker processes receive."""
+    :mod:`phantom_log.records.selection`): parsing keeps only the records it matches.
+    ``game_text``: the ``document`` is game text (``.ptn``), one game or several, not JSON.
+    Chunks are what worker processes receive."""
 
     source: str
     document: bytes | None = None
@@ -131,6 +132,7 @@ class Chunk:
     line: int | None = None
     selection: Selection | None = None
     span: Span | None = None
+    game_text: bool = False
 
     @property
     def size(self) -> int:
@@ -224,6 +226,8 @@ def _source_chunks(
         elif kind == "jsonl":
             lines = _bounded_lines(handle, limit, skip_long=regular, expected=size)
             chunks = _line_chunks(name, lines, lines_per_chunk, limit, stream=not regular)
+        elif kind == "ptn":
+            chunks = _whole_game_text(name, handle, limit, size)
         elif kind == "json" or regular:
             chunks = _whole_document(name, handle, limit, lines_per_chunk, size, path)
         else:
@@ -275,6 +279,27 @@ def _whole_document(
     yield from _document_chunks(source, data, batch_size, path)
 
 
+def _whole_game_text(
+    source: str, handle: IO[bytes], limit: int, known_size: int | None, head: bytes = b""
+) -> Iterator[Chunk]:
+    """A game text read whole (after ``head``, what was read of it already), within the
+    limit, as :func:`_whole_document` reads a document."""
+    if known_size is not None and known_size > limit:
+        yield Chunk(source, problem=too_large(limit, known_size))
+        return
+    data = head + read_up_to(handle, limit + 1 - len(head), known_size)
+    if len(data) > limit:
+        yield Chunk(source, problem=too_large(limit, known_size))
+        return
+    if known_size is not None and len(data) < known_size:
+        raise FileCutShort
+    yield Chunk(source, document=data, game_text=True)
+
+
+#: The first line of a game text: a comment, a header's ``key:``, or a round.
+_GAME_TEXT_START: Final = re.compile(rb"[ \t]*(?:#|[A-Za-z_][A-Za-z0-9_-]*[ \t]*:|round\b)", re.I)
+
+
 def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> Iterator[Chunk]:
     """Standard input (or a FIFO or device without a record suffix): JSON Lines when its
     first non-blank line is a whole JSON value and more non-blank lines follow, otherwise
@@ -298,6 +323,10 @@ def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> It
             return
         if not line.strip():
             continue
+        if values == 0 and _GAME_TEXT_START.match(line.removeprefix(BOM)):
+            # Game text (JSON starts with none of these): read whole, as a .ptn file.
+            yield from _whole_game_text(source, handle, limit, None, b"".join(head))
+            return
         values += 1
         if values == 2:
             yield from _line_chunks(source, itertools.chain(head, lines), size, limit, stream=True)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 from typing import Final
 
-#: The suffixes of record files, and what each holds: one document, or JSON Lines.
-RECORD_SUFFIXES: Final = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+#: The suffixes of record files, and what each holds: one document, JSON Lines, or game
+#: text (:mod:`phantom_log.records.game_text`).
+RECORD_SUFFIXES: Final = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".ptn": "ptn"}
 #: Standard input, among the paths.
 STDIN: Final = "-"
 

@@ -7,13 +7,16 @@ as one line of JSON Lines."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
 from ..rules.problems import Code, Problem
+from ..rules.sheets import Sheet
 from .chunks import BOM, Chunk, read_chunks, read_span
+from .game_text import read_games
 from .strictjson import JsonError, parse_json
+from .text_records import TextRecord, text_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,8 +24,11 @@ class SourceRecord:
     """One record read from a source, or the problem that kept it from being read.
 
     ``index`` is the record's position in its source, from 0; ``line`` is where it starts
-    in a JSON Lines source. ``text`` is the record's text as read (a line of JSON Lines,
-    an element of an array, a whole document), when it was read.
+    in a JSON Lines source or a game text. ``text`` is the record's text as read (a line
+    of JSON Lines, an element of an array, a whole document, a game of a game text), when
+    it was read. A record written as game text has its :class:`TextRecord` in
+    ``text_record``: where each of its parts is written, and what of the text is no part
+    of the notation; ``data`` is then the record the text stands for.
     """
 
     source: str
@@ -31,17 +37,23 @@ class SourceRecord:
     problem: Problem | None = None
     line: int | None = None
     text: bytes | None = None
+    text_record: TextRecord | None = None
 
 
-def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
+def chunk_records(
+    chunk: Chunk, sheets: Mapping[str, Sheet] | None = None
+) -> Iterator[SourceRecord]:
     """The records of a chunk, parsed, each with its text; a text that is not JSON gives
     a record with its ``json`` problem (line and column counted in the whole source).
 
     With a selection (:attr:`~phantom_log.records.chunks.Chunk.selection`) only the
     records it matches are given, and the ``unreadable`` problems: a source that could not
     be read may hold a selected record, so the run still says it could not do all its
-    work. This is the one place where every command's records are selected."""
-    records = _chunk_records(chunk)
+    work. This is the one place where every command's records are selected.
+
+    ``sheets`` are the custom sheets known by name (``--sheets``): a game text on one of
+    them needs it to find whose turn each card is."""
+    records = _chunk_records(chunk, sheets)
     selection = chunk.selection
     if not selection:
         return records
@@ -53,12 +65,15 @@ def chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
     )
 
 
-def _chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
+def _chunk_records(chunk: Chunk, sheets: Mapping[str, Sheet] | None) -> Iterator[SourceRecord]:
     source = chunk.source
     if chunk.span is not None:
         chunk = read_span(chunk, chunk.span)
     if chunk.problem is not None:
         yield SourceRecord(source, chunk.index, problem=chunk.problem, line=chunk.line)
+    elif chunk.game_text:
+        assert chunk.document is not None
+        yield from _read_game_text(source, chunk.document, sheets)
     elif chunk.lines is not None:
         for index, number, column, line in chunk.lines:
             try:
@@ -88,11 +103,55 @@ def _chunk_records(chunk: Chunk) -> Iterator[SourceRecord]:
 
 
 def read_source(
-    source: str, stdin: IO[bytes] | None = None, max_record_size: int | None = None
+    source: str,
+    stdin: IO[bytes] | None = None,
+    max_record_size: int | None = None,
+    sheets: Mapping[str, Sheet] | None = None,
 ) -> Iterator[SourceRecord]:
     """The records of one source, parsed (see :func:`~phantom_log.records.chunks.read_chunks`)."""
     for chunk in read_chunks(source, stdin, max_record_size=max_record_size):
-        yield from chunk_records(chunk)
+        yield from chunk_records(chunk, sheets)
+
+
+def _read_game_text(
+    source: str, data: bytes, sheets: Mapping[str, Sheet] | None
+) -> Iterator[SourceRecord]:
+    """The games of a game text, each the record it stands for; a text that is not UTF-8
+    is one ``notation`` problem at the first byte that is not."""
+    raw = data[len(BOM) :] if data.startswith(BOM) else data
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        problem = Problem.of(
+            Code.NOTATION,
+            f"the text is not UTF-8 (byte 0x{raw[error.start]:02x})",
+            hint="Save the file as UTF-8.",
+        ).placed(line, column)
+        yield SourceRecord(source, 0, problem=problem, line=line)
+        return
+    games = read_games(text)
+    if not games:
+        problem = Problem.of(
+            Code.NOTATION,
+            "the text holds no game",
+            hint="A game text begins with its header: game_id, phantom, christine, sheet.",
+        ).placed(1, 1)
+        yield SourceRecord(source, 0, problem=problem, line=1)
+        return
+    lines = raw.split(b"\n")
+    for index, game in enumerate(games):
+        record = text_record(game, sheets)
+        game_text = b"\n".join(lines[game.first_line - 1 : game.last_line]) + b"\n"
+        yield SourceRecord(
+            source,
+            index,
+            record.data,
+            line=game.first_line,
+            text=game_text,
+            text_record=record,
+        )
 
 
 def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
@@ -133,6 +192,10 @@ def record_line(record: SourceRecord) -> bytes | None:
     that the record's value is the same. ``None`` for a record without text (a source
     that could not be read)."""
     text = record.text
+    if record.text_record is not None:
+        import orjson
+
+        return orjson.dumps(record.data) + b"\n"  # the record a game text stands for
     if text is None:
         if record.problem is not None:
             return None

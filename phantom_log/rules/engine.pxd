@@ -72,6 +72,7 @@ cpdef int notes_after(int notes_before, bint in_order, bint special, bint balanc
 cpdef int playable(int hand, int lead_suit) noexcept
 cpdef int round_leader(int round_index) noexcept
 cpdef int swap_size(int phantom_hand, int christine_hand) noexcept
+cpdef int swap_size_of(int phantom_cards, int christine_cards) noexcept
 cpdef int game_winner(int round_index, int notes, bint round_over) noexcept
 cpdef int super_trump_code(int suit_bits, int notes) noexcept
 cpdef int next_note_owner_code(int owner_bits, int notes) noexcept
@@ -103,6 +104,13 @@ cdef class GameState:
     cdef public int last_lead
     cdef public int last_follow
     cdef public int last_verdict
+    cdef public bint unseen
+    cdef public int phantom_count
+    cdef public int christine_count
+    cdef public int phantom_known
+    cdef public int christine_known
+    cdef public int phantom_dealt
+    cdef public int christine_dealt
     cdef public list events
     cdef public list swaps
     cdef public object exchange
@@ -123,19 +131,30 @@ cdef class GameState:
     cpdef int notes_floor(self) noexcept
     @cython.locals(notes=int, special=int, trick=int)
     cpdef int notes_ceiling(self) noexcept
-    @cython.locals(hand=int)
+    @cython.locals(hand=int, lead_suit=int, known=int)
     cpdef int legal_cards(self) noexcept
     cpdef object out_of_phase(self)
     @cython.locals(dealt=Dealt)
+    cpdef object step(self, object action)
     cpdef object step_deal(self, int phantom, int christine)
+    @cython.locals(dealt=Dealt)
+    cpdef object step_deal_unseen(self)
+    cdef void _begin_round(self)
     @cython.locals(exchanged=Exchanged)
     cpdef object step_exchange(self, int phantom_card, int christine_card)
     @cython.locals(started=RoundStarted)
     cpdef object step_special_number(self, int number)
     @cython.locals(leading=bint, hand=int, lead_suit=int, size=int, special=bint,
-                   played=CardPlayed)
+                   played=CardPlayed, held=int)
     cpdef object step_play(self, int player, int card)
     cdef void _after_card(self, bint leading)
+    @cython.locals(bit=int)
+    cdef void _played_unseen(self, int player, int card)
+    cdef void _given(self, int phantom_gave, int christine_gave)
+    @cython.locals(role=int, left=int, possible=int, count=int, phantom=int, christine=int,
+                   hand=int)
+    cpdef object inferred_deal(self, int phantom_left, int christine_left)
+    cpdef void forget_hands(self)
     @cython.locals(size=int, role=int, hand=int, card=int, position=int, mask=int, mask0=int,
                    mask1=int, swapped=CardsSwapped)
     cpdef object step_swap(self, object phantom, object christine)

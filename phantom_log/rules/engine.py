@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from .cards import (
     DECK_SIZE,
+    FULL_DECK,
     NUMBERS_PER_SUIT,
     Role,
     Suit,
@@ -226,9 +227,14 @@ def round_leader(round_index: int) -> int:
 
 
 def swap_size(phantom_hand: int, christine_hand: int) -> int:
-    """How many cards each player gives in a swap: 2, 1 when either holds only one card,
-    0 when either holds none."""
-    return min(_SWAP_SIZE, popcount(phantom_hand), popcount(christine_hand))
+    """How many cards each player gives in a swap, from their hands (bit masks)."""
+    return swap_size_of(popcount(phantom_hand), popcount(christine_hand))
+
+
+def swap_size_of(phantom_cards: int, christine_cards: int) -> int:
+    """How many cards each player gives in a swap, from how many each holds: 2, 1 when
+    either holds only one card, 0 when either holds none."""
+    return min(_SWAP_SIZE, phantom_cards, christine_cards)
 
 
 def game_winner(round_index: int, notes: int, round_over: bool) -> int:
@@ -305,6 +311,12 @@ class DealCards:
 
 
 @dataclass(frozen=True, slots=True)
+class DealUnseen:
+    """Chance deals a round whose hands nobody wrote down: 10 cards each, unknown. The
+    state then knows of each hand only what the play shows (:class:`GameState`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ExchangeCards:
     """Both players give one card at the same time at the start of a round."""
 
@@ -335,7 +347,7 @@ class SwapCards:
     christine: tuple[int, ...]
 
 
-Action = DealCards | ExchangeCards | PickSpecialNumber | PlayCard | SwapCards
+Action = DealCards | DealUnseen | ExchangeCards | PickSpecialNumber | PlayCard | SwapCards
 
 
 def _illegal(code: Code, **facts: Any) -> Illegal:
@@ -358,6 +370,17 @@ class GameState:
     ``events`` (a state made by :meth:`apply` holds the events of that action only) and
     keeps the last trick's :class:`~phantom_log.rules.events.TrickEnded` in
     ``last_trick``; one that does not (``events`` is ``None``) builds no event at all.
+
+    A round dealt unseen (:class:`DealUnseen`, ``unseen`` true) holds in ``phantom_hand``
+    and ``christine_hand`` the cards each player *may* hold: at first every card; a card
+    played leaves both, a card given leaves the giver's and joins the receiver's, and a
+    player who does not follow the lead suit shows they hold none of it. The cards each
+    player is known to hold (received in the exchange or a swap, not yet given or played)
+    are ``phantom_known`` and ``christine_known``, how many each holds ``phantom_count``
+    and ``christine_count``, and the cards each must have been dealt (played or given
+    without having been received) ``phantom_dealt`` and ``christine_dealt``: so a card is
+    refused when the player cannot hold it, a revoke when the player is known to hold the
+    lead suit, and the deal is found at the round's end (:meth:`inferred_deal`).
     """
 
     def __init__(self, owners: int, suits: int, beginner: bool, balance: bool) -> None:
@@ -386,6 +409,13 @@ class GameState:
         self.last_lead = _NO_CARD
         self.last_follow = _NO_CARD
         self.last_verdict = 0
+        self.unseen = False
+        self.phantom_count = 0
+        self.christine_count = 0
+        self.phantom_known = 0
+        self.christine_known = 0
+        self.phantom_dealt = 0
+        self.christine_dealt = 0
         self.events: list[Any] | None = None
         self.swaps: list[CardsSwapped] = []
         self.exchange: Exchanged | None = None
@@ -435,6 +465,13 @@ class GameState:
         self.last_lead = other.last_lead
         self.last_follow = other.last_follow
         self.last_verdict = other.last_verdict
+        self.unseen = other.unseen
+        self.phantom_count = other.phantom_count
+        self.christine_count = other.christine_count
+        self.phantom_known = other.phantom_known
+        self.christine_known = other.christine_known
+        self.phantom_dealt = other.phantom_dealt
+        self.christine_dealt = other.christine_dealt
         if self.events is not None or other.events is not None:
             self.events = None if other.events is None else []
             self.swaps = list(other.swaps)
@@ -591,7 +628,12 @@ class GameState:
         if self.phase_code != _PLAY:
             return 0
         hand = self.christine_hand if self.turn_code else self.phantom_hand
-        return playable(hand, -1 if self.lead_card < 0 else card_suit_index(self.lead_card))
+        lead_suit = -1 if self.lead_card < 0 else card_suit_index(self.lead_card)
+        if self.unseen and lead_suit >= 0:
+            # Any card the player may hold, unless they are known to hold the lead suit.
+            known = self.christine_known if self.turn_code else self.phantom_known
+            return hand & suit_mask(lead_suit) if known & suit_mask(lead_suit) else hand
+        return playable(hand, lead_suit)
 
     def number_options(self) -> tuple[int, ...]:
         """The special numbers that may be picked now."""
@@ -626,19 +668,25 @@ class GameState:
         """The state after ``action`` (holding that action's events, when tracking), or
         the illegal step (this state is unchanged)."""
         state = self.copy()
-        if isinstance(action, PlayCard):
-            problem = state.step_play(int(action.player), action.card)
-        elif isinstance(action, SwapCards):
-            problem = state.step_swap(action.phantom, action.christine)
-        elif isinstance(action, PickSpecialNumber):
-            problem = state.step_special_number(action.number)
-        elif isinstance(action, ExchangeCards):
-            problem = state.step_exchange(action.phantom, action.christine)
-        elif isinstance(action, DealCards):
-            problem = state.step_deal(action.phantom, action.christine)
-        else:
-            raise TypeError(action)
+        problem = state.step(action)
         return state if problem is None else problem
+
+    def step(self, action: Action) -> Illegal | None:
+        """Take ``action`` in place (:meth:`apply` without the copy): ``None``, or the
+        illegal step, the state then left as it was."""
+        if isinstance(action, PlayCard):
+            return self.step_play(int(action.player), action.card)
+        if isinstance(action, SwapCards):
+            return self.step_swap(action.phantom, action.christine)
+        if isinstance(action, PickSpecialNumber):
+            return self.step_special_number(action.number)
+        if isinstance(action, ExchangeCards):
+            return self.step_exchange(action.phantom, action.christine)
+        if isinstance(action, DealCards):
+            return self.step_deal(action.phantom, action.christine)
+        if isinstance(action, DealUnseen):
+            return self.step_deal_unseen()
+        raise TypeError(action)
 
     def with_hands(self, phantom: int, christine: int) -> GameState | Illegal:
         """This position with other hands, the same number of cards each (the analysis
@@ -700,6 +748,39 @@ class GameState:
                 )
         self.phantom_hand = phantom
         self.christine_hand = christine
+        self.unseen = False
+        self._begin_round()
+        if self.events is not None:
+            dealt = Dealt.__new__(Dealt)
+            dealt.round = self.round_index + 1
+            dealt.phantom_hand = phantom
+            dealt.christine_hand = christine
+            self.events.append(dealt)
+        return None
+
+    def step_deal_unseen(self) -> Illegal | None:
+        """Deal the next round unseen: 10 cards each, which the play shows."""
+        if self.phase_code != _DEAL:
+            return self.out_of_phase()
+        self.phantom_hand = FULL_DECK
+        self.christine_hand = FULL_DECK
+        self.unseen = True
+        self.phantom_count = _HAND
+        self.christine_count = _HAND
+        self.phantom_known = 0
+        self.christine_known = 0
+        self.phantom_dealt = 0
+        self.christine_dealt = 0
+        self._begin_round()
+        if self.events is not None:
+            dealt = Dealt.__new__(Dealt)
+            dealt.round = self.round_index + 1
+            dealt.phantom_hand = FULL_DECK
+            dealt.christine_hand = FULL_DECK
+            self.events.append(dealt)
+        return None
+
+    def _begin_round(self) -> None:
         self.leader_code = round_leader(self.round_index)
         self.turn_code = self.leader_code
         self.tricks_played = 0
@@ -709,13 +790,6 @@ class GameState:
             self.phase_code = _SPECIAL_NUMBER
         else:
             self.phase_code = _EXCHANGE
-        if self.events is not None:
-            dealt = Dealt.__new__(Dealt)
-            dealt.round = self.round_index + 1
-            dealt.phantom_hand = phantom
-            dealt.christine_hand = christine
-            self.events.append(dealt)
-        return None
 
     def step_exchange(self, phantom_card: int, christine_card: int) -> Illegal | None:
         """Both players give one card of their hand at the same time."""
@@ -735,6 +809,8 @@ class GameState:
                     hand=hand,
                     round=self.round_index + 1,
                 )
+        if self.unseen:
+            self._given(1 << phantom_card, 1 << christine_card)
         self.phantom_hand = self.phantom_hand & ~(1 << phantom_card) | 1 << christine_card
         self.christine_hand = self.christine_hand & ~(1 << christine_card) | 1 << phantom_card
         self.number_choices = (1 << card_number(phantom_card)) | (1 << card_number(christine_card))
@@ -800,17 +876,31 @@ class GameState:
             )
         hand = self.christine_hand if player else self.phantom_hand
         if not hand >> card & 1:
+            if self.unseen:
+                return _illegal(
+                    Code.CARD_NOT_HELD, player=ROLES[player], card=card, hand=hand, unseen=True
+                )
             return _illegal(Code.CARD_NOT_HELD, player=ROLES[player], card=card, hand=hand)
         if not leading:
             lead_suit = card_suit_index(self.lead_card)
-            if not playable(hand, lead_suit) >> card & 1:
+            # Unseen, only the cards the player is known to hold can oblige them.
+            held = (
+                (self.christine_known if player else self.phantom_known) | 1 << card
+                if self.unseen
+                else hand
+            )
+            if not playable(held, lead_suit) >> card & 1:
                 return _illegal(
                     Code.REVOKE,
                     player=ROLES[player],
                     card=card,
-                    held=hand & suit_mask(lead_suit),
+                    held=held & suit_mask(lead_suit),
                     lead_suit=SUITS[lead_suit],
                 )
+            if self.unseen and card_suit_index(card) != lead_suit:
+                hand &= ~suit_mask(lead_suit)  # shown to hold none of the lead suit
+        if self.unseen:
+            self._played_unseen(player, card)
         hand &= ~(1 << card)
         if player:
             self.christine_hand = hand
@@ -826,7 +916,11 @@ class GameState:
         size = 0
         if special:
             self.special_in_trick = True
-            size = swap_size(self.phantom_hand, self.christine_hand)
+            size = (
+                swap_size_of(self.phantom_count, self.christine_count)
+                if self.unseen
+                else swap_size(self.phantom_hand, self.christine_hand)
+            )
         played = None
         if self.events is not None:
             played = CardPlayed.__new__(CardPlayed)
@@ -902,6 +996,7 @@ class GameState:
                         after=self.swap_card(),
                         hand=self.christine_hand if role else self.phantom_hand,
                         swap=True,
+                        unseen=self.unseen,
                     )
                 hand &= ~(1 << card)
                 mask |= 1 << card
@@ -918,6 +1013,8 @@ class GameState:
             swapped.card = self.swap_card()
             swapped.phantom_gave = tuple(phantom)
             swapped.christine_gave = tuple(christine)
+        if self.unseen:
+            self._given(mask0, mask1)
         self.phantom_hand = self.phantom_hand & ~mask0 | mask1
         self.christine_hand = self.christine_hand & ~mask1 | mask0
         self.pending_swap = 0
@@ -941,6 +1038,7 @@ class GameState:
         if (
             self.phase_code != _SWAP
             or self.events is not None
+            or self.unseen
             or phantom & ~self.phantom_hand
             or christine & ~self.christine_hand
             or popcount(phantom) != size
@@ -953,6 +1051,85 @@ class GameState:
         self.phase_code = _PLAY
         self._after_card(not self.swap_after_follow)
         return None
+
+    def _played_unseen(self, player: int, card: int) -> None:
+        """What a card played shows of an unseen round: the player had it (dealt, unless
+        received), and nobody holds it now."""
+        bit = 1 << card
+        if player:
+            if not self.christine_known & bit:
+                self.christine_dealt |= bit
+            self.christine_known &= ~bit
+            self.christine_count -= 1
+            self.phantom_hand &= ~bit
+        else:
+            if not self.phantom_known & bit:
+                self.phantom_dealt |= bit
+            self.phantom_known &= ~bit
+            self.phantom_count -= 1
+            self.christine_hand &= ~bit
+
+    def _given(self, phantom_gave: int, christine_gave: int) -> None:
+        """What an exchange or a swap shows of an unseen round (both sides give at once):
+        each had what they gave (dealt, unless received), and holds what they got."""
+        self.phantom_dealt |= phantom_gave & ~self.phantom_known
+        self.christine_dealt |= christine_gave & ~self.christine_known
+        self.phantom_known = self.phantom_known & ~phantom_gave | christine_gave
+        self.christine_known = self.christine_known & ~christine_gave | phantom_gave
+
+    def forget_hands(self) -> None:
+        """Know nothing more of either hand than how many cards it holds, in place: the
+        round goes on as if dealt unseen from here. The reader of a game text, which never
+        says who plays, does so past a step the rules refuse, to go on finding whose turn
+        each card is (nothing past that step is checked)."""
+        if not self.unseen:
+            self.phantom_count = popcount(self.phantom_hand)
+            self.christine_count = popcount(self.christine_hand)
+            self.unseen = True
+        self.phantom_hand = FULL_DECK
+        self.christine_hand = FULL_DECK
+        self.phantom_known = 0
+        self.christine_known = 0
+
+    def inferred_deal(self, phantom_left: int, christine_left: int) -> tuple[int, int] | Illegal:
+        """The hands of the round dealt unseen that was played last, found from what the
+        play showed and the cards each player still held at its end (``phantom_left``,
+        ``christine_left``: none after the tenth trick), or the ``bad-deal`` problem of
+        cards that cannot have been dealt so. Call it before the next round is dealt."""
+        if not self.unseen:
+            return _illegal(Code.BAD_DEAL, inferred=True, seen=True)
+        for role, left, possible, count in (
+            (0, phantom_left, self.phantom_hand, self.phantom_count),
+            (1, christine_left, self.christine_hand, self.christine_count),
+        ):
+            if left & ~possible:
+                return _illegal(
+                    Code.BAD_DEAL, inferred=True, part=ROLE_KEYS[role], not_held=left & ~possible
+                )
+            if popcount(left) != count:
+                return _illegal(
+                    Code.BAD_DEAL,
+                    inferred=True,
+                    part=ROLE_KEYS[role],
+                    left=popcount(left),
+                    expected=count,
+                )
+        if phantom_left & christine_left:
+            return _illegal(Code.BAD_DEAL, inferred=True, overlap=phantom_left & christine_left)
+        phantom = self.phantom_dealt | phantom_left & ~self.phantom_known
+        christine = self.christine_dealt | christine_left & ~self.christine_known
+        if phantom & christine:
+            return _illegal(Code.BAD_DEAL, inferred=True, overlap=phantom & christine)
+        for role, hand in ((0, phantom), (1, christine)):
+            if popcount(hand) != _HAND:
+                return _illegal(
+                    Code.BAD_DEAL,
+                    inferred=True,
+                    part=ROLE_KEYS[role],
+                    count=popcount(hand),
+                    expected=_HAND,
+                )
+        return phantom, christine
 
     def _finish_trick(self) -> None:
         lead = self.lead_card

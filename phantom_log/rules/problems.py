@@ -12,6 +12,7 @@ class Code(StrEnum):
     """The stable problem codes of docs/format.md, in the order the checks run."""
 
     JSON = "json"
+    NOTATION = "notation"
     SCHEMA = "schema"
     UNKNOWN_SHEET = "unknown-sheet"
     BAD_SHEET = "bad-sheet"
@@ -85,7 +86,8 @@ class Problem:
     ``pointer`` is the JSON pointer (RFC 6901) of the offending value in the record;
     ``round`` and ``trick`` count from 1 and are ``None`` where they do not apply.
     ``hint`` is an optional second sentence telling the reader what to try.
-    ``line`` and ``column`` locate a ``json`` problem in its source text.
+    ``line`` and ``column`` locate a ``json`` problem in its source text, and any problem
+    of a record written as game text (``.ptn``) where its part is written.
     """
 
     code: Code
@@ -117,8 +119,9 @@ class Problem:
         return replace(self, severity=Severity.ERROR)
 
     def to_json(self) -> dict[str, Any]:
-        """The problem as docs/format.md's ``verify --format json`` writes it."""
-        return {
+        """The problem as docs/format.md's ``verify --format json`` writes it: ``line`` and
+        ``column`` only where they are known."""
+        found: dict[str, Any] = {
             "code": self.code.value,
             "severity": self.severity.value,
             "message": self.message,
@@ -126,6 +129,14 @@ class Problem:
             "round": self.round,
             "trick": self.trick,
         }
+        if self.line is not None:
+            found["line"] = self.line
+            found["column"] = self.column
+        return found
+
+    def placed(self, line: int, column: int) -> Problem:
+        """The same problem, at ``line`` and ``column`` of its source text."""
+        return replace(self, line=line, column=column)
 
 
 def pointer(*parts: str | int) -> str:

@@ -92,7 +92,7 @@ def run_part(data: bytes | Chunk, part: Part, job: Job) -> PartResult:
     try:
         if isinstance(data, Chunk):
             tables = batch_rows(
-                chunk_records(data),
+                chunk_records(data, job.sheets),
                 job.sheets,
                 include_invalid=job.include_invalid,
                 strict=job.strict,

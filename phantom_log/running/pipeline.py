@@ -257,7 +257,7 @@ def verify_chunk(
     with collector_for_records():
         return summarise(
             CheckedRecord(record, verify_record(record, sheets, strict, builder))
-            for record in chunk_records(chunk)
+            for record in chunk_records(chunk, sheets)
         )
 
 
@@ -363,7 +363,9 @@ def tables_chunk(
     rows cannot be made is its own internal-error, not the chunk's."""
     from ..tabular.batch import batch_rows
 
-    rows = batch_rows(chunk_records(chunk), sheets, include_invalid=include_invalid, problems=False)
+    rows = batch_rows(
+        chunk_records(chunk, sheets), sheets, include_invalid=include_invalid, problems=False
+    )
     return rows.chunk
 
 

@@ -150,7 +150,7 @@ def batch_tables(
                 max_record_size=max_record_size,
                 selection=selection,
             )
-            for record in chunk_records(chunk)
+            for record in chunk_records(chunk, sheets)
         )
     else:
         read = (

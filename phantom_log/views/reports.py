@@ -10,7 +10,7 @@ from typing import Final
 from ..checking.verdict import RecordReport
 from ..rules.cards import Role
 from ..rules.engine import Result
-from ..rules.problems import Problem, Severity
+from ..rules.problems import Code, Problem, Severity
 
 # -- the text report -----------------------------------------------------------------
 
@@ -47,13 +47,24 @@ def printable(text: str) -> str:
 
 
 def _where(problem: Problem) -> str:
+    if problem.line is not None and problem.code is not Code.JSON:
+        # A record written as game text: where the problem's part is written (a json
+        # problem says its place in its message).
+        place = f"line {problem.line}, column {problem.column}: "
+        return place + _in_game(problem)
     if problem.round is not None:
-        if problem.trick is not None:
-            return f"round {problem.round}, trick {problem.trick}: "
-        return f"round {problem.round}: "
+        return _in_game(problem)
     if problem.pointer:
         return f"{problem.pointer}: "
     return ""
+
+
+def _in_game(problem: Problem) -> str:
+    if problem.round is None:
+        return ""
+    if problem.trick is None:
+        return f"round {problem.round}: "
+    return f"round {problem.round}, trick {problem.trick}: "
 
 
 def record_name(report: RecordReport) -> str:

@@ -43,7 +43,7 @@ VALID_GOLDEN = "valid-examples"
 UPDATE_GOLDEN = os.environ.get("PHANTOM_LOG_UPDATE_GOLDEN") == "1"
 
 VALID_FILES = sorted(EXAMPLES.glob("*.json"))
-INVALID_FILES = sorted(INVALID.glob("*.json"))
+INVALID_FILES = sorted([*INVALID.glob("*.json"), *INVALID.glob("*.ptn")])
 
 # Problems of one play or one trick: they name the round and the trick.
 TRICK_CODES = {
@@ -111,7 +111,7 @@ def test_examples_show_both_winners_an_unfinished_game_and_the_options() -> None
 def test_invalid_example_gives_its_code_first(path: Path) -> None:
     problem = first_error(path)
     assert problem.code is code_of(path)
-    if problem.code is Code.JSON:
+    if problem.code in (Code.JSON, Code.NOTATION):
         assert (problem.pointer, problem.round, problem.trick) == ("", None, None)
         return
     assert problem.pointer.startswith("/")
@@ -132,7 +132,15 @@ def test_every_problem_code_of_a_record_has_an_invalid_example() -> None:
     # A failure of the run (a bug, a source that cannot be read) is no record's content:
     # tests/running/test_isolation.py makes those happen.
     assert named == set(Code) - TOURNAMENT_CODES - FAILURE_CODES
-    assert all((INVALID / f"{code}.json").exists() for code in named)
+    assert all(
+        (INVALID / f"{code}.json").exists() or (INVALID / f"{code}.ptn").exists() for code in named
+    )
+
+
+def test_the_walkthrough_as_game_text_is_the_walkthrough() -> None:
+    (report,) = verify_paths([str(EXAMPLES / "rulebook-walkthrough.ptn")])
+    assert report.valid
+    assert report.record == json.loads((EXAMPLES / "rulebook-walkthrough.json").read_text("utf-8"))
 
 
 @pytest.fixture

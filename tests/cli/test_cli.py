@@ -333,7 +333,8 @@ COMMAND_HELP = every_command()
 def test_every_command_is_in_the_help_test() -> None:
     assert [] in COMMAND_HELP and ["tournament"] in COMMAND_HELP
     assert ["tournament", "check"] in COMMAND_HELP and ["schema"] in COMMAND_HELP
-    assert len(COMMAND_HELP) == 11
+    assert ["record"] in COMMAND_HELP
+    assert len(COMMAND_HELP) == 13
 
 
 @pytest.mark.parametrize(

@@ -61,12 +61,12 @@ def test_verify_ends_with_the_problems_counted_per_code() -> None:
     result = run("verify", EXAMPLES / "invalid")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[-2] == "28 records: 1 valid, 27 invalid, 1 warning"
-    assert lines[-1].startswith("by code: bad-exchange 3, bad-deal 2, ")
+    assert lines[-2] == "30 records: 1 valid, 29 invalid, 1 warning"
+    assert lines[-1].startswith("by code: bad-deal 3, bad-exchange 3, ")
     counts = dict(item.rsplit(" ", 1) for item in lines[-1].removeprefix("by code: ").split(", "))
     assert counts["revoke"] == "1"
     assert counts["unfinished"] == "1"
-    assert sum(int(count) for count in counts.values()) == 28
+    assert sum(int(count) for count in counts.values()) == 30
 
 
 def test_counts_are_of_problems_most_frequent_first_then_by_code(tmp_path: Path) -> None:
@@ -87,7 +87,7 @@ def test_no_count_line_without_problems_nor_with_quiet() -> None:
 def test_json_output_stays_one_object_per_record() -> None:
     result = run("verify", "--format", "json", EXAMPLES / "invalid")
     objects = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(objects) == 28
+    assert len(objects) == 30
     assert all(set(item) >= {"source", "index", "valid", "problems"} for item in objects)
 
 
@@ -420,7 +420,7 @@ def test_verify_and_export_skip_a_manifest(tmp_path: Path) -> None:
         f"phantom-log: note: {MANIFEST} is a tournament manifest, not a game record: skipped\n"
     )
     result = run("export", EXAMPLES, "--games", tmp_path / "games.csv")
-    assert "left out 27 invalid records of 37" in result.stderr
+    assert "left out 29 invalid records of 40" in result.stderr
 
 
 def test_a_manifest_alone_holds_no_records() -> None:

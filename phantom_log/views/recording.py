@@ -1,0 +1,1171 @@
+"""The recorder of a game at the table (``phantom-log record``): what each entry does.
+
+A :class:`Recording` holds the game entered so far as *steps* (a header value, a deal, the
+exchange, the special number, a card, a swap, a comment, a claimed winner, the cards left
+in a hand), the text of the game (:func:`game_text`, the game text of
+docs/format.md) and the record it stands for. An entry is offered as steps
+(:meth:`Recording.offer`): the whole game so far is read again as game text
+(:func:`~phantom_log.records.text_records.text_record`) and checked again, and the entry is
+taken only when nothing it adds is wrong. What is wrong is said in the words ``verify``
+prints: the record's check (:func:`~phantom_log.checking.verdict.check_record`) whenever
+the hands are known, the rules following the round dealt unseen otherwise, and, at the
+end of a round whose deals were not entered, the deal the rules find and the whole
+record's check with it. Nothing here applies a rule: the state machine does, and
+:func:`position` only follows it to say what comes next.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum, StrEnum
+from typing import Any, Final
+
+from ..checking.verdict import check_record
+from ..checking.wording import word, word_all
+from ..records.game_text import (
+    ROLE_OF_SIDE,
+    SIDE_OF_ROLE,
+    NotationProblem,
+    TextGame,
+    TextPlace,
+    read_games,
+)
+from ..records.record_texts import header_value, record_text
+from ..records.text_records import TextRecord, text_record
+from ..rules.cards import (
+    CARD_CODES,
+    ROLE_KEYS,
+    ROLES_IN_TEXT,
+    Role,
+    card_number,
+    hand_codes,
+    parse_card,
+)
+from ..rules.engine import TRICKS_PER_ROUND, GameState, Phase
+from ..rules.problems import Code, Illegal, Problem
+from ..rules.replay import VerdictBuilder, record_rules, record_sheet
+from ..rules.sheets import Sheet
+from .picture import moment, moment_lines, sheet_lines, story_lines
+from .terminal import Style
+
+__all__ = [
+    "HEADER_QUESTIONS",
+    "Awaiting",
+    "NextStep",
+    "Recording",
+    "Refusal",
+    "Step",
+    "StepKind",
+    "game_text",
+    "steps_of_game",
+    "warm_up",
+]
+
+#: The header's questions on a terminal, in order: the key and what it asks for.
+HEADER_QUESTIONS: Final = (
+    ("game_id", "the game's id"),
+    ("event", "the event"),
+    ("date", "the date, YYYY-MM-DD"),
+    ("stage", "the stage"),
+    ("phantom", "the Phantom's player"),
+    ("christine", "Christine's player"),
+    ("sheet", "the sheet: a built-in name, or NAME Mi:CPC Ch:PCP Ri:PPC Ma:PCP"),
+    ("rules", "the optional rules: beginner, balance, both, or none"),
+)
+#: The header's keys a record needs: Enter keeps no empty value for them.
+REQUIRED_KEYS: Final = frozenset({"game_id", "phantom", "christine", "sheet"})
+#: The steps of a round, in the order the game text writes and the recorder folds them.
+_ROUND_ORDER: Final = ("deal", "aside", "exchange", "special", "trick", "left")
+_TRICK_NUMBER: Final = re.compile(r"\d+\.")
+_STUB: Final = "game_id: recording\n"
+
+
+class Awaiting(Enum):
+    """What the game waits for next."""
+
+    HEADER = "header"
+    DEAL = "deal"
+    EXCHANGE = "exchange"
+    SPECIAL = "special"
+    PLAY = "play"
+    SWAP = "swap"
+    LEFT = "left"
+    OVER = "over"
+
+
+class StepKind(StrEnum):
+    """What a step of a game written is."""
+
+    HEADER = "header"
+    DEAL = "deal"
+    ASIDE = "aside"
+    EXCHANGE = "exchange"
+    SPECIAL = "special"
+    PLAY = "play"
+    SWAP = "swap"
+    COMMENT = "comment"
+    CLAIM = "claim"
+    LEFT = "left"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One thing written of a game. ``kind`` is ``header`` (``key`` and ``value``),
+    ``deal``/``aside``/``left`` (``role`` and ``cards``), ``exchange`` (``cards``: the
+    Phantom's, then Christine's), ``special`` (``number``), ``play`` (``cards``: the one
+    card), ``swap`` (``cards`` the Phantom gave, ``given`` Christine's), ``comment``
+    (``value``) or ``claim`` (``role``); ``round`` and ``trick`` count from 1; ``place``
+    is where a text read had it."""
+
+    kind: StepKind
+    round: int = 0
+    trick: int = 0
+    key: str = ""
+    value: str = ""
+    role: str = ""
+    cards: tuple[str, ...] = ()
+    given: tuple[str, ...] = ()
+    number: int = 0
+    place: TextPlace | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an entry is not taken: a problem worded as ``verify`` words it (``problem``), or
+    a problem of the notation (``notation``), and where the entry (or the text) has it."""
+
+    problem: Problem | None = None
+    notation: NotationProblem | None = None
+    place: TextPlace | None = None
+
+    @property
+    def message(self) -> str:
+        """The one line that says what is wrong: ``code: message``, with its round and
+        trick when it has them."""
+        if self.problem is not None:
+            problem = self.problem
+            where = ""
+            if problem.round is not None:
+                where = f"round {problem.round}"
+                where += f", trick {problem.trick}: " if problem.trick is not None else ": "
+            return f"{where}{problem.code}: {problem.message}"
+        assert self.notation is not None
+        return f"notation: {self.notation.message}"
+
+    @property
+    def hint(self) -> str | None:
+        """What to try (the rule, for a problem of the rules)."""
+        if self.problem is not None:
+            return self.problem.hint
+        assert self.notation is not None
+        return self.notation.hint
+
+
+@dataclass(slots=True)
+class NextStep:
+    """Where a game entered so far stands: the state of the rules (``None`` before the
+    header names a sheet the rules know), what comes next, in which round and trick,
+    whose deal or cards left are asked (``side``), and whether the round in play was
+    dealt unseen (``hidden``). ``problem`` is the first step the rules refuse (and its
+    index), which the record's checks word when they can."""
+
+    state: GameState | None
+    awaiting: Awaiting
+    round: int = 1
+    trick: int = 1
+    side: str = "phantom"
+    hidden: bool = False
+    problem: Illegal | NotationProblem | None = None
+    problem_step: int = -1
+
+
+@dataclass(slots=True)
+class _Evaluation:
+    steps: list[Step]
+    text: str
+    record: TextRecord
+    next_step: NextStep
+    refusal: Refusal | None
+
+
+# -- the text of the steps -----------------------------------------------------------------
+
+
+def game_text(steps: Sequence[Step]) -> str:
+    """The game text of ``steps``: the header, then each round's lines (a trick's comment
+    and claimed winner at the end of its line), ending with a line break."""
+    lines = [f"{step.key}: {header_value(step.value)}" for step in steps if step.kind == "header"]
+    trick_lines: dict[tuple[int, int], int] = {}
+    tails: dict[tuple[int, int], list[str]] = {}
+    current = 0
+    for step in steps:
+        if step.kind == "header":
+            continue
+        if step.round != current:
+            lines += ["", f"round {step.round}"]
+            current = step.round
+        side = SIDE_OF_ROLE.get(step.role, "")
+        at = (step.round, step.trick)
+        if step.kind in ("deal", "left"):
+            lines.append(f"{step.kind} {side} {' '.join(step.cards)}".rstrip())
+        elif step.kind == "aside":
+            lines.append(f"aside {' '.join(step.cards)}")
+        elif step.kind == "exchange":
+            lines.append(f"exchange P {step.cards[0]} C {step.cards[1]}")
+        elif step.kind == "special":
+            lines.append(f"special {step.number}")
+        elif step.kind == "play":
+            if at in trick_lines:
+                lines[trick_lines[at]] += f" {step.cards[0]}"
+            else:
+                trick_lines[at] = len(lines)
+                lines.append(f"{step.trick}. {step.cards[0]}")
+        elif step.kind == "swap":
+            lines[trick_lines[at]] += f" ({_swap_sides(step)})"
+        elif step.kind == "comment":
+            escaped = step.value.replace("\\", "\\\\").replace("}", "\\}")
+            tails.setdefault(at, []).append("{" + escaped + "}")
+        elif step.kind == "claim":
+            tails.setdefault(at, []).append(f"={side}")
+    for at, tail in tails.items():
+        if at in trick_lines:
+            lines[trick_lines[at]] += " " + " ".join(tail)
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def steps_of_game(game: TextGame) -> list[Step]:
+    """The steps a game of the text holds, each placed where the text has it: the header
+    as written, then each round's parts in the order the rules take them."""
+    steps = [
+        Step(StepKind.HEADER, key=key, value=value, place=place)
+        for key, (value, place) in game.header.items()
+    ]
+    for number, written in enumerate(game.rounds, 1):
+        for role, cards in sorted(written.deal.items(), key=lambda item: item[1].place):
+            steps.append(
+                Step(StepKind.DEAL, number, role=role, cards=cards.cards, place=cards.place)
+            )
+        if written.aside is not None:
+            steps.append(
+                Step(StepKind.ASIDE, number, cards=written.aside.cards, place=written.aside.place)
+            )
+        if written.exchange is not None:
+            given = tuple(written.exchange[role][0] for role in ROLE_KEYS)
+            steps.append(Step(StepKind.EXCHANGE, number, cards=given, place=written.exchange_place))
+        if written.special_number is not None:
+            steps.append(
+                Step(
+                    StepKind.SPECIAL,
+                    number,
+                    number=written.special_number,
+                    place=written.special_place,
+                )
+            )
+        for trick_number, trick in enumerate(written.tricks, 1):
+            for play in trick.plays:
+                steps.append(
+                    Step(StepKind.PLAY, number, trick_number, cards=(play.card,), place=play.place)
+                )
+                if play.swap is not None:
+                    steps.append(
+                        Step(
+                            StepKind.SWAP,
+                            number,
+                            trick_number,
+                            cards=play.swap.phantom.cards,
+                            given=play.swap.christine.cards,
+                            place=play.swap.place,
+                        )
+                    )
+            if trick.comment is not None:
+                steps.append(
+                    Step(
+                        StepKind.COMMENT,
+                        number,
+                        trick_number,
+                        value=trick.comment,
+                        place=trick.comment_place,
+                    )
+                )
+            if trick.claim is not None:
+                steps.append(
+                    Step(
+                        StepKind.CLAIM,
+                        number,
+                        trick_number,
+                        role=trick.claim,
+                        place=trick.claim_place,
+                    )
+                )
+        for role, cards in sorted(written.left.items(), key=lambda item: item[1].place):
+            steps.append(
+                Step(StepKind.LEFT, number, role=role, cards=cards.cards, place=cards.place)
+            )
+    return steps
+
+
+# -- where the game stands -----------------------------------------------------------------
+
+
+def _mask(cards: Sequence[str]) -> int:
+    mask = 0
+    for code in cards:
+        mask |= 1 << parse_card(code)
+    return mask
+
+
+def _step_pointer(step: Step, play_index: int) -> str:
+    at = f"/rounds/{step.round - 1}"
+    if step.kind in ("deal", "left"):
+        return f"{at}/deal/{step.role}"
+    if step.kind == "exchange":
+        return f"{at}/exchange"
+    if step.kind == "special":
+        return f"{at}/special_number"
+    trick = f"{at}/tricks/{step.trick - 1}"
+    if step.kind == "play":
+        return f"{trick}/plays/{play_index}/card"
+    if step.kind == "swap":
+        return f"{trick}/plays/{play_index}/swap"
+    return trick
+
+
+def next_step(
+    steps: Sequence[Step], start: GameState | None, header_done: bool, unseen_round: int = 0
+) -> NextStep:
+    """Where the game of ``steps`` stands, from ``start`` (the game about to be dealt): the
+    rules take each step in turn; a round with no deal entered is dealt unseen once a step
+    of it comes (or when it is ``unseen_round``: its deals were passed over)."""
+    if not header_done or start is None:
+        return NextStep(start, Awaiting.HEADER)
+    state = start.copy()
+    by_round: dict[int, list[tuple[int, Step]]] = {}
+    for index, step in enumerate(steps):
+        if step.kind != "header":
+            by_round.setdefault(step.round, []).append((index, step))
+    if unseen_round and unseen_round not in by_round:
+        by_round[unseen_round] = []
+    hidden = False
+    left: dict[str, int] = {}
+
+    def refused(problem: Illegal | NotationProblem, index: int) -> NextStep:
+        return NextStep(state, Awaiting.OVER, problem=problem, problem_step=index)
+
+    for number in sorted(by_round):
+        items = by_round[number]
+        first = items[0][0] if items else len(steps)
+        if state.phase is not Phase.DEAL:  # the round before goes on
+            return refused(state.out_of_phase(), first)
+        deals = {step.role: step for _, step in items if step.kind == "deal"}
+        rest = [(index, step) for index, step in items if step.kind not in ("deal", "aside")]
+        left = {}
+        if len(deals) == 2:
+            dealt = state.step_deal(_mask(deals["phantom"].cards), _mask(deals["christine"].cards))
+            if dealt is not None:
+                return refused(dealt.located(f"/rounds/{number - 1}/deal", number, None), first)
+            hidden = False
+        elif deals and rest:
+            missing = next(role for role in ROLE_KEYS if role not in deals)
+            return refused(
+                NotationProblem(
+                    f"round {number} gives one deal: {ROLES_IN_TEXT[ROLE_KEYS.index(missing)]}'s "
+                    "is missing",
+                    rest[0][1].place or TextPlace(1, 1),
+                    "enter both deals, or neither (the hands hidden)",
+                ),
+                rest[0][0],
+            )
+        elif deals:
+            missing = next(role for role in ROLE_KEYS if role not in deals)
+            return NextStep(state, Awaiting.DEAL, number, 1, missing)
+        else:
+            state.step_deal_unseen()
+            hidden = True
+        plays_in_trick = 0
+        for index, step in rest:
+            problem: Illegal | None = None
+            if step.kind == "exchange":
+                problem = state.step_exchange(parse_card(step.cards[0]), parse_card(step.cards[1]))
+            elif step.kind == "special":
+                problem = state.step_special_number(step.number)
+                exchange = next((s for _, s in rest if s.kind == "exchange"), None)
+                if problem is not None and problem.code is Code.BAD_SPECIAL_NUMBER and exchange:
+                    problem = problem.with_facts(
+                        exchange=(parse_card(exchange.cards[0]), parse_card(exchange.cards[1]))
+                    )
+            elif step.kind == "play":
+                plays_in_trick = 0 if state.lead is None else 1
+                turn = state.turn
+                if turn is None:
+                    problem = state.out_of_phase()
+                else:
+                    problem = state.step_play(int(turn), parse_card(step.cards[0]))
+            elif step.kind == "swap":
+                if not state.swap_due() and (step.cards or step.given):
+                    # As the record's replay says it (`()` where no swap is due is none).
+                    card = state.last_follow if state.lead is None else state.lead
+                    phantom_empty = not (state.phantom_count if hidden else state.phantom_hand)
+                    problem = Illegal(
+                        Code.UNEXPECTED_SWAP,
+                        {
+                            "card": card,
+                            "special_number": state.special_number,
+                            "no_swap_possible": state.is_special(card),
+                            "empty": Role.PHANTOM if phantom_empty else Role.CHRISTINE,
+                        },
+                    )
+                elif state.swap_due():
+                    problem = state.step_swap(
+                        tuple(parse_card(card) for card in step.cards),
+                        tuple(parse_card(card) for card in step.given),
+                    )
+            elif step.kind == "left":
+                ended_early = state.is_over and state.tricks_played < TRICKS_PER_ROUND
+                if not hidden or not ended_early or step.role in left:
+                    return refused(
+                        NotationProblem(
+                            "the cards left in a hand are written only after the last trick "
+                            "of a round the Phantom ended early, its deals not entered",
+                            step.place or TextPlace(1, 1),
+                            "leave this line out",
+                        ),
+                        index,
+                    )
+                left[step.role] = _mask(step.cards)
+            if problem is not None:
+                trick = state.trick if step.kind in ("play", "swap") else None
+                return refused(
+                    problem.located(_step_pointer(step, plays_in_trick), number, trick), index
+                )
+    return _next(state, hidden, left, unseen_round)
+
+
+def _next(state: GameState, hidden: bool, left: dict[str, int], unseen_round: int) -> NextStep:
+    """What the game waits for once every step is taken."""
+    phase = state.phase
+    round_number = state.round
+    if phase is Phase.DEAL:
+        if unseen_round == round_number:
+            state.step_deal_unseen()
+            return _next(state, True, {}, 0)
+        return NextStep(state, Awaiting.DEAL, round_number, 1, "phantom")
+    awaiting = {
+        Phase.EXCHANGE: Awaiting.EXCHANGE,
+        Phase.SPECIAL_NUMBER: Awaiting.SPECIAL,
+        Phase.PLAY: Awaiting.PLAY,
+        Phase.SWAP: Awaiting.SWAP,
+    }.get(phase)
+    if awaiting is not None:
+        return NextStep(state, awaiting, round_number, state.trick, hidden=hidden)
+    if hidden and state.tricks_played < TRICKS_PER_ROUND:
+        for role in ROLE_KEYS:
+            if role not in left:
+                return NextStep(
+                    state, Awaiting.LEFT, round_number, state.tricks_played, role, hidden=True
+                )
+    return NextStep(state, Awaiting.OVER, round_number, state.tricks_played, hidden=hidden)
+
+
+# -- the record's checks -------------------------------------------------------------------
+
+_PREFIX_ONLY: Final = frozenset({Code.UNFINISHED})
+
+
+def _checked(
+    data: dict[str, Any], sheets: Mapping[str, Sheet] | None, awaiting: Awaiting
+) -> list[Problem]:
+    """The problems of the record so far that no later entry can mend, as ``verify``
+    words them; none while a round in it has hands not yet known (the rules follow that
+    round unseen meanwhile). A round whose special number is not entered yet is checked
+    as far as its deal and exchange."""
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        return []
+    filled: int | None = None
+    for index, round_ in enumerate(rounds):
+        deal = round_.get("deal", {})
+        if not all(role in deal for role in ROLE_KEYS):
+            return []
+        if "special_number" not in round_:
+            if index != len(rounds) - 1:
+                return []
+            exchange = round_.get("exchange")
+            number = 1
+            if isinstance(exchange, dict) and "phantom" in exchange:
+                number = card_number(parse_card(exchange["phantom"]))
+            rounds = [*rounds[:-1], {**round_, "special_number": number, "tricks": []}]
+            data = {**data, "rounds": rounds}
+            filled = index
+    problems, _ = check_record(data, sheets, VerdictBuilder)
+    kept: list[Problem] = []
+    for problem in problems:
+        if problem.code in _PREFIX_ONLY:
+            continue
+        if problem.pointer.startswith("/result") and awaiting is not Awaiting.OVER:
+            continue
+        if problem.code is Code.MISSING_SWAP and awaiting is Awaiting.SWAP:
+            continue  # the swap is the next entry
+        if filled is not None and (
+            problem.pointer == f"/rounds/{filled}/special_number"
+            or (problem.pointer == f"/rounds/{filled}" and problem.code is Code.BAD_EXCHANGE)
+        ):
+            continue
+        kept.append(problem)
+    return kept
+
+
+def _header_problems(
+    data: dict[str, Any], key: str, sheets: Mapping[str, Sheet] | None
+) -> list[Problem]:
+    """The problems of one header value, as the record's check words them."""
+    at = "/" + ("players/" + key if key in ("phantom", "christine") else key)
+    problems, _ = check_record({**data, "rounds": []}, sheets, VerdictBuilder)
+    found = [p for p in problems if p.pointer == at or p.pointer.startswith(at + "/")]
+    if key == "sheet" and not found and "sheet" in data:
+        sheet = record_sheet(data["sheet"], sheets)
+        if isinstance(sheet, list):
+            found = word_all(sheet)
+    return found
+
+
+def warm_up() -> None:
+    """Make ready what the first check builds once (the schema's validators), so that the
+    first entry is answered as fast as the others: the recorder calls it before its first
+    question."""
+    check_record({"format": "phantom-log/1"}, None, VerdictBuilder)
+
+
+# -- the session ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Recording:
+    """A game being recorded: its steps, the sizes of the entries of its rounds (undo
+    takes back an entry), and what the game waits for. ``sheets``: the custom sheets known
+    by name."""
+
+    sheets: Mapping[str, Sheet] | None = None
+    steps: list[Step] = field(default_factory=list)
+    entries: list[int] = field(default_factory=list)
+    header_done: bool = False
+    #: The round whose deals were passed over (Enter at the deal's question), 0 for none.
+    unseen_round: int = 0
+    _current: _Evaluation | None = None
+
+    @classmethod
+    def of_text(cls, text: str, sheets: Mapping[str, Sheet] | None = None) -> Recording:
+        """The recording of a game text already written (the file resumed), each step an
+        entry; ``ValueError`` saying why when the text is not one game the recorder can
+        go on with."""
+        games = read_games(text)
+        if len(games) != 1:
+            raise ValueError(
+                "it holds no game" if not games else f"it holds {len(games)} games, not one"
+            )
+        game = games[0]
+        if game.problems:
+            first = min(game.problems, key=lambda problem: problem.place)
+            raise ValueError(f"{first.place}: {first.message}")
+        steps = steps_of_game(game)
+        recording = cls(sheets, header_done=bool(game.rounds))
+        refusal = recording.offer(steps)
+        if refusal is not None:
+            where = f"{refusal.place}: " if refusal.place is not None else ""
+            raise ValueError(f"{where}{refusal.message}")
+        recording.entries = [1] * sum(step.kind != "header" for step in steps)
+        return recording
+
+    @classmethod
+    def of_record(cls, data: Any, sheets: Mapping[str, Sheet] | None = None) -> Recording:
+        """The recording of a record already written (a ``.json`` resumed); ``ValueError``
+        when it is no record the game text holds exactly (so that nothing of it would be
+        lost by writing it again)."""
+        if not isinstance(data, dict) or data.get("format") != "phantom-log/1":
+            raise ValueError('it has no "format": "phantom-log/1"')
+        try:
+            text, left_out = record_text(data)
+        except (KeyError, TypeError, AttributeError, IndexError) as error:
+            raise ValueError(f"it is no game record the recorder can read ({error})") from None
+        if left_out:
+            raise ValueError(
+                f"it holds x- keys the game text does not carry ({', '.join(left_out[:3])})"
+            )
+        recording = cls.of_text(text, sheets)
+        found = recording.data()
+        if "result" not in data:  # the result the recorder writes at a game's end
+            found = {key: value for key, value in found.items() if key != "result"}
+        if found != data:
+            raise ValueError("the game text cannot hold all of it exactly")
+        return recording
+
+    # -- what the game holds -----------------------------------------------------------
+
+    def _evaluation(self) -> _Evaluation:
+        if self._current is None:
+            self._current = self._evaluate(self.steps, self.header_done, self.unseen_round)
+        return self._current
+
+    @property
+    def next_step(self) -> NextStep:
+        """Where the game stands."""
+        return self._evaluation().next_step
+
+    @property
+    def text(self) -> str:
+        """The game text of what is entered."""
+        return self._evaluation().text
+
+    def data(self) -> dict[str, Any]:
+        """The record so far, as its JSON is (a round's deals once known: entered, or found
+        at the round's end)."""
+        return self._evaluation().record.data
+
+    @property
+    def finished(self) -> bool:
+        """True once the game is over (and, a round's deals hidden, its cards left given)."""
+        return self.header_done and self.next_step.awaiting is Awaiting.OVER
+
+    def header(self) -> dict[str, str]:
+        """The header's values entered, by key."""
+        return {step.key: step.value for step in self.steps if step.kind == "header"}
+
+    def header_default(self, key: str, path_stem: str) -> str:
+        """The value Enter keeps for ``key``: the one entered, else the recorder's default
+        (the game id from the file's name, today's date, the rulebook's sheet)."""
+        entered = self.header().get(key)
+        if entered is not None:
+            return entered
+        defaults = {
+            "game_id": path_stem,
+            "date": datetime.date.today().isoformat(),
+            "sheet": "rulebook",
+            "rules": "none",
+        }
+        return defaults.get(key, "")
+
+    # -- offering an entry -----------------------------------------------------------------
+
+    def _start(self, data: dict[str, Any]) -> GameState | None:
+        sheet = record_sheet(data.get("sheet"), self.sheets) if "sheet" in data else None
+        if not isinstance(sheet, Sheet):
+            return None
+        return GameState.start(sheet, record_rules(data), tracking=False)
+
+    def _evaluate(self, steps: list[Step], header_done: bool, unseen_round: int) -> _Evaluation:
+        text = game_text(steps)
+        games = read_games(text) if text else []
+        game = games[0] if games else TextGame(TextPlace(1, 1))
+        record = text_record(game, self.sheets, in_play=True)
+        header = [step for step in steps if step.kind == "header"]
+        data = record.data
+        found = next_step(steps, self._start(data), header_done, unseen_round)
+        last = steps[-1] if steps else None
+        place = last.place if last is not None else None
+        refusal: Refusal | None = None
+        notation = [
+            problem
+            for problem in record.problems
+            if header_done or not problem.message.startswith("the header has no")
+        ]
+        if notation:
+            refusal = Refusal(notation=notation[0], place=place)
+        elif last is not None and last.kind == "header":
+            problems = _header_problems(data, last.key, self.sheets)
+            if problems:
+                refusal = Refusal(problems[0], place=place)
+        elif isinstance(found.problem, NotationProblem):
+            refusal = Refusal(notation=found.problem, place=steps[found.problem_step].place)
+        if refusal is None and header_done and header:
+            checked = _checked(data, self.sheets, found.awaiting)
+            waiting_left = found.awaiting is Awaiting.LEFT
+            if checked:
+                refusal = Refusal(checked[0], place=place)
+            elif record.refusals:
+                refusal = Refusal(word(record.refusals[0]), place=place)
+            elif record.illegal and not waiting_left:
+                refusal = Refusal(word(record.illegal[0]), place=place)
+            elif isinstance(found.problem, Illegal):
+                refusal = Refusal(word(found.problem), place=steps[found.problem_step].place)
+        return _Evaluation(steps, text, record, found, refusal)
+
+    def offer(self, steps: Sequence[Step]) -> Refusal | None:
+        """Take the steps of one entry, or say why not (nothing of it is taken then)."""
+        header_done = self.header_done or any(step.kind != "header" for step in steps)
+        candidate = [*self.steps, *steps]
+        evaluation = self._evaluate(candidate, header_done, self.unseen_round)
+        if evaluation.refusal is not None:
+            return evaluation.refusal
+        has_result = any(step.kind == "header" and step.key == "result" for step in candidate)
+        if evaluation.next_step.awaiting is Awaiting.OVER and not has_result:
+            # The game's end: the record says its result (the replay's, so checked).
+            state = evaluation.next_step.state
+            assert state is not None and state.winner is not None
+            result = Step(StepKind.HEADER, key="result", value=f"{state.winner.key} {state.notes}")
+            steps = [*steps, result]
+            candidate.append(result)
+            evaluation = self._evaluate(candidate, header_done, self.unseen_round)
+            if evaluation.refusal is not None:
+                return evaluation.refusal
+        self.steps = candidate
+        if any(step.kind != "header" for step in steps):
+            self.entries.append(len(steps))
+        self.header_done = header_done
+        self._current = evaluation
+        return None
+
+    def set_header(self, key: str, value: str) -> Refusal | None:
+        """Enter (or change) one header value, or say why not."""
+        old = self.header().get(key)
+        if old == value:
+            return None
+        kept = [step for step in self.steps if not (step.kind == "header" and step.key == key)]
+        evaluation = self._evaluate(
+            [*kept, Step(StepKind.HEADER, key=key, value=value)],
+            self.header_done,
+            self.unseen_round,
+        )
+        if evaluation.refusal is not None:
+            return evaluation.refusal
+        self._taken_header(evaluation)
+        return None
+
+    def drop_header(self, key: str) -> None:
+        """Leave an optional header value out."""
+        kept = [step for step in self.steps if not (step.kind == "header" and step.key == key)]
+        if len(kept) != len(self.steps):
+            self._taken_header(self._evaluate(kept, self.header_done, self.unseen_round))
+
+    def _taken_header(self, evaluation: _Evaluation) -> None:
+        # The header's values come before the rounds' steps: the entries stay as they were.
+        header = [step for step in evaluation.steps if step.kind == "header"]
+        self.steps = [*header, *(step for step in evaluation.steps if step.kind != "header")]
+        self._current = None
+
+    def trick_line(self) -> str:
+        """The trick just completed, in words: who won it, why, and the notes."""
+        state = self.next_step.state
+        assert state is not None
+        from ..rules.events import verdict_reason
+        from ..rules.sheets import NOTES_PER_SHEET
+
+        winner = ROLES_IN_TEXT[state.leader_code]
+        winner = winner[:1].upper() + winner[1:]
+        reason = verdict_reason(state.last_verdict).value.replace("-", " ")
+        return (
+            f"{winner} wins the trick ({CARD_CODES[state.last_lead]} against "
+            f"{CARD_CODES[state.last_follow]}, {reason}): {state.notes} of "
+            f"{NOTES_PER_SHEET} notes"
+        )
+
+    def tricks_completed(self) -> int:
+        """How many tricks of the game the rules have seen end (a trick whose swap is due
+        is not over yet)."""
+        state = self.next_step.state
+        if state is None or not self.header_done:
+            return 0
+        if state.is_over:
+            return (state.ended_round - 1) * TRICKS_PER_ROUND + state.ended_trick
+        if state.phase is Phase.DEAL:  # between rounds: the round before is over
+            return state.round_index * TRICKS_PER_ROUND
+        return state.round_index * TRICKS_PER_ROUND + state.tricks_played
+
+    def round_end_lines(self, round_number: int) -> list[str]:
+        """What is said when round ``round_number`` has just ended (none while it goes on):
+        its notes, and the deals found when its hands were hidden."""
+        found = self.next_step
+        state = found.state
+        if state is None or (found.round == round_number and found.awaiting is not Awaiting.OVER):
+            return []
+        if found.awaiting is Awaiting.LEFT:
+            return [f"round {round_number} is over: the cards left in each hand are asked"]
+        from ..rules.sheets import NOTES_PER_SHEET
+
+        lines = [f"round {round_number} is over: {state.notes} of {NOTES_PER_SHEET} notes"]
+        rounds = self.data().get("rounds", [])
+        written = {
+            step.role for step in self.steps if step.kind == "deal" and step.round == round_number
+        }
+        if not written and len(rounds) >= round_number and "deal" in rounds[round_number - 1]:
+            deal = rounds[round_number - 1]["deal"]
+            for role in ROLE_KEYS:
+                who = ROLES_IN_TEXT[ROLE_KEYS.index(role)]
+                lines.append(f"{who} was dealt, found from the play: {' '.join(deal[role])}")
+        return lines
+
+    def finish_header(self) -> None:
+        """The header is entered: the rounds come next."""
+        self.header_done = True
+        self._current = None
+
+    def pass_over_deals(self) -> None:
+        """The deals of the round to come are not entered: it is dealt unseen."""
+        self.unseen_round = self.next_step.round
+        self._current = None
+
+    def undo(self, count: int = 1) -> int:
+        """Take back the last ``count`` entries of the rounds (what the recorder added with
+        the last, the result, goes with it; the header is changed by :meth:`set_header`);
+        how many were taken back."""
+        taken = 0
+        if self.unseen_round and not any(
+            step.round == self.unseen_round for step in self.steps if step.kind != "header"
+        ):
+            # The deals passed over are asked again.
+            self.unseen_round = 0
+            taken = 1
+        while taken < count and self.entries:
+            size = self.entries.pop()
+            del self.steps[len(self.steps) - size :]
+            taken += 1
+        if (
+            taken
+            and self.unseen_round
+            and not any(
+                step.round == self.unseen_round for step in self.steps if step.kind != "header"
+            )
+        ):
+            self.unseen_round = 0
+        self._current = None
+        return taken
+
+    # -- what to write -------------------------------------------------------------------
+
+    def saved(self, as_json: bool) -> str:
+        """The file's content: the record as JSON, or the game text."""
+        if as_json:
+            return _json_text(self.data()) + "\n"
+        return self.text
+
+    # -- reading an entry --------------------------------------------------------------
+
+    def read_entry(self, line: str) -> list[Step] | Refusal:
+        """The steps an entry typed at the question of :attr:`position` stands for, in the
+        game text's notation (a whole trick line at a card's question, ``P Mi1 C Ri2``
+        for a swap or the exchange), or the problem of its notation, placed in the
+        entry (column from 1)."""
+        found = self.next_step
+        awaiting = found.awaiting
+        words = line.split()
+        number = found.round
+        if awaiting is Awaiting.DEAL or awaiting is Awaiting.LEFT:
+            keyword = awaiting.value
+            side = SIDE_OF_ROLE[found.side]
+            if words and words[0].casefold() == keyword:
+                return self._parsed(line, 0, found, keyword)
+            return self._parsed(f"{keyword} {side} {line}", len(keyword) + 3, found, keyword)
+        if awaiting is Awaiting.EXCHANGE:
+            if words and words[0].casefold() == "exchange":
+                return self._parsed(line, 0, found, "exchange")
+            if len(words) == 2 and not any(w.upper() in ROLE_OF_SIDE for w in words):
+                second = line.index(words[1], len(words[0]))
+                typed = f"exchange P {words[0]} C {line[second:]}"
+                return self._parsed(typed, len("exchange P "), found, "exchange")
+            return self._parsed(f"exchange {line}", len("exchange "), found, "exchange")
+        if awaiting is Awaiting.SPECIAL:
+            if words and words[0].casefold() == "special":
+                return self._parsed(line, 0, found, "special")
+            return self._parsed(f"special {line}", len("special "), found, "special")
+        if awaiting in (Awaiting.PLAY, Awaiting.SWAP):
+            return self._trick_entry(line, found, number)
+        return Refusal(
+            notation=NotationProblem(
+                "the game is over: nothing more is recorded", TextPlace(1, 1), "quit, or undo"
+            )
+        )
+
+    def _parsed(
+        self, typed: str, shift: int, found: NextStep, keyword: str
+    ) -> list[Step] | Refusal:
+        """Read ``typed`` (a round's line) in a round of its own: its steps, with the round
+        of the game, or the first problem of its notation (its column less ``shift``)."""
+        game = read_games(f"{_STUB}round 1\n{typed}\n")[0]
+        problem = _first_problem(game, 3, shift)
+        if problem is not None:
+            return problem
+        steps = [step for step in steps_of_game(game) if step.kind != "header"]
+        steps = [replace(step, round=found.round, place=None) for step in steps]
+        if not steps or any(step.kind != keyword for step in steps):
+            return Refusal(
+                notation=NotationProblem(
+                    f"{typed.split()[0]!r}: {_asked(found)} is asked",
+                    TextPlace(1, 1),
+                    "type help for what each question takes",
+                )
+            )
+        return steps
+
+    def _trick_entry(self, line: str, found: NextStep, number: int) -> list[Step] | Refusal:
+        """A trick's line, or the rest of the trick in play: the cards (a swap in
+        parentheses after its card), then ``{comment}`` and ``=P`` or ``=C``."""
+        state = found.state
+        assert state is not None
+        trick = found.trick
+        # The cards of the trick in play stand in for themselves, so the reader takes the
+        # entry where the trick is (a number, a second card, a swap after one of them).
+        before = [step for step in self.steps if step.round == number and step.trick == trick]
+        written = [step for step in before if step.kind in ("play", "swap")]
+        stripped = line.lstrip()
+        numbered = stripped.split(maxsplit=1)[0] if stripped else ""
+        if _TRICK_NUMBER.fullmatch(numbered) and not written:
+            prefix = ""
+        elif written:
+            prefix = " ".join(_trick_words(step) for step in written) + " "
+            if found.awaiting is Awaiting.SWAP and not stripped.startswith("("):
+                line = f"({line})"
+        else:
+            prefix = f"{trick}. "
+        filler = "".join(f"{index}. Mi1 Mi2\n" for index in range(1, trick))
+        game = read_games(f"{_STUB}round 1\n{filler}{prefix}{line}\n")[0]
+        problem = _first_problem(game, 3 + trick - 1, len(prefix))
+        if problem is not None:
+            return problem
+        steps = [
+            replace(step, round=number, place=None)
+            for step in steps_of_game(game)
+            if step.kind != "header" and step.trick == trick
+        ]
+        # The cards already played, and the swaps already given, are not entered again.
+        kept = steps[len(written) :]
+        if found.awaiting is Awaiting.SWAP and (not kept or kept[0].kind != "swap"):
+            return Refusal(
+                notation=NotationProblem(
+                    "no swap entered",
+                    TextPlace(1, 1),
+                    "type the cards each side gives: P Mi1 C Ri1",
+                )
+            )
+        if not kept:
+            return Refusal(
+                notation=NotationProblem(
+                    "no card entered", TextPlace(1, 1), f"type the card of {_asked(found)}: Ma5"
+                )
+            )
+        return kept
+
+    # -- completion --------------------------------------------------------------------
+
+    def card_choices(self, typed: str) -> list[str]:
+        """The card codes that may come next in the entry ``typed`` so far (before the
+        word being written): at a card's question, the cards legal once the complete
+        words typed are taken (with the hands hidden, the cards the player may hold); in
+        a swap, the cards the side being written may give; for a deal, the cards not
+        dealt; for the exchange, the cards each may give."""
+        found = self.next_step
+        state = found.state
+        if state is None or found.awaiting in (Awaiting.HEADER, Awaiting.OVER):
+            return []
+        if found.awaiting in (Awaiting.PLAY, Awaiting.SWAP):
+            return self._trick_choices(typed, found)
+        if found.awaiting is Awaiting.DEAL:
+            dealt = {
+                card
+                for step in self.steps
+                if step.kind == "deal" and step.round == found.round
+                for card in step.cards
+            }
+            written = {word.capitalize() for word in typed.split()}
+            return [code for code in CARD_CODES if code not in dealt | written]
+        if found.awaiting is Awaiting.EXCHANGE:
+            side = _last_side(typed)
+            role = 1 if side == "C" or (side is None and len(typed.split()) >= 1) else 0
+            return hand_codes(state.hands[role])
+        if found.awaiting is Awaiting.LEFT:
+            return hand_codes(state.hands[ROLE_KEYS.index(found.side)])
+        return []
+
+    def _trick_choices(self, typed: str, found: NextStep) -> list[str]:
+        words = typed.split()
+        steps: list[Step] = []
+        if words:
+            entry = self.read_entry(typed)
+            steps = entry if isinstance(entry, list) else []
+        state = found.state
+        assert state is not None
+        after = (
+            self._evaluate([*self.steps, *steps], True, self.unseen_round).next_step
+            if steps
+            else found
+        )
+        moved = after.state if after.state is not None and after.problem is None else state
+        if moved.swap_due():
+            side = _last_side(typed.rpartition("(")[2]) if "(" in typed else _last_side(typed)
+            role = 1 if side == "C" else 0
+            return hand_codes(moved.hands[role])
+        return hand_codes(moved.legal_cards())
+
+    # -- what the terminal shows -------------------------------------------------------
+
+    def question(self) -> str:
+        """The question for what comes next, as the prompt words it."""
+        found = self.next_step
+        state = found.state
+        round_ = f"round {found.round}"
+        if found.awaiting is Awaiting.DEAL:
+            if found.side == "phantom":
+                return f"{round_}: the Phantom's deal (10 cards; Enter: not entered, hands hidden)"
+            return f"{round_}: Christine's deal (10 cards)"
+        if found.awaiting is Awaiting.EXCHANGE:
+            return f"{round_}: the exchange (P CARD C CARD)"
+        if found.awaiting is Awaiting.SPECIAL:
+            assert state is not None
+            options = " or ".join(str(number) for number in state.number_options())
+            if state.beginner:
+                return f"{round_}: the special number (the die: {options.replace(' or ', ', ')})"
+            return f"{round_}: the special number ({options})"
+        if found.awaiting is Awaiting.PLAY:
+            assert state is not None and state.turn is not None
+            who = ROLES_IN_TEXT[int(state.turn)]
+            does = "leads" if state.lead is None else "follows"
+            return f"{round_}, trick {found.trick}: {who} {does}"
+        if found.awaiting is Awaiting.SWAP:
+            assert state is not None
+            size = state.swap_due()
+            after = "the follow" if state.swap_after_follow else "the lead"
+            return (
+                f"{round_}, trick {found.trick}: swap after {after}: P gives {size}, C gives {size}"
+            )
+        if found.awaiting is Awaiting.LEFT:
+            assert state is not None
+            who = ROLES_IN_TEXT[ROLE_KEYS.index(found.side)]
+            count = state.phantom_count if found.side == "phantom" else state.christine_count
+            return (
+                f"{round_}, after trick {found.trick}: {who}'s cards left ({count}), "
+                f"as left {SIDE_OF_ROLE[found.side]} ..."
+            )
+        return "the game is over"
+
+    def result_line(self) -> str:
+        """The game's end in words (once it is over)."""
+        state = self.next_step.state
+        assert state is not None and state.winner is not None
+        return (
+            f"{ROLES_IN_TEXT[int(state.winner)]} won, {state.notes} notes completed "
+            f"(round {state.ended_round}, trick {state.ended_trick})"
+        )
+
+    def picture(self, style: Style) -> list[str]:
+        """The game so far as ``show`` draws it on a terminal: the sheet at the last trick
+        completed, the super trump, the special number, both hands, the trick just
+        played; with the hands hidden, the sheet and how many cards each holds."""
+        found = self.next_step
+        state = found.state
+        if state is None or found.awaiting is Awaiting.HEADER:
+            return ["Nothing to show yet: the header is being entered."]
+        data = self.data()
+        lines: list[str] = []
+        if _checked_is_possible(data):
+            from ..rules.replay import GameLogBuilder
+
+            _, log = check_record(data, self.sheets, GameLogBuilder)
+            if log is not None and log.rounds:
+                at = moment(log)
+                lines = moment_lines(log, at, style)
+                story = story_lines(log, at, style.text_width(88))
+                if story:
+                    lines += ["", *story]
+        if not lines:
+            from ..rules.sheets import NOTES_PER_SHEET
+
+            sheet = record_sheet(data["sheet"], self.sheets)
+            assert isinstance(sheet, Sheet)
+            lines = [
+                f"Round {found.round}, {state.tricks_played} tricks played: "
+                f"{state.notes} of {NOTES_PER_SHEET} notes completed",
+                "",
+                *sheet_lines(sheet, state.notes, style),
+                "",
+            ]
+            if state.phase >= Phase.PLAY:
+                lines.append(f"Special number of round {found.round}: {state.special_number}")
+            if found.hidden:
+                lines.append(
+                    f"The hands were not entered: the Phantom holds {state.phantom_count} "
+                    f"cards, Christine {state.christine_count}"
+                )
+        if state.lead is not None and found.awaiting in (Awaiting.PLAY, Awaiting.SWAP):
+            lines.append(
+                f"Trick {found.trick} in play: {ROLES_IN_TEXT[int(state.leader)]} led "
+                f"{CARD_CODES[state.lead]}"
+            )
+        return lines
+
+
+#: The widest a JSON value is written on one line of a record saved.
+_JSON_LINE: Final = 88
+
+
+def _json_text(value: Any, indent: int = 0) -> str:
+    """``value`` as JSON for people: an object or array on one line when it fits, else a
+    member a line (a hand of cards, a play, stay on one line)."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, (dict, list)) or indent + len(flat) <= _JSON_LINE or not value:
+        return flat
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        members = [
+            f"{inner}{json.dumps(key, ensure_ascii=False)}: {_json_text(item, indent + 2)}"
+            for key, item in value.items()
+        ]
+        return "{\n" + ",\n".join(members) + "\n" + " " * indent + "}"
+    if all(not isinstance(item, (dict, list)) for item in value):
+        return flat
+    items = [f"{inner}{_json_text(item, indent + 2)}" for item in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def _checked_is_possible(data: dict[str, Any]) -> bool:
+    rounds = data.get("rounds") or []
+    return bool(rounds) and all(
+        all(role in round_.get("deal", {}) for role in ROLE_KEYS) and "special_number" in round_
+        for round_ in rounds
+    )
+
+
+def _first_problem(game: TextGame, line: int, shift: int) -> Refusal | None:
+    """The first problem of the notation of the entry read on ``line`` of a stub text,
+    placed in the entry as typed."""
+    if not game.problems:
+        return None
+    first = min(game.problems, key=lambda problem: problem.place)
+    column = max(1, first.place.column - shift) if first.place.line == line else 1
+    return Refusal(notation=replace(first, place=TextPlace(1, column)), place=TextPlace(1, column))
+
+
+def _asked(found: NextStep) -> str:
+    state = found.state
+    if found.awaiting is Awaiting.DEAL:
+        return f"{ROLES_IN_TEXT[ROLE_KEYS.index(found.side)]}'s deal"
+    if found.awaiting is Awaiting.LEFT:
+        return f"{ROLES_IN_TEXT[ROLE_KEYS.index(found.side)]}'s cards left"
+    if found.awaiting is Awaiting.PLAY and state is not None and state.turn is not None:
+        return ROLES_IN_TEXT[int(state.turn)]
+    return {
+        Awaiting.EXCHANGE: "the exchange",
+        Awaiting.SPECIAL: "the special number",
+        Awaiting.SWAP: "the swap",
+    }.get(found.awaiting, "nothing")
+
+
+def _last_side(typed: str) -> str | None:
+    for written in reversed(typed.split()):
+        letter = written.strip("()").upper()
+        if letter in ROLE_OF_SIDE:
+            return letter
+    return None
+
+
+def _trick_words(step: Step) -> str:
+    """A card played, or a swap, as a trick's line writes it."""
+    if step.kind == "play":
+        return step.cards[0]
+    return "(" + _swap_sides(step) + ")"
+
+
+def _swap_sides(step: Step) -> str:
+    """The sides of a swap that gave cards: ``P Mi1 Ma2 C Ri1 Ri2``."""
+    sides = (("P", step.cards), ("C", step.given))
+    return " ".join(f"{side} {' '.join(cards)}" for side, cards in sides if cards)
