@@ -134,8 +134,8 @@ cdef class GameState:
     @cython.locals(hand=int, lead_suit=int, known=int)
     cpdef int legal_cards(self) noexcept
     cpdef object out_of_phase(self)
-    @cython.locals(dealt=Dealt)
     cpdef object step(self, object action)
+    @cython.locals(dealt=Dealt)
     cpdef object step_deal(self, int phantom, int christine)
     @cython.locals(dealt=Dealt)
     cpdef object step_deal_unseen(self)
