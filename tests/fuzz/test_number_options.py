@@ -99,7 +99,9 @@ def test_every_option_that_takes_a_number_is_of_a_shared_kind() -> None:
     assert kinds == KINDS
     sizes = {path for path, option in NUMBER_OPTIONS if isinstance(option.type, ByteSize)}
     assert sizes == set(MAX_RECORD_SIZE)
-    assert len(sizes) == 7  # verify, annotate, show, analyse, export, stats, tournament check
+    assert (
+        len(sizes) == 8
+    )  # verify, annotate, show, analyse, export, stats, tournament check, convert
     assert len(NUMBER_OPTIONS) == len(KINDS) + len(sizes)
 
 
