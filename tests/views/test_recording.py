@@ -186,7 +186,10 @@ def test_a_round_the_phantom_ends_early_asks_for_the_cards_left() -> None:
     assert refusal is not None and refusal.problem is not None
     assert refusal.problem.code == "bad-deal"
     # The deal found names its round (text_records gives the inferred deal's round).
-    assert refusal.problem.message == "the cards seen in round 2 make a deal of 11 cards for Christine, not 10"
+    assert (
+        refusal.problem.message
+        == "the cards seen in round 2 make a deal of 11 cards for Christine, not 10"
+    )
     assert enter(recording, "Mi6") is None
     assert recording.finished
 
