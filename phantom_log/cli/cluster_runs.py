@@ -24,11 +24,15 @@ def on_cluster() -> Iterator[ModuleType]:
     reached or that lost a worker, exit 3."""
     import importlib
 
-    from ..running.dask_extra import INSTALL, cluster_installed
+    from ..running.dask_extra import cluster_installed
+    from .extras import install_command
 
     cluster = importlib.import_module("..running.cluster", __package__)
     if not cluster_installed():
-        raise usage_error(f"--scheduler runs on Dask, which is not installed: {INSTALL}")
+        # The pip command for where phantom-log was installed from (a checkout, the index).
+        raise usage_error(
+            f"--scheduler runs on Dask, which is not installed: {install_command('dask')}"
+        )
     try:
         with writing_output():
             yield cluster

@@ -68,7 +68,7 @@ scheduler_option = click.option(
     default=None,
     help="Run on a Dask cluster: its scheduler's address (tcp://host:8786), or local for "
     "one of this machine's cores. PATHS may then be fsspec URLs (s3://..., globs). Needs "
-    "pip install 'phantom-log[dask]' (docs/cluster.md).",
+    "the dask extra (docs/cluster.md).",
 )
 
 
