@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completion
     from prompt_toolkit.document import Document
 
-    from ..records.game_text import TextPlace
+    from ..records.game_text import NotationProblem, TextPlace
     from ..rules.sheets import Sheet
     from ..views.recording import Recording, Refusal, Step
 
@@ -358,13 +358,7 @@ def _from_standard_input(
             and step.place is not None
             and step.place.line >= first_problem.place.line
         ):
-            return _stopped(
-                path,
-                recording,
-                first_problem.place,
-                f"notation: {first_problem.message}",
-                first_problem.hint,
-            )
+            return _stopped_at_notation(path, recording, first_problem)
         refusal = recording.offer([step])
         if refusal is not None:
             problem = refusal.problem
@@ -374,13 +368,7 @@ def _from_standard_input(
             return _stopped(path, recording, place, refusal.message, refusal.hint, step.place)
         _save(recording, path, as_json)
     if first_problem is not None:
-        return _stopped(
-            path,
-            recording,
-            first_problem.place,
-            f"notation: {first_problem.message}",
-            first_problem.hint,
-        )
+        return _stopped_at_notation(path, recording, first_problem)
     if recording.finished:
         click.echo(printable(f"recorded {path}: {recording.result_line()}"), err=True)
     else:
@@ -417,6 +405,11 @@ def _resumed_at(saved: Recording, steps: list[Step], as_json: bool) -> tuple[Rec
     for step in steps[:found]:
         resumed.offer([step])
     return resumed, found
+
+
+def _stopped_at_notation(path: str, recording: Recording, problem: NotationProblem) -> int:
+    """:func:`_stopped` at a line of standard input the notation cannot read."""
+    return _stopped(path, recording, problem.place, f"notation: {problem.message}", problem.hint)
 
 
 def _stopped(

@@ -135,11 +135,10 @@ cdef class GameState:
     cpdef int legal_cards(self) noexcept
     cpdef object out_of_phase(self)
     cpdef object step(self, object action)
-    @cython.locals(dealt=Dealt)
     cpdef object step_deal(self, int phantom, int christine)
-    @cython.locals(dealt=Dealt)
     cpdef object step_deal_unseen(self)
-    cdef void _begin_round(self)
+    @cython.locals(dealt=Dealt)
+    cdef void _begin_round(self, int phantom, int christine, bint unseen)
     @cython.locals(exchanged=Exchanged)
     cpdef object step_exchange(self, int phantom_card, int christine_card)
     @cython.locals(started=RoundStarted)

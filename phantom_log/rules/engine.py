@@ -746,41 +746,35 @@ class GameState:
                 return _illegal(
                     Code.BAD_DEAL, part=ROLE_KEYS[role], count=popcount(hand), expected=_HAND
                 )
-        self.phantom_hand = phantom
-        self.christine_hand = christine
-        self.unseen = False
-        self._begin_round()
-        if self.events is not None:
-            dealt = Dealt.__new__(Dealt)
-            dealt.round = self.round_index + 1
-            dealt.phantom_hand = phantom
-            dealt.christine_hand = christine
-            self.events.append(dealt)
+        self._begin_round(phantom, christine, False)
         return None
 
     def step_deal_unseen(self) -> Illegal | None:
         """Deal the next round unseen: 10 cards each, which the play shows."""
         if self.phase_code != _DEAL:
             return self.out_of_phase()
-        self.phantom_hand = FULL_DECK
-        self.christine_hand = FULL_DECK
-        self.unseen = True
         self.phantom_count = _HAND
         self.christine_count = _HAND
         self.phantom_known = 0
         self.christine_known = 0
         self.phantom_dealt = 0
         self.christine_dealt = 0
-        self._begin_round()
+        # Unseen, each may hold any card.
+        self._begin_round(FULL_DECK, FULL_DECK, True)
+        return None
+
+    def _begin_round(self, phantom: int, christine: int, unseen: bool) -> None:
+        """The round dealt (``phantom`` and ``christine``: the hands, or what each may
+        hold when ``unseen``), told as :class:`~phantom_log.rules.events.Dealt`."""
+        self.phantom_hand = phantom
+        self.christine_hand = christine
+        self.unseen = unseen
         if self.events is not None:
             dealt = Dealt.__new__(Dealt)
             dealt.round = self.round_index + 1
-            dealt.phantom_hand = FULL_DECK
-            dealt.christine_hand = FULL_DECK
+            dealt.phantom_hand = phantom
+            dealt.christine_hand = christine
             self.events.append(dealt)
-        return None
-
-    def _begin_round(self) -> None:
         self.leader_code = round_leader(self.round_index)
         self.turn_code = self.leader_code
         self.tricks_played = 0
