@@ -1,8 +1,9 @@
 """The compiled build of the rules engine; everything else is in pyproject.toml.
 
 The rules engine (``phantom_log/rules/cards.py``, ``events.py``, ``engine.py`` and
-``replay.py``), the strict JSON reader (``records/strictjson.py``) and the solver
-(``analysis/solver.py``) are plain Python.
+``replay.py``), the strict JSON reader (``records/strictjson.py``), the game text's reader
+(``records/game_text.py`` and ``text_records.py``) and the solver (``analysis/solver.py``)
+are plain Python.
 Where Cython and a C compiler are available, each is also compiled (with the C types of the
 ``.pxd`` beside it, Cython's "pure Python mode") into an extension module that Python
 imports in its place. Where either is missing, or the build fails, phantom-log installs
@@ -22,6 +23,8 @@ COMPILED = [
     "phantom_log/rules/engine.py",
     "phantom_log/rules/replay.py",
     "phantom_log/records/strictjson.py",
+    "phantom_log/records/game_text.py",
+    "phantom_log/records/text_records.py",
     "phantom_log/analysis/solver.py",
 ]
 

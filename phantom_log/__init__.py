@@ -46,6 +46,8 @@ COMPILED_MODULES = (
     "phantom_log.rules.engine",
     "phantom_log.rules.replay",
     "phantom_log.records.strictjson",
+    "phantom_log.records.game_text",
+    "phantom_log.records.text_records",
     "phantom_log.analysis.solver",
 )
 

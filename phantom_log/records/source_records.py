@@ -6,6 +6,7 @@ as one line of JSON Lines."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from typing import IO, Any, Final
 from ..rules.problems import Code, Problem
 from ..rules.sheets import Sheet
 from .chunks import BOM, Chunk, read_chunks, read_span
-from .game_text import read_games
+from .game_text import iter_games
 from .strictjson import JsonError, parse_json
 from .text_records import TextRecord, text_record
 
@@ -24,11 +25,11 @@ class SourceRecord:
     """One record read from a source, or the problem that kept it from being read.
 
     ``index`` is the record's position in its source, from 0; ``line`` is where it starts
-    in a JSON Lines source or a game text. ``text`` is the record's text as read (a line
-    of JSON Lines, an element of an array, a whole document, a game of a game text), when
-    it was read. A record written as game text has its :class:`TextRecord` in
-    ``text_record``: where each of its parts is written, and what of the text is no part
-    of the notation; ``data`` is then the record the text stands for.
+    in a JSON Lines source or a game text. ``text`` is the record's JSON text as read (a
+    line of JSON Lines, an element of an array, a whole document), when it was read. A
+    record written as game text has its :class:`TextRecord` in ``text_record``: its text
+    (``text_record.game.text()``), where each of its parts is written, and what of the
+    text is no part of the notation; ``data`` is then the record the text stands for.
     """
 
     source: str
@@ -131,8 +132,9 @@ def _read_game_text(
         ).placed(line, column)
         yield SourceRecord(source, 0, problem=problem, line=line)
         return
-    games = read_games(text)
-    if not games:
+    games = iter_games(text)
+    first = next(games, None)
+    if first is None:
         problem = Problem.of(
             Code.NOTATION,
             "the text holds no game",
@@ -140,16 +142,13 @@ def _read_game_text(
         ).placed(1, 1)
         yield SourceRecord(source, 0, problem=problem, line=1)
         return
-    lines = raw.split(b"\n")
-    for index, game in enumerate(games):
+    for index, game in enumerate(itertools.chain((first,), games)):
         record = text_record(game, sheets)
-        game_text = b"\n".join(lines[game.first_line - 1 : game.last_line]) + b"\n"
         yield SourceRecord(
             source,
             index,
             record.data,
             line=game.first_line,
-            text=game_text,
             text_record=record,
         )
 

@@ -1,7 +1,7 @@
 """A game of the game text made a record: the header and the rounds in the record's
 fields, who played each card found by the rules (the text never says: it is the turn's
-player), and where in the text each part is written, by JSON pointer, so that a problem
-of the record points at its line and column.
+player), and where in the text each part is written, found by JSON pointer when a
+problem of the record is reported, so that it points at its line and column.
 
 The record made is the one the text stands for, and is checked as any record is: the
 rules are asked here only whose turn each card is. Past the first step the rules refuse
@@ -14,81 +14,91 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, TypeVar
 
 from ..rules.cards import (
+    CARD_BY_CODE,
     CARD_CODES,
     NUMBERS_PER_SUIT,
-    ROLE_BY_KEY,
     ROLE_KEYS,
     SUIT_CODES,
     hand_cards,
-    parse_card,
 )
 from ..rules.engine import (
-    DealUnseen,
-    ExchangeCards,
     GameState,
-    PickSpecialNumber,
-    PlayCard,
     Rules,
     SwapCards,
     round_leader,
 )
 from ..rules.problems import Code, Illegal, pointer
 from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
-from .game_text import NotationProblem, PlacedCards, TextGame, TextPlace, TextRound
+from .game_text import (
+    NotationProblem,
+    PlacedCards,
+    TextGame,
+    TextPlace,
+    TextRound,
+    TextSwap,
+    TextTrick,
+)
 
 RECORD_FORMAT: Final = "phantom-log/1"
+_ROLES: Final = ROLE_KEYS
+_PHANTOM: Final = ROLE_KEYS[0]
+_CHRISTINE: Final = ROLE_KEYS[1]
+_T = TypeVar("_T")
 #: The header's keys the record requires, and what the text calls each.
 REQUIRED_HEADER: Final = ("game_id", "phantom", "christine", "sheet")
 _BAR: Final = re.compile(r"(?i)(" + "|".join(SUIT_CODES) + r"):([PC]+)")
 _RULE_WORDS: Final = ("beginner", "balance")
-_RESULT: Final = re.compile(r"(?i)(phantom|christine|unfinished)[ \t]+(\d+)")
+_SUIT_BY_FOLDED: Final = {code.casefold(): code for code in SUIT_CODES}
+_RESULT: Final = re.compile(r"(?i)(phantom|christine|unfinished)[ \t]+(\d{1,9})")
 
 
-@dataclass(slots=True)
 class TextRecord:
-    """The record a game of the text stands for (``data``, as its JSON would be), where
-    each of its parts is written (``places``, by JSON pointer), and what of the text is
-    no part of the notation (``problems``: then ``data`` is what could be read, and is
-    not checked further)."""
+    """The record a game of the text stands for (``data``, as its JSON would be), the
+    game it was read from (``game``: where each of its parts is written, which
+    :meth:`place_of` finds by JSON pointer), and what of the text is no part of the
+    notation (``problems``: then ``data`` is what could be read, and is not checked
+    further)."""
 
-    data: dict[str, Any]
-    places: dict[str, TextPlace]
-    problems: list[NotationProblem] = field(default_factory=list)
-    #: The problems the rules found while finding a deal (``bad-deal``), placed in the
-    #: record; the record's own checks find the others.
-    illegal: list[Illegal] = field(default_factory=list)
-    #: The cards of each list of cards (a deal, a side of a swap), by JSON pointer, where
-    #: each is written.
-    card_lists: dict[str, PlacedCards] = field(default_factory=dict)
-    #: The rounds (from 0) whose deal the text left out, and the rules found.
-    inferred: list[int] = field(default_factory=list)
-    #: The first step the rules refused while following the game with its hands unseen
-    #: (a card played twice, a card given away, a revoke of a card known held), placed in
-    #: the record: in a round without its deal, the first thing wrong that can be known
-    #: before the round's end.
-    refusals: list[Illegal] = field(default_factory=list)
-    place: TextPlace = field(default_factory=lambda: TextPlace(1, 1))
+    __slots__ = ("data", "game", "illegal", "inferred", "problems", "refusals")
+
+    def __init__(
+        self, data: dict[str, Any], game: TextGame, problems: list[NotationProblem]
+    ) -> None:
+        self.data = data
+        self.game = game
+        self.problems = problems
+        #: The problems the rules found while finding a deal (``bad-deal``), placed in the
+        #: record; the record's own checks find the others.
+        self.illegal: list[Illegal] = []
+        #: The rounds (from 0) whose deal the text left out, and the rules found.
+        self.inferred: list[int] = []
+        #: The first step the rules refused while following the game with its hands
+        #: unseen (a card played twice, a card given away, a revoke of a card known held),
+        #: placed in the record: in a round without its deal, the first thing wrong that
+        #: can be known before the round's end.
+        self.refusals: list[Illegal] = []
+
+    @property
+    def place(self) -> TextPlace:
+        """Where the game begins."""
+        return self.game.place(self.game.at)
 
     def place_of(self, at: str) -> TextPlace:
         """Where the part at JSON pointer ``at`` is written: that part's place (a card of
         a list of cards: that card's), or the nearest enclosing part's, or the game's
         first line."""
-        while True:
-            found = self.places.get(at)
+        game = self.game
+        parts = at.split("/")[1:] if at else []
+        while parts:
+            found = _written_at(game, parts)
             if found is not None:
-                return found
-            if not at:
-                return self.place
-            parent, _, last = at.rpartition("/")
-            cards = self.card_lists.get(parent)
-            if cards is not None and last.isdigit() and int(last) < len(cards.places):
-                return cards.places[int(last)]
-            at = parent
+                return game.place(found)
+            parts.pop()
+        return game.place(game.at)
 
 
 def text_record(
@@ -98,57 +108,149 @@ def text_record(
     ``--sheets`` gives them, with the built-in ones). ``in_play``: the game is still being
     written (the recorder): the deal of its last round, when left out and the round not
     over, is not looked for yet."""
-    record = TextRecord({"format": RECORD_FORMAT}, {}, list(game.problems), place=game.place)
+    record = TextRecord({"format": RECORD_FORMAT}, game, list(game.problems))
     _header(game, record)
-    rounds: list[dict[str, Any]] = []
-    record.data["rounds"] = rounds
-    record.places["/rounds"] = game.rounds[0].place if game.rounds else game.place
-    for index, round_ in enumerate(game.rounds):
-        rounds.append(_round(round_, index, record))
-    if "result" in game.header:
-        _result(game, record)
-    if not record.problems:
+    result = _result(game, record) if "result" in game.header else None
+    turns = not record.problems
+    record.data["rounds"] = [_round(round_, turns) for round_ in game.rounds]
+    if result is not None:
+        record.data["result"] = result
+    if turns:
         _give_turns(record, game, sheets, in_play)
     return record
 
 
+def _written_at(game: TextGame, parts: list[str]) -> int | None:
+    """Where the part at the pointer ``parts`` is written (an offset of the text), or
+    ``None`` when that part is not written as itself (then its enclosing part's place is
+    its place)."""
+    head = parts[0]
+    count = len(parts)
+    header = game.header
+    if head == "players":
+        if count == 1:
+            return next((written for key, (_, written) in header.items() if key in ROLE_KEYS), None)
+        role = parts[1]
+        return header[role][1] if count == 2 and role in ROLE_KEYS and role in header else None
+    if head == "result":
+        if "result" not in header or count > 2 or (count == 2 and parts[1] != "notes"):
+            return None
+        value, written = header["result"]
+        found = _RESULT.fullmatch(value.strip())
+        if found is None:
+            return None
+        return written + found.start(2) if count == 2 else written
+    if head != "rounds":
+        if count == 1 and head in header and head not in ROLE_KEYS:
+            return header[head][1]
+        return None
+    rounds = game.rounds
+    if count == 1:
+        return rounds[0].at if rounds else game.at
+    round_ = _item(rounds, parts[1])
+    if round_ is None:
+        return None
+    if count == 2:
+        return round_.at
+    part = parts[2]
+    if part == "deal":
+        if count == 3:
+            if round_.deal:
+                return min(cards.at for cards in round_.deal.values())
+            return round_.aside.at if round_.aside is not None else round_.at
+        cards = round_.aside if parts[3] == "aside" else round_.deal.get(parts[3])
+        return None if cards is None else _card_list_at(cards, parts[4:])
+    if part == "exchange":
+        exchange = round_.exchange
+        if exchange is None or count > 4:
+            return None
+        if count == 3:
+            return round_.exchange_at
+        given = exchange.get(parts[3])
+        return None if given is None else given[1]
+    if part == "special_number":
+        return round_.special_at if round_.special_number is not None and count == 3 else None
+    if part != "tricks":
+        return None
+    if count == 3:
+        return round_.tricks[0].at if round_.tricks else round_.at
+    trick = _item(round_.tricks, parts[3])
+    if trick is None:
+        return None
+    if count == 4:
+        return trick.at
+    part = parts[4]
+    if part == "winner":
+        return trick.claim_at if trick.claim is not None and count == 5 else None
+    if part == "comment":
+        return trick.comment_at if trick.comment is not None and count == 5 else None
+    if part != "plays":
+        return None
+    if count == 5:
+        return trick.at0
+    order = _item(range(trick.count), parts[5])
+    if order is None:
+        return None
+    if count == 6 or (count == 7 and parts[6] == "card"):
+        return trick.at0 if order == 0 else trick.at1
+    swap = trick.swap0 if order == 0 else trick.swap1
+    if swap is None or parts[6] != "swap":
+        return None
+    if count == 7:
+        return swap.at
+    cards = swap.phantom if parts[7] == "phantom" else swap.christine
+    if parts[7] not in ROLE_KEYS or not cards.cards:
+        return None
+    return _card_list_at(cards, parts[8:])
+
+
+def _card_list_at(cards: PlacedCards, rest: list[str]) -> int | None:
+    if not rest:
+        return cards.at
+    card = _item(cards.card_at, rest[0]) if len(rest) == 1 else None
+    return card
+
+
+def _item(items: Sequence[_T], index: str) -> _T | None:
+    """The item at the pointer's ``index`` (a number from 0), or ``None``."""
+    if not (index.isascii() and index.isdigit()) or len(index) > 9:
+        return None
+    number = int(index)
+    return items[number] if number < len(items) else None
+
+
 def _header(game: TextGame, record: TextRecord) -> None:
-    data, places = record.data, record.places
+    data = record.data
+    header = game.header
     for key in REQUIRED_HEADER:
-        if key not in game.header:
+        if key not in header:
             record.problems.append(
                 NotationProblem(
                     f"the header has no {key}",
-                    game.place,
+                    game.place(game.at),
                     f"write '{key}: ...' in the game's header, before its first round",
                 )
             )
-    for key, (value, place) in game.header.items():
+    for key, (value, at) in header.items():
         if key == "format":
             data["format"] = value
-            places["/format"] = place
-        elif key in ("phantom", "christine"):
-            players = data.setdefault("players", {})
-            players[key] = value
-            places.setdefault("/players", place)
-            places[pointer("players", key)] = place
+        elif key in ROLE_KEYS:
+            data.setdefault("players", {})[key] = value
         elif key == "sheet":
-            data["sheet"] = _sheet(value, place, record)
-            places["/sheet"] = place
+            data["sheet"] = _sheet(value, at, record)
         elif key == "rules":
-            data["rules"] = _rules(value, place, record)
-            places["/rules"] = place
+            data["rules"] = _rules(value, at, record)
         elif key != "result":
             data[key] = value
-            places[pointer(key)] = place
-    if "players" in data:
-        data["players"] = {
-            role: data["players"][role] for role in ROLE_KEYS if role in data["players"]
-        }
+    players = data.get("players")
+    if players is not None and len(players) == 2 and next(iter(players)) != _PHANTOM:
+        data["players"] = {role: players[role] for role in ROLE_KEYS}
 
 
-def _sheet(value: str, place: TextPlace, record: TextRecord) -> str | dict[str, Any]:
+def _sheet(value: str, at: int, record: TextRecord) -> str | dict[str, Any]:
     """A built-in sheet's name, or a custom sheet: ``NAME Mi:CPC Ch:PCP Ri:PPC Ma:PCP``."""
+    if ":" not in value and not value.startswith('"'):
+        return value
     name_written = ""
     if value.startswith('"'):
         try:
@@ -158,12 +260,17 @@ def _sheet(value: str, place: TextPlace, record: TextRecord) -> str | dict[str, 
         if isinstance(quoted, str):
             name_written, value = quoted, value[end:]
     words = value.split()
-    bars: list[str] = []
-    while words and _BAR.fullmatch(words[-1]):
-        bars.insert(0, words.pop())
+    bars: list[re.Match[str]] = []
+    while words:
+        found = _BAR.fullmatch(words[len(words) - 1])
+        if found is None:
+            break
+        bars.append(found)
+        words.pop()
     if not bars:
         return name_written or value
     name = name_written or " ".join(words)
+    place = record.game.place(at)
     if name_written and words:
         record.problems.append(
             NotationProblem(
@@ -180,19 +287,17 @@ def _sheet(value: str, place: TextPlace, record: TextRecord) -> str | dict[str, 
                 "write its name before its bars: 'sheet: Duet Mi:CPC Ch:PCP Ri:PPC Ma:PCP'",
             )
         )
-    layout = []
-    for bar in bars:
-        found = _BAR.fullmatch(bar)
-        assert found is not None
-        suit = next(code for code in SUIT_CODES if code.casefold() == found[1].casefold())
-        layout.append({"suit": suit, "notes": found[2].upper()})
+    layout = [
+        {"suit": _SUIT_BY_FOLDED[found[1].casefold()], "notes": found[2].upper()}
+        for found in reversed(bars)
+    ]
     return {"name": name, "bars": layout}
 
 
-def _rules(value: str, place: TextPlace, record: TextRecord) -> dict[str, bool]:
+def _rules(value: str, at: int, record: TextRecord) -> dict[str, bool]:
     """The optional rules a ``rules:`` line names (``beginner``, ``balance``, both, or
     ``none``), by spaces or commas."""
-    words = [word.casefold() for word in re.split(r"[\s,]+", value) if word]
+    words = [word.casefold() for word in value.replace(",", " ").split()]
     rules = {rule: False for rule in _RULE_WORDS}
     for word in words:
         if word in rules:
@@ -201,7 +306,7 @@ def _rules(value: str, place: TextPlace, record: TextRecord) -> dict[str, bool]:
             record.problems.append(
                 NotationProblem(
                     f"{word!r} is no optional rule",
-                    place,
+                    record.game.place(at),
                     "the rules are beginner and balance ('rules: beginner balance'), "
                     "or 'rules: none'",
                 )
@@ -209,89 +314,70 @@ def _rules(value: str, place: TextPlace, record: TextRecord) -> dict[str, bool]:
     return rules
 
 
-def _result(game: TextGame, record: TextRecord) -> None:
-    value, place = game.header["result"]
+def _result(game: TextGame, record: TextRecord) -> dict[str, Any] | None:
+    """The result the header says, or ``None`` with the problem of one that is none."""
+    value, at = game.header["result"]
     found = _RESULT.fullmatch(value.strip())
     if found is None:
         record.problems.append(
             NotationProblem(
                 f"{value!r} is no result",
-                place,
+                game.place(at),
                 "write the winner and the notes completed, 'result: phantom 12', or "
                 "'result: unfinished 4' for a game that did not end",
             )
         )
-        return
+        return None
     who = found[1].casefold()
-    record.data["result"] = {
-        "winner": None if who == "unfinished" else who,
-        "notes": int(found[2]),
-    }
-    record.places["/result"] = place
-    record.places["/result/notes"] = TextPlace(place.line, place.column + found.start(2))
+    return {"winner": None if who == "unfinished" else who, "notes": int(found[2])}
 
 
-def _cards(cards: PlacedCards, at: str, record: TextRecord) -> list[str]:
-    record.places[at] = cards.place
-    record.card_lists[at] = cards
-    return list(cards.cards)
-
-
-def _round(round_: TextRound, index: int, record: TextRecord) -> dict[str, Any]:
-    places = record.places
-    at = f"/rounds/{index}"
-    places[at] = round_.place
+def _round(round_: TextRound, turns: bool) -> dict[str, Any]:
+    """The round as the record holds it; its tricks too unless ``turns``, its cards then
+    played by nobody (with ``turns``, :func:`_give_turns` writes the tricks, with who
+    played each card)."""
     data: dict[str, Any] = {}
-    if round_.deal or round_.aside is not None:
-        deal: dict[str, Any] = {}
+    deal = round_.deal
+    aside = round_.aside
+    if deal or aside is not None:
+        written: dict[str, Any] = {}
         for role in ROLE_KEYS:
-            if role in round_.deal:
-                deal[role] = _cards(round_.deal[role], f"{at}/deal/{role}", record)
-        if round_.aside is not None:
-            deal["aside"] = _cards(round_.aside, f"{at}/deal/aside", record)
-        first = min((cards.place for cards in round_.deal.values()), default=None)
-        places[f"{at}/deal"] = first or (round_.aside.place if round_.aside else round_.place)
-        data["deal"] = deal
-    if round_.exchange is not None:
-        data["exchange"] = {role: round_.exchange[role][0] for role in ROLE_KEYS}
-        places[f"{at}/exchange"] = round_.exchange_place or round_.place
-        for role in ROLE_KEYS:
-            places[f"{at}/exchange/{role}"] = round_.exchange[role][1]
+            if role in deal:
+                written[role] = list(deal[role].cards)
+        if aside is not None:
+            written["aside"] = list(aside.cards)
+        data["deal"] = written
+    exchange = round_.exchange
+    if exchange is not None:
+        data["exchange"] = {_PHANTOM: exchange[_PHANTOM][0], _CHRISTINE: exchange[_CHRISTINE][0]}
     if round_.special_number is not None:
         data["special_number"] = round_.special_number
-        places[f"{at}/special_number"] = round_.special_place or round_.place
-    tricks: list[dict[str, Any]] = []
-    places[f"{at}/tricks"] = round_.tricks[0].place if round_.tricks else round_.place
-    for number, trick in enumerate(round_.tricks):
-        trick_at = f"{at}/tricks/{number}"
-        places[trick_at] = trick.place
-        places[f"{trick_at}/plays"] = trick.plays[0].place
-        plays: list[dict[str, Any]] = []
-        for play_index, play in enumerate(trick.plays):
-            play_at = f"{trick_at}/plays/{play_index}"
-            places[play_at] = play.place
-            places[f"{play_at}/card"] = play.place
-            written: dict[str, Any] = {"player": "", "card": play.card}
-            if play.swap is not None:
-                swap: dict[str, Any] = {}
-                places[f"{play_at}/swap"] = play.swap.place
-                for role, cards in zip(
-                    ROLE_KEYS, (play.swap.phantom, play.swap.christine), strict=True
-                ):
-                    if cards.cards:
-                        swap[role] = _cards(cards, f"{play_at}/swap/{role}", record)
-                written["swap"] = swap
-            plays.append(written)
-        written_trick: dict[str, Any] = {"plays": plays}
-        if trick.claim is not None:
-            written_trick["winner"] = trick.claim
-            places[f"{trick_at}/winner"] = trick.claim_place or trick.place
-        if trick.comment is not None:
-            written_trick["comment"] = trick.comment
-            places[f"{trick_at}/comment"] = trick.comment_place or trick.place
-        tricks.append(written_trick)
-    data["tricks"] = tricks
+    data["tricks"] = [] if turns else [_trick(trick, "", "") for trick in round_.tricks]
     return data
+
+
+def _trick(trick: TextTrick, first: str, second: str) -> dict[str, Any]:
+    """The trick as the record holds it, its cards played by ``first`` and ``second``."""
+    plays = [_play(first, trick.card0, trick.swap0)]
+    if trick.count == 2:
+        plays.append(_play(second, trick.card1, trick.swap1))
+    written: dict[str, Any] = {"plays": plays}
+    if trick.claim is not None:
+        written["winner"] = trick.claim
+    if trick.comment is not None:
+        written["comment"] = trick.comment
+    return written
+
+
+def _play(player: str, card: str, swap: TextSwap | None) -> dict[str, Any]:
+    if swap is None:
+        return {"player": player, "card": card}
+    given: dict[str, Any] = {}
+    if swap.phantom.cards:
+        given[_PHANTOM] = list(swap.phantom.cards)
+    if swap.christine.cards:
+        given[_CHRISTINE] = list(swap.christine.cards)
+    return {"player": player, "card": card, "swap": given}
 
 
 def _give_turns(
@@ -303,39 +389,52 @@ def _give_turns(
     hands hold): each card goes to the turn's player, and at the end of a round without
     its deal, the deal is found from what was played, given and still held (``left``).
     Past a step the rules refuse even unseen, as the module says."""
-    data = record.data
-    state = _started(data, sheets)
-    for index, (round_, written) in enumerate(zip(data["rounds"], game.rounds, strict=True)):
+    state = _started(record.data, sheets)
+    rounds = record.data["rounds"]
+    last = len(game.rounds) - 1
+    for index, written in enumerate(game.rounds):
+        round_ = rounds[index]
+        tricks = round_["tricks"]
         state = _opened(state, round_, record, index)
-        leader = ROLE_KEYS[round_leader(index)]
-        for trick_index, trick in enumerate(round_["tricks"]):
-            state = _swapped(state, None)
-            if state is not None and state.lead is not None:
+        leader = round_leader(index)
+        for trick_index, trick in enumerate(written.tricks):
+            if state is not None:
+                state = _swapped(state, None, record, index, trick_index - 1, 0)
+            if state is not None and state.lead_card >= 0:
                 # The trick before has one card and another follows it: the rules say so
                 # (incomplete-trick), and cannot follow the game past it.
-                _refused(record, state.out_of_phase(), index, trick_index - 1, state)
+                _refused(record, state.out_of_phase(), index, trick_index - 1, -1, "", state)
                 state = None
-            if state is not None and state.turn is not None:
-                leader = ROLE_KEYS[state.turn]
-            for order, play in enumerate(trick["plays"]):
-                at = f"/rounds/{index}/tricks/{trick_index}/plays/{order}"
-                state = _swapped(state, None, record, at, index)
-                if state is not None and state.turn is not None:
-                    play["player"] = ROLE_KEYS[state.turn]
-                else:
+            if state is not None and state.player_due() >= 0:
+                leader = state.player_due()
+            first = leader
+            second = 1 - leader
+            for order in range(trick.count):
+                if state is not None:
+                    state = _swapped(state, None, record, index, trick_index, order)
+                player = state.player_due() if state is not None else -1
+                if player < 0:
                     state = None
-                    play["player"] = leader if order == 0 else _other(leader)
-                state = _played(state, play, record, at, index)
-        dealt = "deal" in round_ and all(role in round_["deal"] for role in ROLE_KEYS)
+                    player = leader if order == 0 else 1 - leader
+                if order == 0:
+                    first = player
+                else:
+                    second = player
+                if state is not None:
+                    state = _played(state, player, trick, order, record, index, trick_index)
+            tricks.append(_trick(trick, _ROLES[first], _ROLES[second]))
+        deal = round_.get("deal")
+        if deal is not None and _PHANTOM in deal and _CHRISTINE in deal:
+            continue
         still_played = (
             in_play
-            and index == len(game.rounds) - 1
+            and index == last
             and not written.left
             and state is not None
             and not state.is_over
             and state.round_index == index
         )
-        if not dealt and not still_played:
+        if not still_played:
             _infer_deal(record, state, round_, written, index)
 
 
@@ -350,7 +449,6 @@ def _infer_deal(
     end and the cards its ``left`` lines say were still held; the problem, placed at the
     round's line, when no deal can have been dealt so."""
     at = pointer("rounds", index, "deal")
-    place = written.place
     if state is None:
         # The rules could not follow the round (its sheet is not one, or a step they
         # refused left them nowhere): the deal is not found, the record's checks say why.
@@ -359,15 +457,11 @@ def _infer_deal(
                 at, index + 1, None
             )
         )
-        record.places.setdefault(at, place)
         return
-    left = [
-        _mask(list(written.left[role].cards)) if role in written.left else 0 for role in ROLE_KEYS
-    ]
-    found = state.inferred_deal(*left)
+    left = [_mask(written.left[role].cards) if role in written.left else 0 for role in ROLE_KEYS]
+    found = state.inferred_deal(left[0], left[1])
     if isinstance(found, Illegal):
         record.illegal.append(found.with_facts(round=index + 1).located(at, index + 1, None))
-        record.places.setdefault(at, place)
         return
     deal = round_.setdefault("deal", {})
     for role, hand in zip(ROLE_KEYS, found, strict=True):
@@ -376,12 +470,7 @@ def _infer_deal(
         "deal": deal,
         **{k: v for k, v in round_.items() if k != "deal"},
     }
-    record.places.setdefault(at, place)
     record.inferred.append(index)
-
-
-def _other(role: str) -> str:
-    return ROLE_KEYS[1 - ROLE_KEYS.index(role)]
 
 
 def _started(data: dict[str, Any], sheets: Mapping[str, Sheet] | None) -> GameState | None:
@@ -390,7 +479,9 @@ def _started(data: dict[str, Any], sheets: Mapping[str, Sheet] | None) -> GameSt
     sheet_value = data.get("sheet")
     sheet: Sheet | None
     if isinstance(sheet_value, str):
-        sheet = {**BUILTIN_SHEETS, **(sheets or {})}.get(sheet_value)
+        sheet = sheets.get(sheet_value) if sheets else None
+        if sheet is None:
+            sheet = BUILTIN_SHEETS.get(sheet_value)
     elif isinstance(sheet_value, dict) and sheet_value.get("name"):
         made = sheet_from_json(sheet_value)
         sheet = made if isinstance(made, Sheet) else None
@@ -405,37 +496,24 @@ def _started(data: dict[str, Any], sheets: Mapping[str, Sheet] | None) -> GameSt
 
 
 def _refused(
-    record: TextRecord, problem: Illegal, round_index: int, trick_index: int, state: GameState
+    record: TextRecord,
+    problem: Illegal,
+    round_index: int,
+    trick_index: int,
+    order: int,
+    part: str,
+    state: GameState,
 ) -> None:
-    """Keep the first step the rules refused, placed at its trick."""
-    if not record.refusals:
+    """Keep the first step the rules refused, placed at its part: the trick's, or (with
+    ``order``, a play's from 0) the play's ``part`` (``card`` or ``swap``)."""
+    if record.refusals:
+        return
+    if order < 0:
         at = pointer("rounds", round_index, "tricks", trick_index)
         record.refusals.append(problem.located(at, round_index + 1, state.tricks_played + 1))
-
-
-def _step(
-    state: GameState,
-    action: Any,
-    record: TextRecord | None = None,
-    at: str = "",
-    round_index: int = 0,
-) -> bool:
-    """Take ``action`` in ``state``, in place; whether it was taken. A card or swap the
-    rules refuse is taken with nothing known of the hands (the module), the first such
-    refusal kept in ``record``, placed at ``at``."""
-    try:
-        problem = state.step(action)
-        if problem is not None and isinstance(action, (PlayCard, SwapCards)):
-            if record is not None and not record.refusals:
-                trick = state.tricks_played + 1
-                record.refusals.append(problem.located(at, round_index + 1, trick))
-            # Nothing past a refused card is checked: the game goes on with nothing known
-            # of the hands, to find the turns of the cards after it.
-            state.forget_hands()
-            problem = state.step(action)
-    except (KeyError, ValueError, TypeError):
-        return False
-    return problem is None
+    else:
+        at = pointer("rounds", round_index, "tricks", trick_index, "plays", order, part)
+        record.refusals.append(problem.located(at, round_index + 1, state.tricks_played + 1))
 
 
 def _opened(
@@ -447,66 +525,87 @@ def _opened(
     left out, the number picked as if the exchange had shown it."""
     if state is None:
         return None
-    refused = state.step(DealUnseen())
+    refused = state.step_deal_unseen()
     if refused is not None:  # the round before stops short
         if not record.refusals:
             record.refusals.append(refused.located(pointer("rounds", index), index + 1, None))
         return None
     exchange = round_.get("exchange")
     number = round_.get("special_number")
-    dealt = state.copy() if number is not None else state
-    if exchange is not None and not state.beginner:
-        _step(state, ExchangeCards(*(_card(exchange[role]) for role in ROLE_KEYS)))
-    if number is None or _step(state, PickSpecialNumber(number)):
+    exchanging = exchange is not None and not state.beginner
+    # The state before the exchange, should the number not be picked after it.
+    dealt = state.copy() if number is not None and exchanging else state
+    if exchange is not None and exchanging:
+        state.step_exchange(CARD_BY_CODE[exchange[_PHANTOM]], CARD_BY_CODE[exchange[_CHRISTINE]])
+    if number is None or state.step_special_number(number) is None:
         return state
     if state.beginner or not 1 <= number <= NUMBERS_PER_SUIT:
         return None
     # Any two cards showing the number, given in an exchange of a round nobody saw.
-    taken = _step(dealt, ExchangeCards(number - 1, NUMBERS_PER_SUIT + number - 1))
-    return dealt if taken and _step(dealt, PickSpecialNumber(number)) else None
+    taken = dealt.step_exchange(number - 1, NUMBERS_PER_SUIT + number - 1) is None
+    return dealt if taken and dealt.step_special_number(number) is None else None
 
 
 def _played(
-    state: GameState | None, play: dict[str, Any], record: TextRecord, at: str, round_index: int
+    state: GameState,
+    player: int,
+    trick: TextTrick,
+    order: int,
+    record: TextRecord,
+    round_index: int,
+    trick_index: int,
 ) -> GameState | None:
-    if state is None:
-        return None
-    action = PlayCard(ROLE_BY_KEY[play["player"]], _card(play["card"]))
-    if not _step(state, action, record, f"{at}/card", round_index):
-        return None
-    swap = play.get("swap")
+    """``state`` after the trick's card ``order`` (0 or 1) by ``player`` and the swap
+    written after it. A card the rules refuse is taken with nothing known of the hands
+    (the module), the first such refusal kept."""
+    card = trick.compact0 if order == 0 else trick.compact1
+    problem = state.step_play(player, card)
+    if problem is not None:
+        _refused(record, problem, round_index, trick_index, order, "card", state)
+        # Nothing past a refused card is checked: the game goes on with nothing known of
+        # the hands, to find the turns of the cards after it.
+        state.forget_hands()
+        if state.step_play(player, card) is not None:
+            return None
+    swap = trick.swap0 if order == 0 else trick.swap1
     if swap is not None and state.swap_due():
-        given = [tuple(_card(card) for card in swap.get(role, ())) for role in ROLE_KEYS]
-        return _swapped(state, SwapCards(*given), record, f"{at}/swap", round_index)
+        given = SwapCards(
+            tuple([CARD_BY_CODE[code] for code in swap.phantom.cards]),
+            tuple([CARD_BY_CODE[code] for code in swap.christine.cards]),
+        )
+        return _swapped(state, given, record, round_index, trick_index, order)
     return state
 
 
 def _swapped(
-    state: GameState | None,
+    state: GameState,
     swap: SwapCards | None,
-    record: TextRecord | None = None,
-    at: str = "",
-    round_index: int = 0,
+    record: TextRecord,
+    round_index: int,
+    trick_index: int,
+    order: int,
 ) -> GameState | None:
     """``state`` after the swap due in it (``swap``, when written and the rules take it);
     a swap the rules refuse, or one not written, is made of any cards, with nothing known
     of the hands, so that the turns go on (the record's checks say what was wrong)."""
-    if state is None or not state.swap_due():
+    if not state.swap_due():
         return state
-    if swap is not None and _step(state, swap, record, at, round_index):
-        return state
+    if swap is not None:
+        problem = state.step_swap(swap.phantom, swap.christine)
+        if problem is None:
+            return state
+        _refused(record, problem, round_index, trick_index, order, "swap", state)
+        state.forget_hands()
+        if state.step_swap(swap.phantom, swap.christine) is None:
+            return state
     state.forget_hands()
     size = state.swap_due()
-    made = SwapCards(tuple(range(size)), tuple(range(size, 2 * size)))
-    return state if _step(state, made) else None
+    problem = state.step_swap(tuple(range(size)), tuple(range(size, 2 * size)))
+    return state if problem is None else None
 
 
-def _card(code: str) -> int:
-    return parse_card(code)
-
-
-def _mask(cards: list[str]) -> int:
+def _mask(cards: tuple[str, ...]) -> int:
     mask = 0
     for code in cards:
-        mask |= 1 << parse_card(code)
+        mask |= 1 << CARD_BY_CODE[code]
     return mask

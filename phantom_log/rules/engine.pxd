@@ -121,6 +121,7 @@ cdef class GameState:
     cpdef int super_trump_code(self) noexcept
     cpdef int note_owner_code(self, int note) noexcept
     cpdef int next_note_owner_code(self) noexcept
+    cpdef int player_due(self) noexcept
     cpdef int swap_due(self) noexcept
     cpdef int swap_card(self) noexcept
     cpdef bint is_special(self, int card) noexcept

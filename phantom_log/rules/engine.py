@@ -524,6 +524,11 @@ class GameState:
         """Who is to play a card, or ``None`` when no card is due."""
         return ROLES[self.turn_code] if self.phase_code == _PLAY else None
 
+    def player_due(self) -> int:
+        """:attr:`turn` as a code (0 the Phantom, 1 Christine; -1 when no card is due), for
+        callers that follow a game card by card."""
+        return self.turn_code if self.phase_code == _PLAY else _NOBODY
+
     @property
     def lead(self) -> int | None:
         """The card led in the current trick, if any."""

@@ -240,35 +240,49 @@ def game_text(steps: Sequence[Step]) -> str:
 def steps_of_game(game: TextGame) -> list[Step]:
     """The steps a game of the text holds, each placed where the text has it: the header
     as written, then each round's parts in the order the rules take them."""
+    place = game.place
     steps = [
-        Step(StepKind.HEADER, key=key, value=value, place=place)
-        for key, (value, place) in game.header.items()
+        Step(StepKind.HEADER, key=key, value=value, place=place(at))
+        for key, (value, at) in game.header.items()
     ]
     for number, written in enumerate(game.rounds, 1):
-        for role, cards in sorted(written.deal.items(), key=lambda item: item[1].place):
+        for role, cards in sorted(written.deal.items(), key=lambda item: item[1].at):
             steps.append(
-                Step(StepKind.DEAL, number, role=role, cards=cards.cards, place=cards.place)
+                Step(StepKind.DEAL, number, role=role, cards=cards.cards, place=place(cards.at))
             )
         if written.aside is not None:
             steps.append(
-                Step(StepKind.ASIDE, number, cards=written.aside.cards, place=written.aside.place)
+                Step(
+                    StepKind.ASIDE,
+                    number,
+                    cards=written.aside.cards,
+                    place=place(written.aside.at),
+                )
             )
         if written.exchange is not None:
             given = tuple(written.exchange[role][0] for role in ROLE_KEYS)
-            steps.append(Step(StepKind.EXCHANGE, number, cards=given, place=written.exchange_place))
+            steps.append(
+                Step(StepKind.EXCHANGE, number, cards=given, place=place(written.exchange_at))
+            )
         if written.special_number is not None:
             steps.append(
                 Step(
                     StepKind.SPECIAL,
                     number,
                     number=written.special_number,
-                    place=written.special_place,
+                    place=place(written.special_at),
                 )
             )
         for trick_number, trick in enumerate(written.tricks, 1):
             for play in trick.plays:
                 steps.append(
-                    Step(StepKind.PLAY, number, trick_number, cards=(play.card,), place=play.place)
+                    Step(
+                        StepKind.PLAY,
+                        number,
+                        trick_number,
+                        cards=(play.card,),
+                        place=place(play.at),
+                    )
                 )
                 if play.swap is not None:
                     steps.append(
@@ -278,7 +292,7 @@ def steps_of_game(game: TextGame) -> list[Step]:
                             trick_number,
                             cards=play.swap.phantom.cards,
                             given=play.swap.christine.cards,
-                            place=play.swap.place,
+                            place=place(play.swap.at),
                         )
                     )
             if trick.comment is not None:
@@ -288,7 +302,7 @@ def steps_of_game(game: TextGame) -> list[Step]:
                         number,
                         trick_number,
                         value=trick.comment,
-                        place=trick.comment_place,
+                        place=place(trick.comment_at),
                     )
                 )
             if trick.claim is not None:
@@ -298,12 +312,12 @@ def steps_of_game(game: TextGame) -> list[Step]:
                         number,
                         trick_number,
                         role=trick.claim,
-                        place=trick.claim_place,
+                        place=place(trick.claim_at),
                     )
                 )
-        for role, cards in sorted(written.left.items(), key=lambda item: item[1].place):
+        for role, cards in sorted(written.left.items(), key=lambda item: item[1].at):
             steps.append(
-                Step(StepKind.LEFT, number, role=role, cards=cards.cards, place=cards.place)
+                Step(StepKind.LEFT, number, role=role, cards=cards.cards, place=place(cards.at))
             )
     return steps
 
@@ -658,7 +672,7 @@ class Recording:
     def _evaluate(self, steps: list[Step], header_done: bool, unseen_round: int) -> _Evaluation:
         text = game_text(steps)
         games = read_games(text) if text else []
-        game = games[0] if games else TextGame(TextPlace(1, 1))
+        game = games[0] if games else TextGame("", 0, 1, 0)
         record = text_record(game, self.sheets, in_play=True)
         header = [step for step in steps if step.kind == "header"]
         data = record.data

@@ -47,6 +47,24 @@ def test_version() -> None:
         assert build == expected
 
 
+def test_every_module_that_may_be_compiled_is_built_as_the_engine_is() -> None:
+    """A module whose compiling failed installs as Python (the build is optional, so the
+    install goes on without a word): the build is whole, each of ``COMPILED_MODULES`` (the
+    list setup.py compiles) compiled exactly when the engine is."""
+    import importlib
+
+    from phantom_log import COMPILED_MODULES
+
+    compiled = engine_build() == "compiled (Cython)"
+    for name in COMPILED_MODULES:
+        path = importlib.import_module(name).__file__
+        assert path is not None
+        assert path.endswith(".py") is not compiled, name
+    setup = (REPO / "setup.py").read_text(encoding="utf-8")
+    listed = [f'"{name.replace(".", "/")}.py"' for name in COMPILED_MODULES]
+    assert all(entry in setup for entry in listed)
+
+
 def test_help_lists_exit_codes() -> None:
     result = run("verify", "--help")
     assert result.exit_code == 0

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from phantom_log.analysis.simulator import Simulation, simulate, simulate_game
 from phantom_log.checking.verdict import verify_paths, verify_record
+from phantom_log.records import game_text as game_text_module
 from phantom_log.records.game_text import GRAMMAR, TextPlace, read_games
 from phantom_log.records.record_texts import canonical_record, record_text, text_losses
 from phantom_log.records.source_records import read_source
@@ -118,6 +119,164 @@ def test_every_text_of_the_grammar_is_read_without_a_notation_problem(
     assert [len(trick.plays) for round_ in game.rounds for trick in round_.tricks] == counts
 
 
+def _read(text: str, one_pass: bool) -> list[Any]:
+    """Everything the reader found in ``text``, as plain values, each part with its place."""
+    found: list[Any] = []
+    for game in read_games(text, one_pass):
+        place = game.place
+
+        def cards(placed: Any, place: Any = place) -> Any:
+            if placed is None:
+                return None
+            return (placed.cards, place(placed.at), [place(at) for at in placed.card_at])
+
+        rounds = []
+        for round_ in game.rounds:
+            tricks = [
+                (
+                    place(trick.at),
+                    [
+                        (
+                            play.card,
+                            play.compact,
+                            place(play.at),
+                            None
+                            if play.swap is None
+                            else (
+                                place(play.swap.at),
+                                cards(play.swap.phantom),
+                                cards(play.swap.christine),
+                            ),
+                        )
+                        for play in trick.plays
+                    ],
+                    trick.comment,
+                    trick.comment is not None and place(trick.comment_at),
+                    trick.claim,
+                    trick.claim is not None and place(trick.claim_at),
+                )
+                for trick in round_.tricks
+            ]
+            rounds.append(
+                (
+                    round_.number,
+                    place(round_.at),
+                    {role: cards(placed) for role, placed in round_.deal.items()},
+                    cards(round_.aside),
+                    None
+                    if round_.exchange is None
+                    else (
+                        place(round_.exchange_at),
+                        {role: (card, place(at)) for role, (card, at) in round_.exchange.items()},
+                    ),
+                    round_.special_number,
+                    round_.special_number is not None and place(round_.special_at),
+                    tricks,
+                    {role: cards(placed) for role, placed in round_.left.items()},
+                )
+            )
+        found.append(
+            (
+                place(game.at),
+                {key: (value, place(at)) for key, (value, at) in game.header.items()},
+                rounds,
+                game.problems,
+                game.first_line,
+                game.last_line,
+                game.text(),
+            )
+        )
+    return found
+
+
+_NOISE = st.sampled_from(
+    [
+        "(",
+        ")",
+        "{",
+        "}",
+        "\\}",
+        "#",
+        "=P",
+        "=x",
+        "Ma5",
+        "mA7",
+        "P",
+        "C",
+        "deal",
+        "left",
+        "round",
+        "special",
+        "exchange",
+        "aside",
+        "1.",
+        "3.",
+        "1.Ma5",
+        "\t",
+        " ",
+        "\ufeff",
+        "\r",
+        "\n",
+        ":",
+        "x:",
+        "Ri1:",
+        "game_id: h",
+        "\u0661.",
+        "99999999999",
+        "Ri4 Ma6",
+        "(P Ri4 C Ma1)",
+        "{a\nb}",
+    ]
+)
+
+
+@st.composite
+def _texts_and_noise(draw: st.DrawFn) -> str:
+    """A text of the grammar, with words and marks put in, left out and moved about."""
+    text, _ = draw(_texts())
+    lines = text.split("\n")
+    for _ in range(draw(st.integers(0, 4))):
+        index = draw(st.integers(0, len(lines) - 1))
+        line = lines[index]
+        cut = draw(st.integers(0, len(line)))
+        choice = draw(st.integers(0, 3))
+        if choice == 0:
+            lines[index] = line[:cut] + draw(_NOISE) + line[cut:]
+        elif choice == 1:
+            lines[index] = line[:cut] + line[cut + draw(st.integers(1, 3)) :]
+        elif choice == 2:
+            lines.insert(index, draw(_NOISE))
+        else:
+            lines[index] = line.replace(" ", draw(st.sampled_from(["  ", "\t", " \ufeff"])))
+    return draw(st.sampled_from(["\n", "\r\n"])).join(lines)
+
+
+@given(_texts_and_noise())
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+def test_the_one_pass_reads_every_line_as_reading_it_word_by_word_does(text: str) -> None:
+    assert _read(text, one_pass=True) == _read(text, one_pass=False)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("**/*.ptn")), ids=lambda path: path.name)
+def test_the_examples_are_read_the_same_in_one_pass_and_word_by_word(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert _read(text, one_pass=True) == _read(text, one_pass=False)
+
+
+def test_the_one_pass_takes_the_usual_lines() -> None:
+    """The shortcut is taken: every line of a usual game is read in one pass (reading a
+    line word by word would give the same game, but slowly); a comment over two lines is
+    read word by word."""
+    text, _ = record_text(_walkthrough())
+    reader = game_text_module._Reader(text)
+    assert reader.next_game() is not None
+    assert reader.lines_word_by_word == 0
+    folded = text.replace("=P", "{over\ntwo lines} =P", 1)
+    reader = game_text_module._Reader(folded)
+    assert reader.next_game() is not None
+    assert reader.lines_word_by_word == 1
+
+
 @pytest.mark.parametrize(
     ("line", "said"),
     [
@@ -166,19 +325,22 @@ def test_every_word_is_placed_at_its_line_and_column() -> None:
     text = "game_id: g\n  phantom:   Kim\nchristine: Lee\nsheet: rulebook\n\nround 1\n"
     text += "deal P Ma5 Ch1\nspecial 3\n  1.\tMa5  (P Ri4 C Ri6) Ma6 {a\ncomment} =C\n"
     (game,) = read_games(text)
-    assert game.header["phantom"] == ("Kim", TextPlace(2, 14))
+    place = game.place
+    assert game.header_place("phantom") == TextPlace(2, 14)
     (round_,) = game.rounds
-    assert round_.place == TextPlace(6, 1)
-    assert round_.deal["phantom"].places == (TextPlace(7, 8), TextPlace(7, 12))
+    assert place(round_.at) == TextPlace(6, 1)
+    assert [place(at) for at in round_.deal["phantom"].card_at] == [
+        TextPlace(7, 8),
+        TextPlace(7, 12),
+    ]
     (trick,) = round_.tricks
-    assert [play.place for play in trick.plays] == [TextPlace(9, 6), TextPlace(9, 25)]
+    assert [place(play.at) for play in trick.plays] == [TextPlace(9, 6), TextPlace(9, 25)]
     swap = trick.plays[0].swap
-    assert swap is not None and swap.place == TextPlace(9, 11)
-    assert swap.phantom.places == (TextPlace(9, 14),) and swap.christine.places == (
-        TextPlace(9, 20),
-    )
-    assert (trick.comment, trick.comment_place) == ("a\ncomment", TextPlace(9, 29))
-    assert (trick.claim, trick.claim_place) == ("christine", TextPlace(10, 10))
+    assert swap is not None and place(swap.at) == TextPlace(9, 11)
+    assert [place(at) for at in swap.phantom.card_at] == [TextPlace(9, 14)]
+    assert [place(at) for at in swap.christine.card_at] == [TextPlace(9, 20)]
+    assert (trick.comment, place(trick.comment_at)) == ("a\ncomment", TextPlace(9, 29))
+    assert (trick.claim, place(trick.claim_at)) == ("christine", TextPlace(10, 10))
 
 
 def test_words_are_read_whatever_their_case_and_header_values_may_be_quoted() -> None:
