@@ -15,7 +15,8 @@ from ..rules.problems import Code, Problem
 from ..rules.sheets import Sheet
 from .chunks import BOM, Chunk, read_chunks, read_span
 from .game_text import read_games
-from .strictjson import JsonError, parse_json
+from .schema import record_gate
+from .strictjson import JsonError, parse_gated, parse_json
 from .text_records import TextRecord, text_record
 
 
@@ -28,7 +29,9 @@ class SourceRecord:
     of JSON Lines, an element of an array, a whole document, a game of a game text), when
     it was read. A record written as game text has its :class:`TextRecord` in
     ``text_record``: where each of its parts is written, and what of the text is no part
-    of the notation; ``data`` is then the record the text stands for.
+    of the notation; ``data`` is then the record the text stands for. ``schema_passed``
+    is True for a record that passed the schema's gate as it was parsed
+    (:func:`~phantom_log.records.schema.record_gate`): its schema check is done.
     """
 
     source: str
@@ -38,6 +41,7 @@ class SourceRecord:
     line: int | None = None
     text: bytes | None = None
     text_record: TextRecord | None = None
+    schema_passed: bool = False
 
 
 def chunk_records(
@@ -75,9 +79,10 @@ def _chunk_records(chunk: Chunk, sheets: Mapping[str, Sheet] | None) -> Iterator
         assert chunk.document is not None
         yield from _read_game_text(source, chunk.document, sheets)
     elif chunk.lines is not None:
+        gate = record_gate()
         for index, number, column, line in chunk.lines:
             try:
-                value = parse_json(line)
+                value, passed = parse_gated(line, gate)
             except JsonError as error:
                 found = error
                 stripped = line.rstrip()
@@ -96,7 +101,9 @@ def _chunk_records(chunk: Chunk, sheets: Mapping[str, Sheet] | None) -> Iterator
                 del found
                 yield SourceRecord(source, index, problem=problem, line=number, text=line)
             else:
-                yield SourceRecord(source, index, value, line=number, text=line)
+                yield SourceRecord(
+                    source, index, value, line=number, text=line, schema_passed=passed
+                )
     else:
         assert chunk.document is not None
         yield from _read_document(source, chunk.document)
