@@ -537,7 +537,7 @@ class _Generator:
                 f"(it implements {', '.join(sorted(_KEYWORDS - _ANNOTATIONS))})"
             )
         kind = node.get("type")
-        if kind is not None and kind not in _TYPE_TESTS:
+        if kind is not None and (not isinstance(kind, str) or kind not in _TYPE_TESTS):
             raise NotImplementedInGate(
                 f"the type {kind!r} is not one the gate implements (one type, a string)"
             )
@@ -695,7 +695,7 @@ class _Generator:
                 out.append(f"{indent}if {regex}.match({value}) is None:")
             out.append(f"{indent}    return -1")
         if "format" in node:
-            if node["format"] not in _FORMATS:
+            if not isinstance(node["format"], str) or node["format"] not in _FORMATS:
                 raise NotImplementedInGate(
                     f"the format {node['format']!r} is not one the gate implements "
                     f"({', '.join(sorted(_FORMATS))})"
