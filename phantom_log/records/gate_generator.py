@@ -11,6 +11,11 @@ generates the module) rather than let a gate pass what the schema refuses. The m
 together) when the record passes the schema, and -1 when it does not: one walk does the
 schema's yes or no and the strict parse's key count (:mod:`.strictjson`).
 
+The module holds two walks of the same checks, one for each build: the compiled build's
+reads strings character by character (patterns as loops, string enums as decision trees)
+and knows a key by the identity of orjson's string for it; the pure-Python build's uses
+regular expressions and sets, which do that work in C there.
+
 The gate is for values as orjson parses them (dicts with string keys, lists, strings,
 64-bit integers, floats, booleans, ``None``), and exact on them: it passes what
 ``jsonschema`` passes. A value of another type (a tuple, a subclass of ``str``) is refused.
@@ -861,7 +866,7 @@ class _Generator:
     # The compiled walk's helpers -------------------------------------------------------
 
     def helper(self, kind: str, what: str, lines: list[str], pxd: list[str]) -> str:
-        name = f"_{kind}_{len(self.helpers)}"
+        name = f"_{kind}_{sum(known == kind for known, _ in self.helpers)}"
         self.helpers[(kind, what)] = name
         self.functions.append(_Function(name, [line.replace("{name}", name) for line in lines]))
         self.pxd.extend(["", *(line.replace("{name}", name) for line in pxd)])

@@ -1,8 +1,8 @@
 """The records of a source: each chunk's texts parsed as strict JSON
-(:func:`phantom_log.records.strictjson.parse_json`, as docs/format.md reads it), each
-record with its text; a text that is not JSON, or a part of a source that could not be
-read, is a record carrying its problem, and the other records go on. And a record's text
-as one line of JSON Lines."""
+(:func:`phantom_log.records.strictjson.parse_json`, as docs/format.md reads it; an object
+through the record schema's gate as it is parsed), each record with its text; a text that
+is not JSON, or a part of a source that could not be read, is a record carrying its
+problem, and the other records go on. And a record's text as one line of JSON Lines."""
 
 from __future__ import annotations
 
@@ -164,7 +164,7 @@ def _read_game_text(
 def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
     text = data[len(BOM) :] if data.startswith(BOM) else data
     try:
-        value = parse_json(data)
+        value, passed = parse_gated(data, record_gate())
     except JsonError as error:
         yield SourceRecord(source, 0, problem=error.problem(), text=text)
         return
@@ -183,7 +183,7 @@ def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
         for index, item in enumerate(value):
             yield SourceRecord(source, index, item)
     else:
-        yield SourceRecord(source, 0, value, text=text)
+        yield SourceRecord(source, 0, value, text=text, schema_passed=passed)
 
 
 _LINE_BREAK: Final = re.compile(rb"(?:\r\n|\r|\n)[ \t]*")
