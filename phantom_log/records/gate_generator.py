@@ -1074,7 +1074,7 @@ _KEYS_OF: Final = (
     "    if type(value) is not dict and type(value) is not list:",
     "        return 0",
     "    count = 0",
-    "    stack = [value]",
+    "    stack: list[Any] = [value]",
     "    while stack:",
     "        item = stack.pop()",
     "        children = item",
