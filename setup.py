@@ -3,7 +3,9 @@
 The rules engine (``phantom_log/rules/cards.py``, ``events.py``, ``engine.py`` and
 ``replay.py``), the strict JSON reader (``records/strictjson.py``), the game text's reader
 (``records/game_text.py`` and ``text_records.py``) and the solver (``analysis/solver.py``)
-are plain Python.
+are plain Python. So is the record schema's gate (``records/record_gate.py``), which the
+build first generates from the schema file (``records/gate_generator.py``; a keyword the
+generator does not implement stops the build).
 Where Cython and a C compiler are available, each is also compiled (with the C types of the
 ``.pxd`` beside it, Cython's "pure Python mode") into an extension module that Python
 imports in its place. Where either is missing, or the build fails, phantom-log installs
@@ -14,8 +16,13 @@ without it and runs the very same source as Python, only more slowly. ``phantom-
 from __future__ import annotations
 
 import os
+import sys
+from importlib.util import module_from_spec, spec_from_file_location
+from pathlib import Path
 
 from setuptools import setup
+
+HERE = Path(__file__).resolve().parent
 
 COMPILED = [
     "phantom_log/rules/cards.py",
@@ -25,8 +32,23 @@ COMPILED = [
     "phantom_log/records/strictjson.py",
     "phantom_log/records/game_text.py",
     "phantom_log/records/text_records.py",
+    "phantom_log/records/record_gate.py",
     "phantom_log/analysis/solver.py",
 ]
+
+
+def generate_gate() -> None:
+    """Writes ``phantom_log/records/record_gate.py`` (and its ``.pxd``) from the record
+    schema, with the generator loaded by its path: the package's dependencies may not be
+    installed yet."""
+    records = HERE / "phantom_log" / "records"
+    spec = spec_from_file_location("gate_generator", records / "gate_generator.py")
+    assert spec is not None and spec.loader is not None
+    generator = module_from_spec(spec)
+    sys.modules[spec.name] = generator  # where its dataclasses look their module up
+    spec.loader.exec_module(generator)
+    schema = HERE / "phantom_log" / "schemas" / "game-record-1.schema.json"
+    generator.write_module(schema, records)
 
 
 def extensions() -> list[object]:
@@ -49,4 +71,5 @@ def extensions() -> list[object]:
     return list(modules)
 
 
+generate_gate()
 setup(ext_modules=extensions())

@@ -11,12 +11,17 @@ record (process time, the best of ``--runs``; the machine may be shared), each s
 own share (its pass less the one before) and both against the parse floor:
 
 1. ``floor``: ``orjson.loads`` of each line (the floor of ``bench_corpus.py``);
-2. ``strict``: the strict parse (:func:`phantom_log.records.strictjson.parse_json`: the floor, plus
-   the check for duplicate keys and numbers outside 64 bits);
-3. ``gate``: the schema gate (``jsonschema-rs``, compiled from the schema file);
-4. ``replay``: the rules engine's replay of each record the gate passed, told to the
-   verdict builder (no event is made: what ``verify`` needs);
-5. ``wording``: ``jsonschema`` wording the errors of each record the gate refused;
+2. ``scan``: and the strict parse's scan of the bytes (the keys of the text counted, 19
+   digits in a row found: :func:`phantom_log.records.strictjson._text_keys`);
+3. ``gate``: and the schema's gate generated from the schema file, whose one walk of the
+   parsed record checks it and counts its keys
+   (:func:`phantom_log.records.strictjson.parse_gated` with
+   :func:`phantom_log.records.schema.record_gate`): the strict parse is then whole, and each
+   record the gate refused also takes the exact path (the key-count walk, the exact parser
+   at any doubt, then ``jsonschema-rs``);
+4. ``replay``: the rules engine's replay of each record that passed, told to the verdict
+   builder (no event is made: what ``verify`` needs);
+5. ``wording``: ``jsonschema`` wording the errors of each record refused;
 6. ``verify``: ``verify --format json``'s whole work on the corpus's chunks
    (:func:`phantom_log.running.pipeline.verify_chunk_in_one`: the stages above, the reports and
    their JSON Lines text), without the command's start-up and writing;
@@ -25,6 +30,11 @@ own share (its pass less the one before) and both against the parse floor:
 8. ``tables``: ``export`` and ``stats``'s work on a chunk
    (:func:`phantom_log.running.pipeline.tables_chunk`: the replay with every event, the
    record model, the rows and their data frames).
+
+A last line, ``exact``, times stage 3 done as every record was before the generated gate
+(and as a refused record still is): the strict parse with its key-count walk
+(:func:`phantom_log.records.strictjson.parse_json`), then ``jsonschema-rs``; its own time
+is counted from stage 2, like the gate's.
 
 Stages 1 to 5 are what every verdict needs with this design (the schema's gate and its
 wording, the strict parse and one replay by the rules engine): their sum is the least
@@ -49,8 +59,8 @@ from bench_corpus import add_corpus_options, prepare_corpus
 from corpus import CORPUS_VERSION
 
 from phantom_log.records.chunks import read_chunks
-from phantom_log.records.schema import schema_problems, schema_valid
-from phantom_log.records.strictjson import JsonError, parse_json
+from phantom_log.records.schema import record_gate, schema_problems, schema_valid
+from phantom_log.records.strictjson import JsonError, _text_keys, parse_gated, parse_json
 from phantom_log.rules.replay import SheetProblems, VerdictBuilder, replay_record
 from phantom_log.running.collector import tune_collector_for_a_run
 from phantom_log.running.outcomes import Options
@@ -74,30 +84,49 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
             with suppress(orjson.JSONDecodeError):
                 orjson.loads(line)
 
-    def parsed_then(step: Callable[[Any], object]) -> Callable[[], None]:
+    def scanned() -> None:
+        for line in lines:
+            try:
+                orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            _text_keys(line)
+
+    record_gate_walk = record_gate()
+
+    def read_then(step: Callable[[Any, bool], object]) -> Callable[[], None]:
         def work() -> None:
             for line in lines:
                 try:
-                    value = parse_json(line)
+                    value, passed = parse_gated(line, record_gate_walk)
                 except JsonError:
                     continue
-                step(value)
+                step(value, passed)
 
         return work
 
-    def gate(value: Any) -> bool:
-        return isinstance(value, dict) and schema_valid(value)
+    def gate(value: Any, passed: bool) -> bool:
+        return passed or (isinstance(value, dict) and schema_valid(value))
 
-    def replayed(value: Any) -> bool:
-        passed = gate(value)
-        if passed:
+    def replayed(value: Any, passed: bool) -> bool:
+        valid = gate(value, passed)
+        if valid:
             with suppress(SheetProblems):
                 replay_record(value, VerdictBuilder())
-        return passed
+        return valid
 
-    def worded(value: Any) -> None:
-        if not replayed(value) and isinstance(value, dict):
+    def worded(value: Any, passed: bool) -> None:
+        if not replayed(value, passed) and isinstance(value, dict):
             schema_problems(value)
+
+    def exact() -> None:
+        for line in lines:
+            try:
+                value = parse_json(line)
+            except JsonError:
+                continue
+            if isinstance(value, dict):
+                schema_valid(value)
 
     chunks = list(read_chunks(str(chunk_path)))
     as_json, facts = Options(output="json"), Options(output="facts", quiet=True)
@@ -114,13 +143,14 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
     tables = partial(tables_chunk, sheets=None, include_invalid=False)
     return [
         ("floor: orjson.loads", floor),
-        ("strict: duplicate keys, 64-bit numbers", parsed_then(lambda value: None)),
-        ("gate: jsonschema-rs", parsed_then(gate)),
-        ("replay: the rules engine", parsed_then(replayed)),
-        ("wording: jsonschema, refused records", parsed_then(worded)),
+        ("scan: the bytes' keys and long numbers", scanned),
+        ("gate: generated, one walk with the keys", read_then(gate)),
+        ("replay: the rules engine", read_then(replayed)),
+        ("wording: jsonschema, refused records", read_then(worded)),
         ("verify: a chunk, reports and text", each_chunk(verify)),
         ("tournament: a chunk, with facts", each_chunk(tournament)),
         ("tables: a chunk, rows and frames", each_chunk(tables)),
+        ("exact: key-count walk, jsonschema-rs", exact),
     ]
 
 
@@ -163,8 +193,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             per_record = seconds / count * 1e6
             key = name.split(":")[0]
             figures[key] = per_record
-            cumulative = key in ("floor", "strict", "gate", "replay", "wording")
+            cumulative = key in ("floor", "scan", "gate", "replay", "wording")
             own = per_record - before if cumulative and key != "floor" else None
+            if key == "exact":  # the gate's stage as it was: counted from the scan too
+                own = per_record - figures["scan"]
             print(
                 f"{name:42} {per_record:10.2f} {per_record / floor:8.2f} "
                 + (f"{own:8.2f} {own / floor:7.2f}" if own is not None else f"{'':8} {'':7}")
@@ -172,8 +204,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             if cumulative:
                 before = per_record
     least = figures["wording"] / floor
+    gate_walk = figures["gate"] - figures["scan"]
+    exact_walk = figures["exact"] - figures["scan"]
     print(
-        f"\nThe verdict's stages (strict parse, gate, replay, wording) come to {least:.2f} "
+        f"\nThe generated gate and the key count, in one walk: {gate_walk:.2f} us a record, "
+        f"against {exact_walk:.2f} for the key-count walk and jsonschema-rs."
+    )
+    print(
+        f"The verdict's stages (strict parse, gate, replay, wording) come to {least:.2f} "
         f"times the floor before any report is made or written; verify's whole work on a "
         f"chunk to {figures['verify'] / floor:.2f} (the command-line target, start-up and "
         f"writing included: at most {VERIFY_LIMIT:g})."

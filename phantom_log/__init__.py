@@ -48,6 +48,7 @@ COMPILED_MODULES = (
     "phantom_log.records.strictjson",
     "phantom_log.records.game_text",
     "phantom_log.records.text_records",
+    "phantom_log.records.record_gate",
     "phantom_log.analysis.solver",
 )
 
@@ -60,6 +61,9 @@ class _PythonSource(MetaPathFinder):
         if fullname not in COMPILED_MODULES:
             return None
         source = os.path.join(os.path.dirname(__file__), *fullname.split(".")[1:]) + ".py"
+        if not os.path.exists(source):
+            # The record gate of a checkout that was not built: the gate is made in memory.
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
         return spec_from_file_location(fullname, source, loader=SourceFileLoader(fullname, source))
 
 

@@ -277,8 +277,10 @@ def _loaded(item: SourceRecord) -> GameRecord | InvalidRecord:
         # Game text that stands for no record: its notation, or a deal no play allows.
         problems = list(verify_record(item).problems)
     elif isinstance(item.data, dict):
-        # The schema's fast gate first; its wording only for a record it rejects.
-        problems = [] if schema_valid(item.data) else schema_problems(item.data)
+        # The schema's fast gates first (the one it passed as it was read, if it did);
+        # its wording only for a record they reject.
+        passed = item.schema_passed or schema_valid(item.data)
+        problems = [] if passed else schema_problems(item.data)
     else:
         problems = list(verify_record(item).problems)
     if problems:

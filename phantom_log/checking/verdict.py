@@ -115,10 +115,12 @@ def check_record(
     sheets: Mapping[str, Sheet] | None = None,
     builder: LogBuilder = GameLogBuilder,
     game_text: bool = False,
+    schema_passed: bool = False,
 ) -> tuple[list[Problem], GameLog | None]:
     """The problems of one parsed record and its game log, as ``builder`` builds it
     (``None`` when the record did not get past the schema or the sheet checks);
-    ``game_text``: the record was written as game text, and the hints say so."""
+    ``game_text``: the record was written as game text, and the hints say so;
+    ``schema_passed``: the record passed the schema's gate as it was read."""
     if not isinstance(data, dict):
         return [
             Problem.of(
@@ -128,7 +130,7 @@ def check_record(
                 "a JSON Lines file holds one record per line.",
             )
         ], None
-    problems = schema_problems(data)
+    problems = [] if schema_passed else schema_problems(data)
     if problems:
         return problems, None
     try:
@@ -203,7 +205,9 @@ def verify_record(
         if record.text_record is not None:
             problems, outcome = _check_text_record(record.text_record, sheets, builder)
         else:
-            problems, outcome = check_record(record.data, sheets, builder)
+            problems, outcome = check_record(
+                record.data, sheets, builder, schema_passed=record.schema_passed
+            )
     except Exception as error:  # a bug of the checker: this record's problem, not the run's
         return RecordReport(
             record.source,

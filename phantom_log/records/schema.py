@@ -1,9 +1,12 @@
 """The record's schema: the fast gate every record passes, and the wording of what it refuses.
 
-``schemas/game-record-1.schema.json`` is the contract. ``jsonschema-rs`` compiles that very
-file into the yes/no gate (:func:`schema_valid`); only a record it refuses goes to
-``jsonschema``, which words every error (:func:`schema_problems`), on the failing parts of
-the record only, with bounded messages for values of any size.
+``schemas/game-record-1.schema.json`` is the contract. A record read from a text passes
+the gate generated from that file (:func:`record_gate`, :mod:`.gate_generator`) as it is
+parsed, in one walk with the strict parse's key count. Any other record, and one that
+gate refuses, is checked by ``jsonschema-rs``, which compiles the very file into a yes/no
+gate (:func:`schema_valid`); only a record it refuses goes to ``jsonschema``, which words
+every error (:func:`schema_problems`), on the failing parts of the record only, with
+bounded messages for values of any size.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ import difflib
 import itertools
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
+from importlib import import_module, resources
 from typing import TYPE_CHECKING, Any, Final
 
 from ..rules.problems import Code, Problem, pointer
@@ -44,6 +47,28 @@ _DEPTH_MARGIN: Final = 8
 def schema_text(name: str = RECORD_SCHEMA) -> str:
     """The text of one of the schemas shipped with the package."""
     return (resources.files("phantom_log.schemas") / name).read_text(encoding="utf-8")
+
+
+@cache
+def record_gate() -> Callable[[Any], int]:
+    """The gate generated from the record schema (see :mod:`.gate_generator`): the number
+    of keys of a parsed record (all levels together) that passes the schema, -1 for one
+    that does not. It is the module built with the package (compiled where a compiler
+    was); where there is none, or it was made from another schema file or generator (a
+    checkout run from its source), the same module is generated now, in memory, from the
+    schema file."""
+    from . import gate_generator
+
+    text = schema_text()
+    try:
+        built: Any = import_module(f"{__package__}.{gate_generator.MODULE}")
+    except ImportError:
+        built = None
+    if built is not None and gate_generator.source_digest(text) == built.SOURCE_DIGEST:
+        gate: Callable[[Any], int] = built.gate
+        return gate
+    generated: Callable[[Any], int] = gate_generator.load(text).gate
+    return generated
 
 
 @cache

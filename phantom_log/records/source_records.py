@@ -1,8 +1,8 @@
 """The records of a source: each chunk's texts parsed as strict JSON
-(:func:`phantom_log.records.strictjson.parse_json`, as docs/format.md reads it), each
-record with its text; a text that is not JSON, or a part of a source that could not be
-read, is a record carrying its problem, and the other records go on. And a record's text
-as one line of JSON Lines."""
+(:func:`phantom_log.records.strictjson.parse_json`, as docs/format.md reads it; an object
+through the record schema's gate as it is parsed), each record with its text; a text that
+is not JSON, or a part of a source that could not be read, is a record carrying its
+problem, and the other records go on. And a record's text as one line of JSON Lines."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from ..rules.problems import Code, Problem
 from ..rules.sheets import Sheet
 from .chunks import BOM, Chunk, read_chunks, read_span
 from .game_text import iter_games
-from .strictjson import JsonError, parse_json
+from .schema import record_gate
+from .strictjson import JsonError, parse_gated, parse_json
 from .text_records import TextRecord, text_record
 
 
@@ -30,6 +31,8 @@ class SourceRecord:
     record written as game text has its :class:`TextRecord` in ``text_record``: its text
     (``text_record.game.text()``), where each of its parts is written, and what of the
     text is no part of the notation; ``data`` is then the record the text stands for.
+    ``schema_passed`` is True for a record that passed the schema's gate as it was parsed
+    (:func:`~phantom_log.records.schema.record_gate`): its schema check is done.
     """
 
     source: str
@@ -39,6 +42,7 @@ class SourceRecord:
     line: int | None = None
     text: bytes | None = None
     text_record: TextRecord | None = None
+    schema_passed: bool = False
 
 
 def chunk_records(
@@ -76,9 +80,10 @@ def _chunk_records(chunk: Chunk, sheets: Mapping[str, Sheet] | None) -> Iterator
         assert chunk.document is not None
         yield from _read_game_text(source, chunk.document, sheets)
     elif chunk.lines is not None:
+        gate = record_gate()
         for index, number, column, line in chunk.lines:
             try:
-                value = parse_json(line)
+                value, passed = parse_gated(line, gate)
             except JsonError as error:
                 found = error
                 stripped = line.rstrip()
@@ -97,7 +102,9 @@ def _chunk_records(chunk: Chunk, sheets: Mapping[str, Sheet] | None) -> Iterator
                 del found
                 yield SourceRecord(source, index, problem=problem, line=number, text=line)
             else:
-                yield SourceRecord(source, index, value, line=number, text=line)
+                yield SourceRecord(
+                    source, index, value, line=number, text=line, schema_passed=passed
+                )
     else:
         assert chunk.document is not None
         yield from _read_document(source, chunk.document)
@@ -156,7 +163,7 @@ def _read_game_text(
 def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
     text = data[len(BOM) :] if data.startswith(BOM) else data
     try:
-        value = parse_json(data)
+        value, passed = parse_gated(data, record_gate())
     except JsonError as error:
         yield SourceRecord(source, 0, problem=error.problem(), text=text)
         return
@@ -175,7 +182,7 @@ def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
         for index, item in enumerate(value):
             yield SourceRecord(source, index, item)
     else:
-        yield SourceRecord(source, 0, value, text=text)
+        yield SourceRecord(source, 0, value, text=text, schema_passed=passed)
 
 
 _LINE_BREAK: Final = re.compile(rb"(?:\r\n|\r|\n)[ \t]*")

@@ -25,6 +25,10 @@ cdef Py_ssize_t _count_keys(object value) except -1
 
 cdef Py_ssize_t _parsed_keys(object value) except -2
 
+cdef object _orjson_value(bytes data)
+
+cdef object _checked(bytes data, object value, Py_ssize_t keys)
+
 @cython.locals(text="const unsigned char[:]", spans=list, depth=Py_ssize_t, element=Py_ssize_t,
                index=Py_ssize_t, length=Py_ssize_t, start=Py_ssize_t, byte="unsigned char")
 cpdef object split_array(bytes data)

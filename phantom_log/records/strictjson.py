@@ -8,7 +8,8 @@ mark is accepted.
 
 orjson parses; what it lets through (duplicate keys, large integers) is found by one pass
 over the bytes: it counts the keys of the text (every quote followed by a colon), to
-compare with the keys of the parsed value, and flags any run of 19 digits (a number that
+compare with the keys of the parsed value (counted by the record schema's gate as it
+checks a record, :func:`parse_gated`), and flags any run of 19 digits (a number that
 may be outside the 64-bit range). Any doubt sends the text to the standard library's
 parser with every check hooked in. This module is compiled with Cython where a compiler is
 available (``strictjson.pxd``); the same source runs as plain Python elsewhere.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, Final
 
 import orjson
@@ -367,8 +369,42 @@ def parse_json(data: bytes) -> Any:
     """Parse one JSON text; raises :class:`JsonError` for anything docs/format.md rejects."""
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
+    value = _orjson_value(data)
+    kind = type(value)
+    if kind is dict or kind is list:
+        return _checked(data, value, _text_keys(data))
+    if (kind is int or kind is float) and scan([value]) < 0:
+        return _slow_parse(data)
+    return value
+
+
+def parse_gated(data: bytes, gate: Callable[[Any], int]) -> tuple[Any, bool]:
+    """:func:`parse_json` of a record's text, with the record schema's gate
+    (:func:`~phantom_log.records.schema.record_gate`) walking an object in the place of
+    the key count: ``gate`` gives the keys of a value it passes and -1 for one it refuses.
+    An object it passes, with as many keys as the text's bytes count, is given with
+    ``True`` (it passed the schema). Any other value takes :func:`parse_json`'s own path
+    (its key count, and the exact parser at any doubt), with ``False``."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    value = _orjson_value(data)
+    kind = type(value)
+    if kind is dict:
+        keys = _text_keys(data)
+        if keys >= 0 and gate(value) == keys:
+            return value, True
+        return _checked(data, value, keys), False
+    if kind is list:
+        return _checked(data, value, _text_keys(data)), False
+    if (kind is int or kind is float) and scan([value]) < 0:
+        return _slow_parse(data), False
+    return value, False
+
+
+def _orjson_value(data: bytes) -> Any:
+    """orjson's value of a text; a text it refuses is a :class:`JsonError`."""
     try:
-        value = orjson.loads(data)
+        return orjson.loads(data)
     except orjson.JSONDecodeError as error:
         # orjson is right to refuse; the standard library words most errors better.
         _slow_parse(data)
@@ -376,15 +412,17 @@ def parse_json(data: bytes) -> Any:
         message = str(error.args[0]) if error.args else "invalid JSON"
         message = message.split(": line ")[0]
         raise JsonError(message, line, column) from None
-    kind = type(value)
-    if kind is dict or kind is list:
-        # The text's count is at least the true number of keys in the text, which is at
-        # least the parsed value's (a repeated key is kept once): equal counts leave no
-        # room for a duplicate. 19 digits in a row (-1) may be a number past 64 bits.
-        keys = _text_keys(data)
-        if keys < 0 or keys != _parsed_keys(value):
-            return _slow_parse(data)
-    elif (kind is int or kind is float) and scan([value]) < 0:
+
+
+def _checked(data: bytes, value: Any, keys: int) -> Any:
+    """The value of a text holding an object or an array, ``keys`` being the keys its
+    bytes count (:func:`_text_keys`): the value itself when nothing is in doubt, the
+    exact parser's otherwise.
+
+    The text's count is at least the true number of keys in the text, which is at least
+    the parsed value's (a repeated key is kept once): equal counts leave no room for a
+    duplicate. 19 digits in a row (-1) may be a number past 64 bits."""
+    if keys < 0 or keys != _parsed_keys(value):
         return _slow_parse(data)
     return value
 
