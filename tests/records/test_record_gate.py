@@ -462,6 +462,19 @@ def test_the_generator_refuses_what_it_does_not_implement(
     assert named in str(refused.value)
 
 
+def _build(folder: Path) -> subprocess.CompletedProcess[str]:
+    """``setup.py`` run in ``folder`` (nothing compiled): the build's first step, which
+    writes the gate from the schema file."""
+    return subprocess.run(
+        [sys.executable, "setup.py", "--version"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PHANTOM_LOG_NO_COMPILE": "1"},
+        timeout=120,
+    )
+
+
 def test_a_schema_with_an_unknown_keyword_fails_the_build(tmp_path: Path) -> None:
     """setup.py generates the gate first: a keyword the generator does not implement
     stops the build with its name, and no gate is written."""
@@ -475,27 +488,13 @@ def test_a_schema_with_an_unknown_keyword_fails_the_build(tmp_path: Path) -> Non
     (tmp_path / "phantom_log" / "schemas" / schema.RECORD_SCHEMA).write_text(
         _schema_with(_set("$defs/cards/uniqueItems", True)), encoding="utf-8"
     )
-    built = subprocess.run(
-        [sys.executable, "setup.py", "--version"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PHANTOM_LOG_NO_COMPILE": "1"},
-        timeout=120,
-    )
+    built = _build(tmp_path)
     assert built.returncode != 0
     assert "NotImplementedInGate" in built.stderr and "'uniqueItems'" in built.stderr
     assert not (tmp_path / "phantom_log" / "records" / "record_gate.py").exists()
     # The schema as it is builds.
     shutil.copy(SCHEMA_FILE, tmp_path / "phantom_log" / "schemas" / schema.RECORD_SCHEMA)
-    built = subprocess.run(
-        [sys.executable, "setup.py", "--version"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PHANTOM_LOG_NO_COMPILE": "1"},
-        timeout=120,
-    )
+    built = _build(tmp_path)
     assert built.returncode == 0, built.stderr
     written = (tmp_path / "phantom_log" / "records" / "record_gate.py").read_text("utf-8")
     assert written == gate_generator.generate(SCHEMA_TEXT).python
