@@ -60,12 +60,18 @@ class RecordReport:
         return all(problem.severity is not Severity.ERROR for problem in self.problems)
 
     @property
+    def schema_shaped(self) -> bool:
+        """True when the record is an object that passed the schema: ``record`` then has
+        the schema's shape (its required keys, each value of its type)."""
+        return isinstance(self.record, dict) and not any(
+            problem.code in _BEFORE_MODEL for problem in self.problems
+        )
+
+    @property
     def model(self) -> GameRecord | None:
         """The record as the record model (built from the validated JSON, without a second
         validation), or ``None`` when the record did not pass the schema."""
-        if not isinstance(self.record, dict) or any(
-            problem.code in _BEFORE_MODEL for problem in self.problems
-        ):
+        if not self.schema_shaped:
             return None
         from ..records.model import GameRecord
 

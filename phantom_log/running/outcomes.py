@@ -7,16 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
-
-import orjson
+from typing import Final, NamedTuple
 
 from ..checking.verdict import RecordReport
 from ..records.source_records import SourceRecord, record_line
+from ..rules.problems import FAILURE_CODES, Problem, Severity
 from ..rules.sheets import Sheet
 from ..tournament.cross_checks import TournamentProblem
 from ..tournament.facts import FactsTable, RecordFacts, record_facts
-from ..views.reports import report_lines, verdict_line
+from ..views.reports import report_json_line, report_lines, verdict_line
 
 
 @dataclass(slots=True)
@@ -61,12 +60,11 @@ class Options:
 
 def report_outcome(report: RecordReport, options: Options) -> Outcome:
     """The outcome of one report."""
-    codes = tuple(problem.code.value for problem in report.problems)
+    valid, warnings, failed, codes = _verdict(report.problems)
     if options.output == "json":
-        text = orjson.dumps(report.to_json()).decode() + "\n"
-        return Outcome(report.valid, report.warnings, text, failed=report.failed, codes=codes)
-    lines = report_lines(report)
-    if report.valid and not options.quiet:
+        return Outcome(valid, warnings, report_json_line(report, valid), failed=failed, codes=codes)
+    lines = report_lines(report) if report.problems else []
+    if valid and not options.quiet:
         lines.append(verdict_line(report))
     text = "".join(line + "\n" for line in lines)
     if options.output == "facts":
@@ -81,16 +79,30 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
             )
             for problem in report.problems
         )
-        return Outcome(
-            report.valid,
-            report.warnings,
-            text,
-            record_facts(report),
-            problems,
-            report.failed,
-            codes,
-        )
-    return Outcome(report.valid, report.warnings, text, failed=report.failed, codes=codes)
+        return Outcome(valid, warnings, text, record_facts(report), problems, failed, codes)
+    return Outcome(valid, warnings, text, failed=failed, codes=codes)
+
+
+_NO_PROBLEM: Final = (True, 0, False, ())
+
+
+def _verdict(problems: tuple[Problem, ...]) -> tuple[bool, int, bool, tuple[str, ...]]:
+    """What a record's problems make of it, read in one walk: whether it is valid, its
+    warnings, whether the run could not check it, and each problem's code (as
+    :attr:`~phantom_log.checking.verdict.RecordReport.valid`, ``warnings`` and
+    ``failed`` say)."""
+    if not problems:
+        return _NO_PROBLEM
+    warnings = 0
+    failed = False
+    codes = []
+    for problem in problems:
+        code = problem.code
+        codes.append(code.value)
+        warnings += problem.severity is Severity.WARNING
+        failed = failed or code in FAILURE_CODES
+    # A problem is a warning or an error: the record is valid when all are warnings.
+    return warnings == len(problems), warnings, failed, tuple(codes)
 
 
 def chunk_outcomes(checked: Iterable[CheckedRecord], options: Options) -> list[Outcome]:

@@ -52,9 +52,8 @@ def record_facts(report: RecordReport) -> RecordFacts:
     result = report.result
     winner = None if result is None or result.winner is None else result.winner.key
     notes = None if result is None else result.notes
-    model = report.model
     record = report.record
-    if model is None or not isinstance(record, dict):
+    if not report.schema_shaped:
         return facts_of(
             report.source,
             report.index,
@@ -65,17 +64,19 @@ def record_facts(report: RecordReport) -> RecordFacts:
             winner,
             notes,
         )
-    # A record of the schema's shape: its names and stage as the record model reads them.
-    stage = model.stage
+    # A record of the schema's shape: its names and stage read from the validated value,
+    # as the record model would read them (the model is not made: it would cost more
+    # than all the other facts).
+    players = record["players"]
     return RecordFacts(
         report.source,
         report.index,
         report.game_id,
         report.valid,
-        model.players.phantom,
-        model.players.christine,
-        stage,
-        _content_digest({key: value for key, value in record.items() if key != "game_id"}),
+        players["phantom"],
+        players["christine"],
+        record.get("stage"),
+        _content_digest(record),
         () if report.log is None else tuple(_deal_key(data["deal"]) for data in record["rounds"]),
         winner,
         notes,
@@ -105,8 +106,7 @@ def facts_of(
                 players.get("christine") if isinstance(players.get("christine"), str) else None
             )
         stage = record.get("stage") if isinstance(record.get("stage"), str) else None
-        body = {key: value for key, value in record.items() if key != "game_id"}
-        content = _content_digest(body)
+        content = _content_digest(record)
         if replayed:
             deals = tuple(_deal_key(data["deal"]) for data in record["rounds"])
     return RecordFacts(
@@ -125,9 +125,17 @@ def facts_of(
     )
 
 
-def _content_digest(body: Any) -> bytes:
-    """A digest of a record's content, the same for the same content whatever the order
-    of its keys."""
+def _content_digest(record: dict[str, Any]) -> bytes:
+    """A digest of a record's content apart from its game id: the same for records equal
+    as JSON values (as the strict parse reads them), however they are written (the order
+    of their keys, spaces, escapes, ``1.0`` or ``1.00``), and different for any other.
+
+    The content is written in one canonical form, the JSON text of the value with sorted
+    keys and no spaces, and that text digested: the record's own text cannot stand for it
+    (another order of the same keys is the same content), and no digest over the parsed
+    value is cheaper than orjson writing it (see docs/decisions.md)."""
+    body = dict(record)  # a copy without the game id: no key is written twice
+    body.pop("game_id", None)
     try:
         text = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:

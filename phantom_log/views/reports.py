@@ -1,11 +1,14 @@
 """Reports on verified records, as they are printed: compiler-style problem lines, the
 verdict line of a valid record, record names and headings, and the escaping that keeps
-any record text from forging a terminal's output."""
+any record text from forging a terminal's output; and a record's line of the JSON Lines
+report (``verify --format json``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Final
+
+import orjson
 
 from ..checking.verdict import RecordReport
 from ..rules.cards import Role
@@ -43,7 +46,10 @@ _UNSAFE: Final = {
 
 def printable(text: str) -> str:
     """A line of text with every character that could forge a terminal's output escaped."""
-    return text.translate(_UNSAFE)
+    # Every character _UNSAFE escapes is one str.isprintable refuses (a control or format
+    # character, a separator other than the space, a surrogate, a non-character): a
+    # printable text, most of them, is already safe, and is told at C speed.
+    return text if text.isprintable() else text.translate(_UNSAFE)
 
 
 def _where(problem: Problem) -> str:
@@ -192,3 +198,56 @@ def result_text(result: Result, ended_at: tuple[int, int] | None) -> str:
     if ended_at is not None:
         outcome += f" (round {ended_at[0]}, trick {ended_at[1]})"
     return outcome
+
+
+# -- the JSON Lines report -----------------------------------------------------------
+
+
+def report_json_line(report: RecordReport, valid: bool) -> str:
+    """The report on a record as one line of ``verify --format json``: the text of
+    ``orjson.dumps(report.to_json())`` and a line break (``valid``: ``report.valid``, as the
+    caller found it), written at once, each field read once, with no dictionary made."""
+    game_id = report.game_id
+    result = report.result
+    problems = ",".join([_problem_json(problem) for problem in report.problems])
+    return (
+        f'{{"source":{_json_string(report.source)},"index":{report.index},"game_id":'
+        f"{'null' if game_id is None else _json_string(game_id)},"
+        f'"valid":{"true" if valid else "false"},"problems":[{problems}],"result":'
+        + (
+            "null}\n"
+            if result is None
+            else f'{{"winner":{_json_winner(result)},"notes":{result.notes}}}}}\n'
+        )
+    )
+
+
+def _problem_json(problem: Problem) -> str:
+    """A problem as :meth:`~phantom_log.rules.problems.Problem.to_json`'s object is written."""
+    placed = (
+        ""
+        if problem.line is None
+        else f',"line":{problem.line},"column":{_json_count(problem.column)}'
+    )
+    return (
+        f'{{"code":"{problem.code.value}","severity":"{problem.severity.value}",'
+        f'"message":{_json_string(problem.message)},"pointer":{_json_string(problem.pointer)},'
+        f'"round":{_json_count(problem.round)},"trick":{_json_count(problem.trick)}{placed}}}'
+    )
+
+
+def _json_string(text: str) -> str:
+    """A string as orjson writes it: as it is between quotes when nothing in it needs an
+    escape (orjson escapes only the quote, the backslash and the C0 controls, all of
+    which str.isprintable refuses; a lone surrogate, which orjson refuses, too)."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return orjson.dumps(text).decode()
+
+
+def _json_count(number: int | None) -> str:
+    return "null" if number is None else str(number)
+
+
+def _json_winner(result: Result) -> str:
+    return "null" if result.winner is None else f'"{result.winner.key}"'
