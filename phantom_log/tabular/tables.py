@@ -266,11 +266,17 @@ def swaps_as_text(frame: Frame) -> Frame:
     return frame.with_columns(swaps=pl.when(joined == "").then(None).otherwise(joined))
 
 
-def decode_tricks(frame: Frame) -> Frame:
+def decode_tricks(frame: Frame, swaps_as_written: bool = False) -> Frame:
     """The tricks table of a frame of packed tricks (``game_key``, ``source``, ``index``,
     ``game_id``, ``packed``, ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a
     whole column at a time (lazily for a lazy frame: only the columns a query reads). Each
-    is a field of the engine's packing read as the code it is: nothing is worked out here."""
+    is a field of the engine's packing read as the code it is: nothing is worked out here.
+
+    With ``swaps_as_written``, the ``swaps`` column is left as the text it is packed as,
+    which is what CSV writes (:func:`swaps_as_text` of the decoded column gives it back):
+    no list of structs is made only to be written as that text again."""
+    swaps = pl.col("swaps") if swaps_as_written else _swap_lists(pl.col("swaps"))
+    schema = _CSV_TRICK_SCHEMA if swaps_as_written else TRICK_SCHEMA
     return frame.select(
         pl.col(GAME_KEY),
         pl.col("source"),
@@ -289,10 +295,14 @@ def decode_tricks(frame: Frame) -> Frame:
         note_owner=_role(_field("note_owner")),
         in_order=_field("in_order") == 1,
         special=_field("special") == 1,
-        swaps=_swap_lists(pl.col("swaps")),
+        swaps=swaps,
         notes_before=_field("notes_before"),
         notes_after=_field("notes_after"),
-    ).cast({name: dtype for name, dtype in TRICK_SCHEMA.items()})
+    ).cast(dict(schema.items()))
+
+
+# The tricks table as CSV writes it: the swaps as their text.
+_CSV_TRICK_SCHEMA: Final = {**TRICK_SCHEMA, "swaps": pl.String}
 
 
 class TableScans(Protocol):
@@ -329,11 +339,13 @@ class TableFiles:
             return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
         return pl.scan_ipc(self.games)
 
-    def scan_tricks(self) -> pl.LazyFrame:
-        """The tricks table, with its ``game_key``."""
+    def scan_tricks(self, swaps_as_written: bool = False) -> pl.LazyFrame:
+        """The tricks table, with its ``game_key``; with ``swaps_as_written``, its
+        ``swaps`` as CSV writes them (see :func:`decode_tricks`)."""
         if not self.tricks:
-            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **TRICK_SCHEMA})
-        return decode_tricks(pl.scan_ipc(self.tricks))
+            schema = _CSV_TRICK_SCHEMA if swaps_as_written else TRICK_SCHEMA
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **schema})
+        return decode_tricks(pl.scan_ipc(self.tricks), swaps_as_written)
 
 
 @dataclass(frozen=True)
@@ -712,10 +724,9 @@ class TrickCsv:
                     "swaps": self.swaps,
                 },
                 schema=_PACKED_SCHEMA,
-            )
+            ),
+            swaps_as_written=True,  # a trick without a swap: an empty cell, as csv writes ""
         ).select(list(ANNOTATION_FIELDS))  # annotate's columns: the record is named apart
-        # A trick without a swap has an empty cell, as the csv module writes "".
-        frame = swaps_as_text(frame)
         self.stream.write(frame_csv(frame, include_header=self.header))
         self.header = False
         for column in (self.game_ids, self.packed, self.swaps):
