@@ -24,7 +24,7 @@ own share (its pass less the one before) and both against the parse floor:
    (``tournament check``'s work on a chunk);
 8. ``tables``: ``export`` and ``stats``'s work on a chunk
    (:func:`phantom_log.running.pipeline.tables_chunk`: the replay with every event, the
-   record model, the rows and their data frames).
+   rows and their data frames; no record model).
 
 Stages 1 to 5 are what every verdict needs with this design (the schema's gate and its
 wording, the strict parse and one replay by the rules engine): their sum is the least
