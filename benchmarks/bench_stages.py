@@ -29,7 +29,7 @@ own share (its pass less the one before) and both against the parse floor:
    (``tournament check``'s work on a chunk);
 8. ``tables``: ``export`` and ``stats``'s work on a chunk
    (:func:`phantom_log.running.pipeline.tables_chunk`: the replay with every event, the
-   record model, the rows and their data frames).
+   rows and their data frames; no record model).
 
 A last line, ``exact``, times stage 3 done as every record was before the generated gate
 (and as a refused record still is): the strict parse with its key-count walk

@@ -154,15 +154,13 @@ def export(
         # neither, and another run writing them meanwhile waits (OutputSet).
         with outputs_together(force) as written:
             for table, option in outputs:
-                frame = files.scan_games() if option == "--games" else files.scan_tricks()
+                as_text = table.format == "csv"  # the swaps as the text they are packed as
+                frame = files.scan_games() if option == "--games" else files.scan_tricks(as_text)
                 frame = frame.drop("game_key")
                 temporary = written.path(table.path or "-", standard_output=True)
                 if table.format == "csv":
                     from ..tabular.csv_output import sink_csv
-                    from ..tabular.tables import swaps_as_text
 
-                    if option == "--tricks":
-                        frame = swaps_as_text(frame)
                     sink_csv(frame, temporary)
                 elif table.format == "parquet":
                     frame.sink_parquet(temporary)

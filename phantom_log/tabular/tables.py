@@ -96,42 +96,37 @@ def _flag(value: Any) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+_NO_KEYS: Final[dict[str, Any]] = {}
+_UNKNOWN_RULES: Final[dict[str, Any]] = {"beginner": None, "balance": None}
+
+
 def game_row(report: RecordReport) -> tuple[Any, ...]:
     """The games-table row of one record, in the order of :data:`GAME_SCHEMA` (``date``
     as the record's text: whole columns are read as dates at once). See the README for
-    the columns' meaning."""
-    model = report.model
+    the columns' meaning.
+
+    The metadata is read from the parsed record itself, the rest from the engine's
+    events: no record model is made (a record that passed the schema holds exactly what
+    its model would, and one that did not has each cell of the right type, or empty)."""
     replayed = report.log
+    parsed = report.record
+    record: dict[str, Any] = parsed if isinstance(parsed, dict) else _NO_KEYS
+    get = record.get
+    players = get("players")
+    if not isinstance(players, dict):
+        players = _NO_KEYS
     sheet_name: str | None = None
     beginner: bool | None = None
     balance: bool | None = None
-    if model is not None:
-        # The record's metadata as the record model reads it (its sheet and rules only when
-        # the replay, which says them too, did not get that far).
-        event: Any = model.event
-        site: Any = model.site
-        date: Any = model.date
-        stage: Any = model.stage
-        phantom: Any = model.players.phantom
-        christine: Any = model.players.christine
-        if replayed is None:
-            sheet: Any = model.sheet
-            sheet_name = (sheet or None) if isinstance(sheet, str) else sheet.name
-            beginner = model.rules.beginner if model.rules else False
-            balance = model.rules.balance if model.rules else False
-    else:
-        record = report.record if isinstance(report.record, dict) else {}
-        event, site, date, stage = (record.get(key) for key in ("event", "site", "date", "stage"))
-        players = record.get("players")
-        if not isinstance(players, dict):
-            players = {}
-        phantom, christine = players.get("phantom"), players.get("christine")
-        rules = record.get("rules", {})
-        if not isinstance(rules, dict):
-            rules = {"beginner": None, "balance": None}
-        sheet = record.get("sheet")
+    if replayed is None:
+        # The sheet and rules as the record gives them (the replay, which says them too,
+        # did not get that far).
+        sheet = get("sheet")
         sheet_name = _text(sheet) or (_text(sheet.get("name")) if isinstance(sheet, dict) else None)
-        if report.record is not None:
+        if parsed is not None:
+            rules = get("rules", _NO_KEYS)
+            if not isinstance(rules, dict):
+                rules = _UNKNOWN_RULES
             beginner = _flag(rules.get("beginner", False))
             balance = _flag(rules.get("balance", False))
     result = report.result
@@ -164,12 +159,12 @@ def game_row(report: RecordReport) -> tuple[Any, ...]:
         report.source,
         report.index,
         report.game_id,
-        _text(event),
-        _text(site),
-        _text(date),
-        _text(stage),
-        _text(phantom),
-        _text(christine),
+        _text(get("event")),
+        _text(get("site")),
+        _text(get("date")),
+        _text(get("stage")),
+        _text(players.get("phantom")),
+        _text(players.get("christine")),
         sheet_name,
         beginner,
         balance,
@@ -202,12 +197,11 @@ facts of each trick, and its swaps as text (``None`` when there was no swap)."""
 def trick_rows(report: RecordReport) -> TrickRows:
     """The tricks of one record, compact: one per completed trick."""
     replayed = report.log
-    packed: list[int] = []
-    swaps: list[str | None] = []
-    if replayed is not None:
-        for outcome in replayed.tricks:
-            packed.append(outcome.packed)
-            swaps.append(swaps_text(outcome.swaps) if outcome.swaps else None)
+    if replayed is None:
+        return [], []
+    tricks = replayed.tricks
+    packed = [outcome.packed for outcome in tricks]
+    swaps = [swaps_text(given) if given else None for given in [t.swaps for t in tricks]]
     return packed, swaps
 
 
@@ -272,11 +266,17 @@ def swaps_as_text(frame: Frame) -> Frame:
     return frame.with_columns(swaps=pl.when(joined == "").then(None).otherwise(joined))
 
 
-def decode_tricks(frame: Frame) -> Frame:
+def decode_tricks(frame: Frame, swaps_as_written: bool = False) -> Frame:
     """The tricks table of a frame of packed tricks (``game_key``, ``source``, ``index``,
     ``game_id``, ``packed``, ``swaps``): every column of :data:`TRICK_SCHEMA`, decoded a
     whole column at a time (lazily for a lazy frame: only the columns a query reads). Each
-    is a field of the engine's packing read as the code it is: nothing is worked out here."""
+    is a field of the engine's packing read as the code it is: nothing is worked out here.
+
+    With ``swaps_as_written``, the ``swaps`` column is left as the text it is packed as,
+    which is what CSV writes (:func:`swaps_as_text` of the decoded column gives it back):
+    no list of structs is made only to be written as that text again."""
+    swaps = pl.col("swaps") if swaps_as_written else _swap_lists(pl.col("swaps"))
+    schema = _CSV_TRICK_SCHEMA if swaps_as_written else TRICK_SCHEMA
     return frame.select(
         pl.col(GAME_KEY),
         pl.col("source"),
@@ -295,10 +295,14 @@ def decode_tricks(frame: Frame) -> Frame:
         note_owner=_role(_field("note_owner")),
         in_order=_field("in_order") == 1,
         special=_field("special") == 1,
-        swaps=_swap_lists(pl.col("swaps")),
+        swaps=swaps,
         notes_before=_field("notes_before"),
         notes_after=_field("notes_after"),
-    ).cast({name: dtype for name, dtype in TRICK_SCHEMA.items()})
+    ).cast(dict(schema.items()))
+
+
+# The tricks table as CSV writes it: the swaps as their text.
+_CSV_TRICK_SCHEMA: Final = {**TRICK_SCHEMA, "swaps": pl.String}
 
 
 class TableScans(Protocol):
@@ -335,11 +339,13 @@ class TableFiles:
             return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **GAME_SCHEMA})
         return pl.scan_ipc(self.games)
 
-    def scan_tricks(self) -> pl.LazyFrame:
-        """The tricks table, with its ``game_key``."""
+    def scan_tricks(self, swaps_as_written: bool = False) -> pl.LazyFrame:
+        """The tricks table, with its ``game_key``; with ``swaps_as_written``, its
+        ``swaps`` as CSV writes them (see :func:`decode_tricks`)."""
         if not self.tricks:
-            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **TRICK_SCHEMA})
-        return decode_tricks(pl.scan_ipc(self.tricks))
+            schema = _CSV_TRICK_SCHEMA if swaps_as_written else TRICK_SCHEMA
+            return pl.LazyFrame(schema={GAME_KEY: pl.Int64, **schema})
+        return decode_tricks(pl.scan_ipc(self.tricks), swaps_as_written)
 
 
 @dataclass(frozen=True)
@@ -461,14 +467,18 @@ class TableRows:
     """The rows of the included records of one batch, gathered a column at a time, and
     made into frames at once: the one step from rows to frames, for export's batches
     (:func:`build_tables`) and for the unit of work of every engine
-    (:func:`phantom_log.tabular.batch.batch_tables`)."""
+    (:func:`phantom_log.tabular.batch.batch_tables`).
+
+    A record's games row is kept as the tuple :func:`game_row` made, and the rows are
+    turned into columns all at once (``zip``), which polars reads faster than rows; a
+    trick's ``source``, ``index`` and ``game_id`` are its game's, gathered by polars from
+    the games columns rather than repeated here for every trick."""
 
     def __init__(self) -> None:
+        self.keys: list[int] = []
         self.games: list[tuple[Any, ...]] = []
-        self.trick_keys: list[int] = []
-        self.trick_sources: list[str] = []
-        self.trick_indexes: list[int] = []
-        self.trick_ids: list[str | None] = []
+        #: How many tricks each record of :attr:`games` has, in order.
+        self.trick_counts: list[int] = []
         self.packed: list[int] = []
         self.swaps: list[str | None] = []
 
@@ -479,41 +489,56 @@ class TableRows:
     def add(self, key: int, rows: RecordRows) -> None:
         """The rows of one included record (``rows.game`` is not ``None``), under ``key``."""
         assert rows.game is not None
-        self.games.append((key, *rows.game))
+        self.keys.append(key)
+        self.games.append(rows.game)
         record_packed, record_swaps = rows.tricks
-        count = len(record_packed)
-        if count:
-            self.trick_keys.extend([key] * count)
-            self.trick_sources.extend([rows.game[_SOURCE]] * count)
-            self.trick_indexes.extend([rows.game[_INDEX]] * count)
-            self.trick_ids.extend([rows.game[_GAME_ID]] * count)
+        self.trick_counts.append(len(record_packed))
+        if record_packed:
             self.packed.extend(record_packed)
             self.swaps.extend(record_swaps)
 
     def frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """The games frame (``game_key`` and :data:`GAME_SCHEMA`) and the packed tricks
         frame (read it with :func:`decode_tricks`) of the rows held."""
+        columns = zip(*self.games, strict=True) if self.games else ((),) * len(_GAME_ROW_SCHEMA)
         game_frame = pl.DataFrame(
-            self.games, schema={GAME_KEY: pl.Int64, **_GAME_ROW_SCHEMA}, orient="row"
-        ).with_columns(pl.col("date").str.to_date("%Y-%m-%d", strict=False))
-        trick_frame = pl.DataFrame(
-            {
-                GAME_KEY: self.trick_keys,
-                "source": self.trick_sources,
-                "index": self.trick_indexes,
-                "game_id": self.trick_ids,
-                "packed": self.packed,
-                "swaps": self.swaps,
-            },
-            schema=_PACKED_SCHEMA,
+            [
+                pl.Series(GAME_KEY, self.keys, dtype=pl.Int64),
+                *(
+                    pl.Series(name, column, dtype=dtype)
+                    for (name, dtype), column in zip(_GAME_ROW_SCHEMA.items(), columns, strict=True)
+                ),
+            ]
         )
+        trick_frame = (
+            game_frame.select(GAME_KEY, "source", "index", "game_id")
+            .gather(_each_tricks_game(self.trick_counts))
+            .with_columns(
+                pl.Series("packed", self.packed, dtype=pl.Int64),
+                pl.Series("swaps", self.swaps, dtype=pl.String),
+            )
+        )
+        game_frame = game_frame.with_columns(pl.col("date").str.to_date("%Y-%m-%d", strict=False))
         return game_frame, trick_frame
 
     def clear(self) -> None:
         """Drop the rows held."""
-        columns = (self.trick_keys, self.trick_sources, self.trick_indexes, self.trick_ids)
-        for column in (self.games, *columns, self.packed, self.swaps):
+        for column in (self.keys, self.games, self.trick_counts, self.packed, self.swaps):
             column.clear()
+
+
+def _each_tricks_game(counts: list[int]) -> pl.Series:
+    """The row of each trick's game, in the order of the tricks, from how many tricks
+    each game has: game ``n`` repeated ``counts[n]`` times."""
+    counted = pl.DataFrame(
+        {"game": pl.int_range(len(counts), eager=True, dtype=pl.Int64), "count": counts},
+        schema={"game": pl.Int64, "count": pl.Int64},
+    )
+    return (
+        counted.filter(pl.col("count") > 0)
+        .select(pl.col("game").repeat_by("count").explode())
+        .to_series()
+    )
 
 
 # A chunk written by a worker keys its games from its number (plus one) shifted by this
@@ -699,10 +724,9 @@ class TrickCsv:
                     "swaps": self.swaps,
                 },
                 schema=_PACKED_SCHEMA,
-            )
+            ),
+            swaps_as_written=True,  # a trick without a swap: an empty cell, as csv writes ""
         ).select(list(ANNOTATION_FIELDS))  # annotate's columns: the record is named apart
-        # A trick without a swap has an empty cell, as the csv module writes "".
-        frame = swaps_as_text(frame)
         self.stream.write(frame_csv(frame, include_header=self.header))
         self.header = False
         for column in (self.game_ids, self.packed, self.swaps):
