@@ -538,14 +538,12 @@ def _deal_part(
         )
     seen = phantom | christine
     hand = 0
-    position = 0
-    for code in codes:
+    for position, code in enumerate(codes):
         card = parse_card(code)
         if (seen | hand) >> card & 1:
-            if hand >> card & 1:
-                first = key
-            else:
-                first = "phantom" if phantom >> card & 1 else "christine"
+            # The part that holds it already: this one, or one read before.
+            before = "phantom" if phantom >> card & 1 else "christine"
+            first = key if hand >> card & 1 else before
             raise _at(
                 Illegal(
                     Code.BAD_DEAL,
@@ -556,7 +554,6 @@ def _deal_part(
                 None,
             )
         hand |= 1 << card
-        position += 1
     return hand
 
 
@@ -734,9 +731,12 @@ def _play(
             # the cards in the record's order, for the problem.
             phantom_mask = 0 if phantom is None else _mask(phantom)
             christine_mask = 0 if christine is None else _mask(christine)
-            if phantom_mask >= 0 and christine_mask >= 0:
-                if state.took_swap_masks(phantom_mask, christine_mask):
-                    return
+            if (
+                phantom_mask >= 0
+                and christine_mask >= 0
+                and state.took_swap_masks(phantom_mask, christine_mask)
+            ):
+                return
         phantom_cards = () if phantom is None else _cards(phantom)
         christine_cards = () if christine is None else _cards(christine)
         before = state.copy() if decisions else None

@@ -364,9 +364,7 @@ def test_swap_masks_are_taken_exactly_when_the_cards_would_be(
         )
     )
     by_cards = state.copy()
-    problem = by_cards.step_swap(
-        tuple(hand_cards(masks[0])), tuple(hand_cards(masks[1]))
-    )
+    problem = by_cards.step_swap(tuple(hand_cards(masks[0])), tuple(hand_cards(masks[1])))
     by_masks = state.copy()
     took = by_masks.took_swap_masks(*masks)
     assert took == (problem is None)
