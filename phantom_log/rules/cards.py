@@ -171,7 +171,7 @@ def parse_card(code: object) -> int:
 
 
 # parse_card is CARD_BY_CODE[code] for every code, read faster: the compiled build reads
-# the three characters as C ints, but as Python that reading costs four times the lookup
+# the three characters as C ints, but as Python that reading costs seven times the lookup
 # (a fifth of the Python build's replay), so the Python build looks the code up.
 if isinstance(parse_card, FunctionType):  # not compiled
     globals()["parse_card"] = CARD_BY_CODE.__getitem__
