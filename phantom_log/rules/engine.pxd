@@ -54,6 +54,7 @@ cdef int _EXTRA
 cdef int _EXTRA_CAPPED
 cdef int _REMOVED
 cdef int _REMOVED_FLOORED
+cdef tuple _NUMBER_TUPLES
 
 cpdef int card_class(int card, int super_trump, int lead_suit) noexcept
 cdef inline int _suit_class(int suit, int super_trump, int lead_suit) noexcept
@@ -140,7 +141,7 @@ cdef class GameState:
     cpdef object step_deal_unseen(self)
     @cython.locals(dealt=Dealt)
     cdef void _begin_round(self, int phantom, int christine, bint unseen)
-    @cython.locals(exchanged=Exchanged)
+    @cython.locals(exchanged=Exchanged, role=int, card=int, hand=int)
     cpdef object step_exchange(self, int phantom_card, int christine_card)
     @cython.locals(started=RoundStarted)
     cpdef object step_special_number(self, int number)
@@ -155,11 +156,12 @@ cdef class GameState:
                    hand=int)
     cpdef object inferred_deal(self, int phantom_left, int christine_left)
     cpdef void forget_hands(self)
-    @cython.locals(size=int, role=int, hand=int, card=int, position=int, mask=int, mask0=int,
-                   mask1=int, swapped=CardsSwapped)
+    @cython.locals(size=int, role=int, count=int, hand=int, card=int, position=int, mask=int,
+                   mask0=int, mask1=int, swapped=CardsSwapped)
     cpdef object step_swap(self, object phantom, object christine)
-    @cython.locals(size=int)
     cpdef object step_swap_masks(self, int phantom, int christine)
+    @cython.locals(size=int)
+    cpdef bint took_swap_masks(self, int phantom, int christine) except -1
     @cython.locals(lead=int, follow=int, leader=int, notes=int, trump=int, verdict=int,
                    winner=int, note_owner=int, in_order=bint, special=bint, after=int,
                    ended=TrickEnded, round_ended=RoundEnded, decided=int, round_over=bint,

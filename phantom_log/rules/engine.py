@@ -644,7 +644,7 @@ class GameState:
         """The special numbers that may be picked now."""
         if self.phase_code != _SPECIAL_NUMBER:
             return ()
-        return _numbers(self.number_choices)
+        return _NUMBER_TUPLES[self.number_choices]
 
     def legal_actions(self) -> list[Action]:
         """Every action that may be taken now (deals are chance's: not listed)."""
@@ -796,10 +796,9 @@ class GameState:
             if self.phase_code == _SPECIAL_NUMBER and self.beginner:
                 return _illegal(Code.BAD_EXCHANGE, beginner=True, round=self.round_index + 1)
             return self.out_of_phase()
-        for role, card, hand in (
-            (0, phantom_card, self.phantom_hand),
-            (1, christine_card, self.christine_hand),
-        ):
+        for role in range(2):
+            card = christine_card if role else phantom_card
+            hand = self.christine_hand if role else self.phantom_hand
             if not hand >> card & 1:
                 return _illegal(
                     Code.BAD_EXCHANGE,
@@ -836,7 +835,7 @@ class GameState:
                 round=self.round_index + 1,
                 beginner=self.beginner,
                 leader=ROLES[self.leader_code],
-                choices=_numbers(self.number_choices),
+                choices=_NUMBER_TUPLES[self.number_choices],
             )
         if self.events is not None:
             started = RoundStarted.__new__(RoundStarted)
@@ -844,7 +843,7 @@ class GameState:
             started.leader_code = self.leader_code
             started.special_number = number
             started.chooser_code = _NOBODY if self.beginner else self.leader_code
-            started.choices = _numbers(self.number_choices)
+            started.choices = _NUMBER_TUPLES[self.number_choices]
             started.phantom_hand = self.phantom_hand
             started.christine_hand = self.christine_hand
             started.notes = self.notes
@@ -907,7 +906,7 @@ class GameState:
             self.phantom_hand = hand
         if leading:
             self.lead_card = card
-            if self.events is not None:
+            if self.events is not None and self.swaps:
                 self.swaps = []
         else:
             self.follow_card = card
@@ -960,31 +959,32 @@ class GameState:
                 return _illegal(Code.UNEXPECTED_SWAP, card=card, special_number=self.special_number)
             return self.out_of_phase()
         size = self.pending_swap
-        given = (phantom, christine)
-        for role in (0, 1):
-            if len(given[role]) < size:
+        for role in range(2):
+            count = len(christine if role else phantom)
+            if count < size:
                 return _illegal(
                     Code.MISSING_SWAP,
                     player=ROLES[role],
-                    count=len(given[role]),
+                    count=count,
                     size=size,
                     card=self.swap_card(),
                 )
-        for role in (0, 1):
-            if len(given[role]) > size:
+        for role in range(2):
+            count = len(christine if role else phantom)
+            if count > size:
                 return _illegal(
                     Code.UNEXPECTED_SWAP,
                     player=ROLES[role],
-                    count=len(given[role]),
+                    count=count,
                     size=size,
                     card=self.swap_card(),
                 )
         mask0 = 0
         mask1 = 0
-        for role in (0, 1):
+        for role in range(2):
             hand = self.christine_hand if role else self.phantom_hand
             mask = 0
-            for position, card in enumerate(given[role]):
+            for position, card in enumerate(christine if role else phantom):
                 if not (0 <= card < _DECK and hand >> card & 1):
                     return _illegal(
                         Code.CARD_NOT_HELD,
@@ -1033,6 +1033,17 @@ class GameState:
         """:meth:`step_swap` with each side's cards as a bit mask: the same checks and the
         same result, without building tuples (for searches). A state that tracks events,
         or a swap that is not legal, goes through :meth:`step_swap` itself."""
+        if self.took_swap_masks(phantom, christine):
+            return None
+        return self.step_swap(tuple(hand_cards(phantom)), tuple(hand_cards(christine)))
+
+    def took_swap_masks(self, phantom: int, christine: int) -> bool:
+        """Take the swap of these cards (bit masks) in place, and say so, when
+        :meth:`step_swap` would take it without a problem and tell nothing of it (the
+        state tracks no event, nor is the round unseen); otherwise change nothing and say
+        ``False``: the caller then steps :meth:`step_swap` with the cards as given, for
+        the problem or the event (the replay of a record, whose swaps' cards are in the
+        record's order)."""
         size = self.pending_swap
         if (
             self.phase_code != _SWAP
@@ -1043,13 +1054,13 @@ class GameState:
             or popcount(phantom) != size
             or popcount(christine) != size
         ):
-            return self.step_swap(tuple(hand_cards(phantom)), tuple(hand_cards(christine)))
+            return False
         self.phantom_hand = self.phantom_hand & ~phantom | christine
         self.christine_hand = self.christine_hand & ~christine | phantom
         self.pending_swap = 0
         self.phase_code = _PLAY
         self._after_card(not self.swap_after_follow)
-        return None
+        return True
 
     def _played_unseen(self, player: int, card: int) -> None:
         """What a card played shows of an unseen round: the player had it (dealt, unless
@@ -1205,6 +1216,11 @@ class GameState:
 def _numbers(choices: int) -> tuple[int, ...]:
     """The numbers (1-6) whose bits are set in ``choices``."""
     return tuple(number for number in range(1, _FACES + 1) if choices >> number & 1)
+
+
+#: :func:`_numbers` of every ``number_choices`` (bits 1-6), made once: a round's start
+#: reads its choices here instead of building the tuple again.
+_NUMBER_TUPLES: Final = tuple(_numbers(choices) for choices in range(1 << (_FACES + 1)))
 
 
 def _subsets(mask: int, size: int) -> list[tuple[int, ...]]:

@@ -9,6 +9,13 @@ from phantom_log.rules.events cimport Dealt, RoundEnded, RoundStarted, TrickEnde
 
 cdef int _ROUNDS
 cdef int _TRICKS
+cdef int _NOTES
+cdef int _HAND
+cdef int _ASIDE
+cdef int _DECK
+cdef tuple _SINGLES
+cdef tuple _PAIRS
+cdef tuple _RESULTS
 cdef int _DEAL
 cdef int _EXCHANGE
 cdef int _SPECIAL_NUMBER
@@ -32,11 +39,12 @@ cdef class GameLog:
     cdef public object decisions
 
     cpdef void add_events(self, list events) except *
+    cdef void _add_kinds(self, list events) except *
 
 
 cpdef object _dispatch(object visitor, object event)
 
-@cython.locals(state=GameState, decisions=bint)
+@cython.locals(state=GameState, decisions=bint, events=list)
 cdef GameLog _replay_into_log(dict document, object builder, object sheet, object rules)
 
 @cython.locals(events=list)
@@ -49,9 +57,12 @@ cdef void _decision(object visitor, GameLog log, GameState state, object action)
                last_trick=int, is_last=bint, rounds=list, tricks=list)
 cdef object _fold(dict record, GameState state, object visitor, GameLog log, bint decisions)
 
-@cython.locals(round_no=int, part_index=int, expected=int, card=int, position=int,
-               seen=int, hand=int, deal=dict, codes=list)
+@cython.locals(round_no=int, phantom=int, christine=int, deal=dict)
 cdef object _deal(GameState state, dict data, int index)
+
+@cython.locals(round_no=int, card=int, position=int, seen=int, hand=int, codes=list)
+cdef int _deal_part(dict deal, str key, int expected, int phantom, int christine,
+                    int index) except -1
 
 @cython.locals(round_no=int, phantom_card=int, christine_card=int)
 cdef object _round_start(GameState state, dict data, object visitor, GameLog log, int index,
@@ -61,11 +72,15 @@ cdef object _round_start(GameState state, dict data, object visitor, GameLog log
 cdef object _trick(GameState state, dict trick, object visitor, GameLog log, int index,
                    int trick_index, bint is_last, bint decisions)
 
-@cython.locals(player=int, card=int, swap=dict)
+@cython.locals(player=int, card=int, swap=dict, phantom_mask=int, christine_mask=int)
 cdef object _play(GameState state, dict play, object visitor, GameLog log, int index,
                   int trick_index, int position, bint decisions)
 
+@cython.locals(count=int, first=int)
 cdef tuple _cards(object codes)
 
-@cython.locals(rounds=list, tricks=int, claim=object, claimed_winner=object)
+@cython.locals(mask=int, bit=int, twice=bint)
+cdef int _mask(object codes) except? -1
+
+@cython.locals(rounds=list, tricks=int, claim=object, claimed_winner=object, winner_code=int)
 cdef object _finish(dict record, GameState state, object visitor, GameLog log)

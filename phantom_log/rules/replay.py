@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Generic, TypeVar, cast, overload
 
-from .cards import ROLE_BY_KEY, Role, parse_card
+from .cards import DECK_SIZE, ROLE_BY_KEY, Role, parse_card
 from .engine import (
     CARDS_ASIDE,
     CARDS_PER_HAND,
@@ -49,10 +49,11 @@ from .events import (
     verdict_reason,
 )
 from .problems import Code, Illegal
-from .sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
+from .sheets import BUILTIN_SHEETS, NOTES_PER_SHEET, Sheet, sheet_from_json
 
 # C copies of the engine's numbers for the compiled build (replay.pxd types them).
 _ROUNDS = ROUNDS_PER_GAME
+_NOTES = NOTES_PER_SHEET
 _TRICKS = TRICKS_PER_ROUND
 #: The phases the fold reads, as the engine's ints.
 _DEAL: Final = 0
@@ -154,6 +155,10 @@ class GameLog:
     def add_events(self, events: list[Any]) -> None:
         """Add events, in order, to the log and to the lists of their kind."""
         self.events.extend(events)
+        self._add_kinds(events)
+
+    def _add_kinds(self, events: list[Any]) -> None:
+        """Add events, in order, to the lists of their kind."""
         for event in events:
             kind = type(event)
             if kind is TrickEnded:
@@ -239,8 +244,12 @@ class VerdictBuilder(GameLogBuilder):
     """The skipping visitor: a :class:`GameLog` of the problems, the result, where the
     game was decided and the final state, without a single event (``verify``'s replay)."""
 
+    # Made once a record: its two wants are the class's, not set on each one.
+    wants_events = False
+    wants_decisions = False
+
     def __init__(self) -> None:
-        super().__init__(events=False)
+        self.log = None
 
 
 # The four combinations of the optional rules, made once (records name them by flags).
@@ -249,6 +258,13 @@ _RULES: Final = {
     for beginner in (False, True)
     for balance in (False, True)
 }
+
+
+#: Every :class:`Result` a replay can end with, made once (it is frozen): the one of
+#: winner code ``w`` (-1 nobody) and ``n`` notes is ``_RESULTS[(w + 1) * (_NOTES + 1) + n]``.
+_RESULTS: Final = tuple(
+    Result(winner, notes) for winner in (None, *ROLES) for notes in range(NOTES_PER_SHEET + 1)
+)
 
 
 class SheetProblems(ValueError):
@@ -358,8 +374,14 @@ def _replay_into_log(
         if state.phase_code == _OVER:
             log.ended_at = (state.ended_round, state.ended_trick)
     except _Stop as stop:
-        _tell(None, state, log)  # what the steps before the illegal one did
         log.problems.append(stop.problem)
+    # The state's events (those of the steps before an illegal one, if any) become the
+    # log's at once: the fold hands them to no one on the way (_tell).
+    events = state.events
+    if events:
+        state.events = []
+        log.events = events  # the log's list was empty: this one is the replay's own
+        log._add_kinds(events)
     log.final = state
     return log
 
@@ -388,16 +410,16 @@ def _dispatch(visitor: Any, event: Any) -> None:
 
 
 def _tell(visitor: Any, state: GameState, log: GameLog | None) -> None:
-    """Hand the events the state has emitted since the last call to the visitor (to the
-    log at once, for a builder)."""
+    """Hand the events the state has emitted since the last call to the visitor; for a
+    builder (``log``), nothing: :func:`_replay_into_log` hands the log all of them at the
+    end."""
+    if log is not None:
+        return
     events = state.events
     if not events:
         return
-    if log is not None:
-        log.add_events(events)
-    else:
-        for event in events:
-            _dispatch(visitor, event)
+    for event in events:
+        _dispatch(visitor, event)
     events.clear()
 
 
@@ -469,8 +491,9 @@ def _trick_pointer(index: int, trick_index: int) -> str:
     return f"/rounds/{index}/tricks/{trick_index}"
 
 
-_DEAL_PARTS: Final = (("phantom", CARDS_PER_HAND), ("christine", CARDS_PER_HAND))
-_DEAL_PARTS_ASIDE: Final = (*_DEAL_PARTS, ("aside", CARDS_ASIDE))
+_HAND = CARDS_PER_HAND
+_ASIDE = CARDS_ASIDE
+_DECK = DECK_SIZE
 
 
 def _deal(state: GameState, data: dict[str, Any], index: int) -> None:
@@ -487,49 +510,51 @@ def _deal(state: GameState, data: dict[str, Any], index: int) -> None:
             None,
         )
     deal = data["deal"]
-    seen = 0
-    hands = [0, 0, 0]
-    parts = _DEAL_PARTS_ASIDE if "aside" in deal else _DEAL_PARTS
-    for part_index, (key, expected) in enumerate(parts):
-        codes = deal[key]
-        if len(codes) != expected:
-            raise _at(
-                Illegal(
-                    Code.BAD_DEAL,
-                    {"part": key, "count": len(codes), "expected": expected, "round": round_no},
-                ),
-                f"/rounds/{index}/deal/{key}",
-                round_no,
-                None,
-            )
-        hand = 0
-        for position, code in enumerate(codes):
-            card = parse_card(code)
-            if seen >> card & 1:
-                first = key if hand >> card & 1 else _holder(hands, card)
-                raise _at(
-                    Illegal(
-                        Code.BAD_DEAL,
-                        {"card": card, "first": first, "part": key, "round": round_no},
-                    ),
-                    f"/rounds/{index}/deal/{key}/{position}",
-                    round_no,
-                    None,
-                )
-            seen |= 1 << card
-            hand |= 1 << card
-        hands[part_index] = hand
-    problem = state.step_deal(hands[0], hands[1])
+    phantom = _deal_part(deal, "phantom", _HAND, 0, 0, index)
+    christine = _deal_part(deal, "christine", _HAND, phantom, 0, index)
+    if "aside" in deal:
+        _deal_part(deal, "aside", _ASIDE, phantom, christine, index)
+    problem = state.step_deal(phantom, christine)
     if problem is not None:  # only reachable through a state built by hand
         raise _at(problem, f"/rounds/{index}/deal", round_no, None)
 
 
-def _holder(hands: list[int], card: int) -> str:
-    """Which part of a deal (read so far) holds a card."""
-    for key, hand in zip(("phantom", "christine", "aside"), hands, strict=True):
-        if hand >> card & 1:
-            return key
-    return "aside"
+def _deal_part(
+    deal: dict[str, Any], key: str, expected: int, phantom: int, christine: int, index: int
+) -> int:
+    """The cards of one part of a deal (``key``), as a bit mask; ``phantom`` and
+    ``christine`` are the parts read before it (0 when not read yet)."""
+    round_no = index + 1
+    codes = deal[key]
+    if len(codes) != expected:
+        raise _at(
+            Illegal(
+                Code.BAD_DEAL,
+                {"part": key, "count": len(codes), "expected": expected, "round": round_no},
+            ),
+            f"/rounds/{index}/deal/{key}",
+            round_no,
+            None,
+        )
+    seen = phantom | christine
+    hand = 0
+    for position, code in enumerate(codes):
+        card = parse_card(code)
+        if (seen | hand) >> card & 1:
+            # The part that holds it already: this one, or one read before.
+            before = "phantom" if phantom >> card & 1 else "christine"
+            first = key if hand >> card & 1 else before
+            raise _at(
+                Illegal(
+                    Code.BAD_DEAL,
+                    {"card": card, "first": first, "part": key, "round": round_no},
+                ),
+                f"/rounds/{index}/deal/{key}/{position}",
+                round_no,
+                None,
+            )
+        hand |= 1 << card
+    return hand
 
 
 def _round_start(
@@ -638,8 +663,34 @@ def _trick(
             )
 
 
+#: Every tuple of one card, and of two (``_PAIRS[first * DECK_SIZE + second]``), made
+#: once: a swap's cards are one of them, shared (a tuple is never changed).
+_SINGLES: Final = tuple((card,) for card in range(DECK_SIZE))
+_PAIRS: Final = tuple((first, second) for first in range(DECK_SIZE) for second in range(DECK_SIZE))
+
+
 def _cards(codes: Sequence[Any]) -> tuple[int, ...]:
+    """The cards of a list of codes, in its order."""
+    count = len(codes)
+    if count == 1:
+        return _SINGLES[parse_card(codes[0])]
+    if count == 2:
+        first = parse_card(codes[0])
+        return _PAIRS[first * _DECK + parse_card(codes[1])]
     return tuple([parse_card(code) for code in codes])
+
+
+def _mask(codes: Sequence[Any]) -> int:
+    """The cards of a list of codes as a bit mask, or -1 when a card is named twice
+    (every code read, as :func:`_cards` reads them)."""
+    mask = 0
+    twice = False
+    for code in codes:
+        bit = 1 << parse_card(code)
+        if mask & bit:
+            twice = True
+        mask |= bit
+    return -1 if twice else mask
 
 
 def _play(
@@ -674,6 +725,18 @@ def _play(
             raise _at(state.out_of_phase(), at, index + 1, trick_index + 1)
         phantom = swap.get("phantom")
         christine = swap.get("christine")
+        if not decisions and state.events is None:
+            # Each side as a bit mask, which the state takes when it is legal; any
+            # other swap (a card named twice, or one the state refuses) is stepped with
+            # the cards in the record's order, for the problem.
+            phantom_mask = 0 if phantom is None else _mask(phantom)
+            christine_mask = 0 if christine is None else _mask(christine)
+            if (
+                phantom_mask >= 0
+                and christine_mask >= 0
+                and state.took_swap_masks(phantom_mask, christine_mask)
+            ):
+                return
         phantom_cards = () if phantom is None else _cards(phantom)
         christine_cards = () if christine is None else _cards(christine)
         before = state.copy() if decisions else None
@@ -710,8 +773,9 @@ def _play(
 
 
 def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog | None) -> Result:
-    winner = state.winner if state.phase_code == _OVER else None
-    result = Result(winner, state.notes)
+    winner_code = state.winner_code if state.phase_code == _OVER else -1
+    result = _RESULTS[(winner_code + 1) * (_NOTES + 1) + state.notes]
+    winner = result.winner
     rounds = record["rounds"]
     if winner is None:
         tricks = len(rounds[-1]["tricks"])

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from phantom_log.checking.verdict import check_record
 from phantom_log.rules.cards import CARD_CODES, Role, Suit, hand_cards, hand_codes, hand_mask
-from phantom_log.rules.engine import judge, notes_after
+from phantom_log.rules.engine import SwapCards, judge, notes_after
 from phantom_log.rules.events import Reason, leader_wins, verdict_reason
 from phantom_log.rules.problems import Code
-from phantom_log.rules.replay import GameLog, replay_record
+from phantom_log.rules.replay import GameLog, GameLogBuilder, VerdictBuilder, replay_record
 from tests.helpers.gamebuild import (
     DECK,
     ROLES,
@@ -272,3 +272,104 @@ def test_a_revoke_anywhere_is_caught(game: RefGame, data: st.DataObject) -> None
             chosen.trick,
         )
     ], index
+
+
+# -- a swap as masks is the swap as cards ------------------------------------------------
+
+#: How a record's swap is tampered with: a card named twice, a card replaced by any card,
+#: a card more, a card less, a side left out, the two sides' cards reversed.
+TAMPERINGS = st.sampled_from(["twice", "replace", "more", "less", "no side", "reverse"])
+
+
+def swaps_of(record: JsonDict) -> list[JsonDict]:
+    return [
+        play["swap"]
+        for round_data in record["rounds"]
+        for trick in round_data["tricks"]
+        for play in trick["plays"]
+        if "swap" in play
+    ]
+
+
+def outcome_of(log: GameLog) -> tuple[object, ...]:
+    """What a replay says, whatever its builder: the problems (with their facts and
+    places), the result, where the game ended and the state it stopped in."""
+    final = log.final
+    assert final is not None
+    return (
+        log.problems,
+        log.result,
+        log.ended_at,
+        (final.phase_code, final.notes, final.phantom_hand, final.christine_hand),
+    )
+
+
+@GAMES
+@given(game=legal_games(), data=st.data(), tampering=TAMPERINGS)
+def test_a_tampered_swap_gets_the_same_verdict_as_masks_and_as_cards(
+    game: RefGame, data: st.DataObject, tampering: str
+) -> None:
+    """The verdict's replay (no event) takes a record's swap as two bit masks when the
+    state takes it; any other swap is stepped with its cards in the record's order. Both
+    must say what the replay with every event says, which steps the cards themselves."""
+    record = game.record(claim_result=True)
+    swaps = swaps_of(record)
+    assume(swaps)  # a game with no swap is no example of this law
+    swap = data.draw(st.sampled_from(swaps))
+    side = data.draw(st.sampled_from(ROLES))
+    given = swap.get(side) or []
+    if tampering == "twice" and given:
+        given.append(given[0])
+    elif tampering == "replace" and given:
+        given[data.draw(st.integers(0, len(given) - 1))] = data.draw(st.sampled_from(DECK))
+    elif tampering == "more":
+        given.append(data.draw(st.sampled_from(DECK)))
+    elif tampering == "less" and given:
+        given.pop()
+    elif tampering == "no side":
+        swap.pop(side, None)
+    elif tampering == "reverse":
+        given.reverse()
+    if tampering != "no side":
+        swap[side] = given
+    verdict = replay_record(record, VerdictBuilder())
+    every_event = replay_record(record, GameLogBuilder())
+    assert outcome_of(verdict) == outcome_of(every_event)
+    assert verdict.events == []
+
+
+@GAMES
+@given(game=legal_games(), data=st.data())
+def test_swap_masks_are_taken_exactly_when_the_cards_would_be(
+    game: RefGame, data: st.DataObject
+) -> None:
+    """``took_swap_masks`` takes a swap (and changes the state as ``step_swap`` does) when
+    ``step_swap`` takes the same cards without a problem, and otherwise leaves the state
+    as it was."""
+    log = replay_record(game.record(), GameLogBuilder(events=False, decisions=True))
+    assert log.decisions is not None
+    states = [state for state, action in log.decisions if isinstance(action, SwapCards)]
+    assume(states)
+    state = data.draw(st.sampled_from(states))
+    masks = data.draw(
+        st.tuples(
+            st.sampled_from([0, state.phantom_hand, state.christine_hand, (1 << 24) - 1])
+            | st.integers(0, (1 << 24) - 1),
+            st.sampled_from([0, state.phantom_hand, state.christine_hand, (1 << 24) - 1])
+            | st.integers(0, (1 << 24) - 1),
+        )
+        | st.tuples(
+            st.sampled_from(hand_cards(state.phantom_hand)).map(lambda card: 1 << card),
+            st.sampled_from(hand_cards(state.christine_hand)).map(lambda card: 1 << card),
+        )
+    )
+    by_cards = state.copy()
+    problem = by_cards.step_swap(tuple(hand_cards(masks[0])), tuple(hand_cards(masks[1])))
+    by_masks = state.copy()
+    took = by_masks.took_swap_masks(*masks)
+    assert took == (problem is None)
+    fields = ("phase_code", "phantom_hand", "christine_hand", "notes", "turn_code", "leader_code")
+    expected = by_cards if took else state
+    assert [getattr(by_masks, name) for name in fields] == [
+        getattr(expected, name) for name in fields
+    ]
