@@ -1193,8 +1193,3 @@ def _read_swap(game: TextGame, trick: TextTrick, words: list[_Word]) -> list[_Wo
             return after
     trick.swap_last(TextSwap(phantom, christine, opening))
     return after
-
-
-def card_number(code: str) -> int:
-    """The card ``code`` is (0-23), for the rules."""
-    return int(CARD_BY_CODE[code])

@@ -82,11 +82,6 @@ class TextRecord:
         #: can be known before the round's end.
         self.refusals: list[Illegal] = []
 
-    @property
-    def place(self) -> TextPlace:
-        """Where the game begins."""
-        return self.game.place(self.game.at)
-
     def place_of(self, at: str) -> TextPlace:
         """Where the part at JSON pointer ``at`` is written: that part's place (a card of
         a list of cards: that card's), or the nearest enclosing part's, or the game's
