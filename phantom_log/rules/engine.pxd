@@ -112,6 +112,7 @@ cdef class GameState:
     cdef public int christine_known
     cdef public int phantom_dealt
     cdef public int christine_dealt
+    cdef public tuple deals
     cdef public list events
     cdef public list swaps
     cdef public object exchange

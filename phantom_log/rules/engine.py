@@ -381,6 +381,10 @@ class GameState:
     without having been received) ``phantom_dealt`` and ``christine_dealt``: so a card is
     refused when the player cannot hold it, a revoke when the player is known to hold the
     lead suit, and the deal is found at the round's end (:meth:`inferred_deal`).
+
+    ``deals`` holds each round's deal so far, in order, as the two hands' masks
+    ``(phantom, christine)`` (for a round dealt unseen, the cards each may hold then: the
+    whole deck): what was dealt is known from the state, with or without events.
     """
 
     def __init__(self, owners: int, suits: int, beginner: bool, balance: bool) -> None:
@@ -416,6 +420,7 @@ class GameState:
         self.christine_known = 0
         self.phantom_dealt = 0
         self.christine_dealt = 0
+        self.deals: tuple[tuple[int, int], ...] = ()
         self.events: list[Any] | None = None
         self.swaps: list[CardsSwapped] = []
         self.exchange: Exchanged | None = None
@@ -472,6 +477,7 @@ class GameState:
         self.christine_known = other.christine_known
         self.phantom_dealt = other.phantom_dealt
         self.christine_dealt = other.christine_dealt
+        self.deals = other.deals
         if self.events is not None or other.events is not None:
             self.events = None if other.events is None else []
             self.swaps = list(other.swaps)
@@ -774,6 +780,7 @@ class GameState:
         self.phantom_hand = phantom
         self.christine_hand = christine
         self.unseen = unseen
+        self.deals = (*self.deals, (phantom, christine))
         if self.events is not None:
             dealt = Dealt.__new__(Dealt)
             dealt.round = self.round_index + 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
@@ -21,6 +21,7 @@ import orjson
 from ..checking.verdict import RecordReport
 from ..records.identity import game_key, person_key
 from ..rules.engine import ROUNDS_PER_GAME
+from ..rules.replay import GameLog
 from .columns import Column, NameColumn, TextColumn
 
 
@@ -60,7 +61,7 @@ def record_facts(report: RecordReport) -> RecordFacts:
             report.game_id,
             report.valid,
             record,
-            report.log is not None,
+            report.log,
             winner,
             notes,
         )
@@ -77,7 +78,7 @@ def record_facts(report: RecordReport) -> RecordFacts:
         players["christine"],
         record.get("stage"),
         _content_digest(record),
-        () if report.log is None else tuple(_deal_key(data["deal"]) for data in record["rounds"]),
+        () if report.log is None else _deal_keys(report.log),
         winner,
         notes,
         winner is not None,
@@ -90,12 +91,12 @@ def facts_of(
     game_id: str | None,
     valid: bool,
     record: Any,
-    replayed: bool,
+    log: GameLog | None,
     winner: str | None,
     notes: int | None,
 ) -> RecordFacts:
-    """The facts of one record: where it is, its verdict, the parsed record, whether the
-    replay got past the schema (so its deals can be read), its winner and notes."""
+    """The facts of one record: where it is, its verdict, the parsed record, its game log
+    (``None`` when the replay did not get past the schema), its winner and notes."""
     phantom = christine = stage = content = None
     deals: tuple[bytes, ...] = ()
     if isinstance(record, dict):
@@ -107,8 +108,8 @@ def facts_of(
             )
         stage = record.get("stage") if isinstance(record.get("stage"), str) else None
         content = _content_digest(record)
-        if replayed:
-            deals = tuple(_deal_key(data["deal"]) for data in record["rounds"])
+        if log is not None:
+            deals = _deal_keys(log)
     return RecordFacts(
         source,
         index,
@@ -182,9 +183,17 @@ def _canonical_json(value: Any) -> bytes:
     return "".join(out).encode("utf-8", "surrogatepass")
 
 
-def _deal_key(deal: Mapping[str, Any]) -> bytes:
-    hands = "|".join(" ".join(sorted(deal[role])) for role in ("phantom", "christine"))
-    return hashlib.blake2b(hands.encode(), digest_size=_DIGEST).digest()
+def _deal_keys(log: GameLog) -> tuple[bytes, ...]:
+    """The key of each round the replay dealt: the two hands as the engine holds them
+    (``GameState.deals``: the Phantom's mask, then Christine's), a 64-bit word each. Two
+    deals are the same deal exactly when their keys are equal: no digest is needed."""
+    final = log.final
+    if final is None:
+        return ()
+    return tuple(
+        (phantom | christine << 64).to_bytes(_DIGEST, "little")
+        for phantom, christine in final.deals
+    )
 
 
 # Digests (of a record's content, of a deal) are 16 bytes: two 64-bit words in a table.

@@ -342,6 +342,27 @@ def test_duplicate_deal_warns_on_the_later_game_naming_the_first(here: Path) -> 
     assert codes_at(document, "b.jsonl", 1) == ["unfinished", "duplicate-deal", "duplicate-deal"]
 
 
+def test_only_the_rounds_the_replay_dealt_are_compared_as_deals(here: Path) -> None:
+    # The second record copies both deals, but its first trick is played by the wrong
+    # player: the replay stops in round 1, and the deal of round 2 was never dealt.
+    first = game(1, "t/1", "Ada", "Ben", "1")
+    broken = copy.deepcopy(first)
+    broken["game_id"] = "t/2"
+    broken["players"] = {"phantom": "Cyd", "christine": "Dee"}
+    play = broken["rounds"][0]["tricks"][0]["plays"][0]
+    play["player"] = "christine" if play["player"] == "phantom" else "phantom"
+    code, document = report(write_json(here / "a.json", [first, broken]))
+    assert code == 1
+    problems = found(document, "duplicate-deal")
+    assert [(p["index"], p["message"]) for p in problems] == [
+        (
+            1,
+            "the deal of round 1 is the deal of round 1 of a.json#0 (t/1): a reused shuffle "
+            "or a copied record",
+        )
+    ]
+
+
 def test_the_same_hands_with_the_roles_exchanged_are_another_deal(here: Path) -> None:
     first = game(1, "t/1", "Ada", "Ben", "1")
     other = unfinished(first, "t/2", 0)
