@@ -732,6 +732,13 @@ def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--timeout", type=float, default=3600.0, help="Seconds before a command is killed."
     )
+    parser.add_argument(
+        "--stages",
+        type=int,
+        default=20_000,
+        help="Records bench_stages.py times in one process, for where each missed target's "
+        "time goes (default 20,000; 0: not run).",
+    )
     options = parser.parse_args(argv)
     unknown = set(options.forms) - set(FORMS)
     if unknown or not options.forms:
@@ -740,6 +747,67 @@ def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
         if not any(key == item or key.startswith(item + "-") for key in COMMAND_KEYS):
             parser.error(f"--only: no command {item!r} (known: {', '.join(COMMAND_KEYS)})")
     return options
+
+
+def row_misses_floor(row: Row) -> bool:
+    """True for a command at one job whose target against the floor is missed."""
+    return (
+        row.case.jobs == 1
+        and row.case.floor_limit is not None
+        and any(check.met is False and "parse floor" in check.text for check in row.checks)
+    )
+
+
+def stage_figures(options: argparse.Namespace, env: dict[str, str]) -> dict[str, float] | None:
+    """bench_stages.py's figures (us a record, by stage) on the first ``options.stages``
+    records of the same corpus, in a process of their own with the commands' build
+    (``None`` if it fails)."""
+    script = Path(__file__).with_name("bench_stages.py")
+    command = [
+        sys.executable, str(script), "--records", str(options.records), "--seed",
+        str(options.seed), "--workdir", str(options.workdir), "--array-records",
+        str(options.array_records), "--limit", str(options.stages), "--runs", "3", "--json",
+    ]  # fmt: skip
+    print(f"  bench_stages.py on {options.stages:,} records ...", file=sys.stderr)
+    done = subprocess.run(
+        command, capture_output=True, text=True, env={**os.environ, **env}, check=False
+    )
+    if done.returncode != 0:
+        print(f"bench_stages.py failed:\n{done.stderr}", file=sys.stderr)
+        return None
+    figures: dict[str, float] = json.loads(done.stdout.splitlines()[-1])["figures"]
+    return figures
+
+
+def where_time_goes(
+    missed: Sequence[Row], floor: Row | None, figures: dict[str, float] | None
+) -> str:
+    """For each command whose target is missed, the stage that holds it: the parts of its
+    work on a chunk in one process (bench_stages.py), and what the command adds to them
+    (start-up, reading the input, the queries and writing the output), each as times the
+    floor."""
+    from bench_stages import TARGETS, breakdown, describe_breakdown
+
+    title = "Where the missed targets' time goes (times the floor):"
+    if figures is None or floor is None:
+        return title + " not measured (bench_stages.py or the floor failed)"
+    lines = [title]
+    for row in missed:
+        if row.case.key not in TARGETS:
+            continue
+        _, limit = TARGETS[row.case.key]
+        ratio = floor.rate / row.rate
+        parts = breakdown(figures, row.case.key)
+        in_process = sum(share for _, share in parts)
+        largest = max(parts[1:], key=lambda part: part[1])
+        lines.append(
+            f"  {row.case.label} [{row.case.form}]: {ratio:.2f}x, over the {limit:g}x target "
+            f"by {ratio - limit:.2f}x; in one process {in_process:.2f}x = "
+            f"{describe_breakdown(parts)}; the command's own start-up, reading and "
+            f"output {ratio - in_process:+.2f}x. The largest part past the floor: "
+            f"{largest[0]} ({largest[1]:.2f}x)."
+        )
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -801,6 +869,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for row in rows:
         for check in row.checks:
             print(f"  {check.text}")
+    missed = [row for row in rows if row_misses_floor(row)]
+    if missed and options.stages > 0:
+        print()
+        print(where_time_goes(missed, record_floor(rows), stage_figures(options, env)))
     failed = [row for row in rows if row.measure.failure is not None]
     shutil.rmtree(out, ignore_errors=True)
     if not any(logs.iterdir()):

@@ -1,7 +1,7 @@
 """Where a record's time goes: each stage of the commands' work, against the parse floor.
 
     python benchmarks/bench_stages.py [--records 100000] [--seed 1] [--workdir DIR]
-                                      [--array-records N] [--runs 3] [--limit N]
+                                      [--array-records N] [--runs 3] [--limit N] [--json]
 
 On the JSON Lines form of the realistic corpus of ``benchmarks/corpus.py`` (the one
 ``bench_corpus.py`` builds, and caches in the same work folder), in one process, with the
@@ -27,14 +27,24 @@ own share (its pass less the one before) and both against the parse floor:
    their JSON Lines text), without the command's start-up and writing;
 7. ``tournament``: the same with each record's tournament facts
    (``tournament check``'s work on a chunk);
-8. ``tables``: ``export`` and ``stats``'s work on a chunk
+8. ``events``: stage 5 with the replay telling every event (the game log the tables are
+   made from) instead of the verdict only;
+9. ``tables``: ``export`` and ``stats``'s work on a chunk
    (:func:`phantom_log.running.pipeline.tables_chunk`: the replay with every event, the
-   rows and their data frames; no record model).
+   rows and their data frames; no record model);
+10. ``written``: the same, the frames then written as the work files the commands write
+   (:func:`phantom_log.running.pipeline.written_tables_chunk`).
 
-A last line, ``exact``, times stage 3 done as every record was before the generated gate
-(and as a refused record still is): the strict parse with its key-count walk
-(:func:`phantom_log.records.strictjson.parse_json`), then ``jsonschema-rs``; its own time
-is counted from stage 2, like the gate's.
+Two more lines time one part on its own: ``exact``, stage 3 done as every record was
+before the generated gate (and as a refused record still is): the strict parse with its
+key-count walk (:func:`phantom_log.records.strictjson.parse_json`), then
+``jsonschema-rs``, its own time counted from stage 2, like the gate's; and ``digest``,
+the tournament's content digest of each record that passed the gate (the record written
+as JSON with sorted keys, then SHA-256), counted from stage 3.
+
+Last, for each command-line target, where its time goes in one process: the stages it
+is made of, each against the floor (``--json`` prints the figures as JSON instead, for
+``bench_corpus.py``, which prints the same beside the commands' own figures).
 
 Stages 1 to 5 are what every verdict needs with this design (the schema's gate and its
 wording, the strict parse and one replay by the rules engine): their sum is the least
@@ -45,6 +55,7 @@ command-line targets of ``bench_corpus.py`` (verify at most 3 times the floor).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -61,12 +72,17 @@ from corpus import CORPUS_VERSION
 from phantom_log.records.chunks import read_chunks
 from phantom_log.records.schema import record_gate, schema_problems, schema_valid
 from phantom_log.records.strictjson import JsonError, _text_keys, parse_gated, parse_json
-from phantom_log.rules.replay import SheetProblems, VerdictBuilder, replay_record
+from phantom_log.rules.replay import (
+    GameLogBuilder,
+    GameVisitor,
+    SheetProblems,
+    VerdictBuilder,
+    replay_record,
+)
 from phantom_log.running.collector import tune_collector_for_a_run
 from phantom_log.running.outcomes import Options
-from phantom_log.running.pipeline import tables_chunk, verify_chunk_in_one
-
-VERIFY_LIMIT: Final = 3.0
+from phantom_log.running.pipeline import tables_chunk, verify_chunk_in_one, written_tables_chunk
+from phantom_log.tournament.facts import _content_digest
 
 
 def cpu_seconds(work: Callable[[], object]) -> float:
@@ -108,16 +124,26 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
     def gate(value: Any, passed: bool) -> bool:
         return passed or (isinstance(value, dict) and schema_valid(value))
 
-    def replayed(value: Any, passed: bool) -> bool:
+    def replayed(
+        value: Any, passed: bool, builder: Callable[[], GameVisitor[Any]] = VerdictBuilder
+    ) -> bool:
         valid = gate(value, passed)
         if valid:
             with suppress(SheetProblems):
-                replay_record(value, VerdictBuilder())
+                replay_record(value, builder())
         return valid
 
     def worded(value: Any, passed: bool) -> None:
         if not replayed(value, passed) and isinstance(value, dict):
             schema_problems(value)
+
+    def worded_with_events(value: Any, passed: bool) -> None:
+        if not replayed(value, passed, GameLogBuilder) and isinstance(value, dict):
+            schema_problems(value)
+
+    def digested(value: Any, passed: bool) -> None:
+        if gate(value, passed):
+            _content_digest(value)
 
     def exact() -> None:
         for line in lines:
@@ -141,6 +167,12 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
     verify = partial(verify_chunk_in_one, options=as_json)
     tournament = partial(verify_chunk_in_one, options=facts)
     tables = partial(tables_chunk, sheets=None, include_invalid=False)
+    work_files = chunk_path.parent / "work"
+    work_files.mkdir(exist_ok=True)
+
+    def written(chunk: Any) -> None:
+        written_tables_chunk((0, chunk), None, False, work_files)
+
     return [
         ("floor: orjson.loads", floor),
         ("scan: the bytes' keys and long numbers", scanned),
@@ -149,9 +181,82 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
         ("wording: jsonschema, refused records", read_then(worded)),
         ("verify: a chunk, reports and text", each_chunk(verify)),
         ("tournament: a chunk, with facts", each_chunk(tournament)),
+        ("events: stage 5, every event", read_then(worded_with_events)),
         ("tables: a chunk, rows and frames", each_chunk(tables)),
+        ("written: the same, work files written", each_chunk(written)),
         ("exact: key-count walk, jsonschema-rs", exact),
+        ("digest: the content digest, from stage 3", read_then(digested)),
     ]
+
+
+#: Each command-line target's chunk stage in this table, and its limit (x floor).
+TARGETS: Final = {
+    "verify": ("verify", 3.0),
+    "tournament": ("tournament", 4.0),
+    "annotate-csv": ("tables", 5.0),
+    "export-csv": ("written", 5.0),
+    "stats": ("written", 5.0),
+}
+
+
+def breakdown(figures: dict[str, float], command: str) -> list[tuple[str, float]]:
+    """Where a command's work on a chunk goes, in one process: its parts, each as times
+    the floor (they add up to its chunk stage), from the stage figures (us a record)."""
+    floor = figures["floor"]
+
+    def x(value: float) -> float:
+        return value / floor
+
+    verdict = [
+        ("parse floor", 1.0),
+        ("scan", x(figures["scan"] - figures["floor"])),
+        ("gate", x(figures["gate"] - figures["scan"])),
+        ("replay", x(figures["replay"] - figures["gate"])),
+        ("wording", x(figures["wording"] - figures["replay"])),
+    ]
+    if command in ("verify", "tournament"):
+        parts = [*verdict, ("reports and text", x(figures["verify"] - figures["wording"]))]
+        if command == "tournament":
+            facts = figures["tournament"] - figures["verify"]
+            digest = figures["digest"] - figures["gate"]
+            parts += [("content digest", x(digest)), ("other facts", x(facts - digest))]
+        return parts
+    parts = [
+        *verdict,
+        ("every event", x(figures["events"] - figures["wording"])),
+        ("rows and frames", x(figures["tables"] - figures["events"])),
+    ]
+    if TARGETS[command][0] == "written":
+        parts.append(("work files written", x(figures["written"] - figures["tables"])))
+    return parts
+
+
+def describe_breakdown(parts: list[tuple[str, float]]) -> str:
+    """The parts as one line: ``parse floor 1.00, scan 0.20, ...``."""
+    return ", ".join(f"{name} {share:.2f}" for name, share in parts)
+
+
+def measure(lines: list[bytes], runs: int) -> list[tuple[str, float]]:
+    """Each stage's name and CPU time per record (us), the best of ``runs``, in order."""
+    with tempfile.TemporaryDirectory() as folder:
+        chunk_path = Path(folder) / "corpus.jsonl"
+        chunk_path.write_bytes(b"".join(lines))
+        stages = passes(lines, chunk_path)
+        # The stages take turns, run after run, so that a spell of slowness of a shared
+        # machine falls on all of them alike; each keeps its best run.
+        best = [float("inf")] * len(stages)
+        for _ in range(runs):
+            for position, (_, work) in enumerate(stages):
+                best[position] = min(best[position], cpu_seconds(work))
+    return [
+        (name, seconds / len(lines) * 1e6) for (name, _), seconds in zip(stages, best, strict=True)
+    ]
+
+
+#: The stages each of which does the one before it too: its own time is the difference.
+CUMULATIVE: Final = ("floor", "scan", "gate", "replay", "wording")
+#: Parts timed from another stage: their own time is counted from that one.
+COUNTED_FROM: Final = {"exact": "scan", "digest": "gate", "events": "wording"}
 
 
 def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -160,6 +265,9 @@ def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=3, help="Passes per stage (the best).")
     parser.add_argument(
         "--limit", type=int, default=None, help="Time only the first N records of the corpus."
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="Print the figures (us a record) as JSON."
     )
     return parser.parse_args(argv)
 
@@ -170,40 +278,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     tune_collector_for_a_run()
     with open(corpus.jsonl, "rb") as handle:
         lines = handle.read().splitlines(keepends=True)[: options.limit]
-    with tempfile.TemporaryDirectory() as folder:
-        chunk_path = Path(folder) / "corpus.jsonl"
-        chunk_path.write_bytes(b"".join(lines))
-        count = len(lines)
+    measured = measure(lines, options.runs)
+    figures = {name.split(":")[0]: per_record for name, per_record in measured}
+    if options.json:
+        print(json.dumps({"records": len(lines), "figures": figures}))
+        return 0
+    print(
+        f"{len(lines):,} records of corpus v{CORPUS_VERSION} (seed {options.seed}), CPU "
+        f"seconds, best of {options.runs}; {sys.version.split()[0]}"
+    )
+    print(f"{'stage':42} {'us/record':>10} {'x floor':>8} {'own us':>8} {'own x':>7}")
+    floor = figures["floor"]
+    before = 0.0
+    for name, per_record in measured:
+        key = name.split(":")[0]
+        own = None
+        if key in CUMULATIVE and key != "floor":
+            own = per_record - before
+        elif key in COUNTED_FROM:
+            own = per_record - figures[COUNTED_FROM[key]]
+        elif key == "written":
+            own = per_record - figures["tables"]
         print(
-            f"{count:,} records of corpus v{CORPUS_VERSION} (seed {options.seed}), CPU "
-            f"seconds, best of {options.runs}; {sys.version.split()[0]}"
+            f"{name:42} {per_record:10.2f} {per_record / floor:8.2f} "
+            + (f"{own:8.2f} {own / floor:7.2f}" if own is not None else f"{'':8} {'':7}")
         )
-        print(f"{'stage':42} {'us/record':>10} {'x floor':>8} {'own us':>8} {'own x':>7}")
-        stages = passes(lines, chunk_path)
-        # The stages take turns, run after run, so that a spell of slowness of a shared
-        # machine falls on all of them alike; each keeps its best run.
-        best = [float("inf")] * len(stages)
-        for _ in range(options.runs):
-            for position, (_, work) in enumerate(stages):
-                best[position] = min(best[position], cpu_seconds(work))
-        figures: dict[str, float] = {}
-        before = 0.0
-        floor = best[0] / count * 1e6
-        for (name, _), seconds in zip(stages, best, strict=True):
-            per_record = seconds / count * 1e6
-            key = name.split(":")[0]
-            figures[key] = per_record
-            cumulative = key in ("floor", "scan", "gate", "replay", "wording")
-            own = per_record - before if cumulative and key != "floor" else None
-            if key == "exact":  # the gate's stage as it was: counted from the scan too
-                own = per_record - figures["scan"]
-            print(
-                f"{name:42} {per_record:10.2f} {per_record / floor:8.2f} "
-                + (f"{own:8.2f} {own / floor:7.2f}" if own is not None else f"{'':8} {'':7}")
-            )
-            if cumulative:
-                before = per_record
-    least = figures["wording"] / floor
+        if key in CUMULATIVE:
+            before = per_record
     gate_walk = figures["gate"] - figures["scan"]
     exact_walk = figures["exact"] - figures["scan"]
     print(
@@ -211,11 +312,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"against {exact_walk:.2f} for the key-count walk and jsonschema-rs."
     )
     print(
-        f"The verdict's stages (strict parse, gate, replay, wording) come to {least:.2f} "
-        f"times the floor before any report is made or written; verify's whole work on a "
-        f"chunk to {figures['verify'] / floor:.2f} (the command-line target, start-up and "
-        f"writing included: at most {VERIFY_LIMIT:g})."
+        "\nWhere each command-line target's time goes in one process (times the floor; "
+        "the command adds its start-up, reading the input and, for the tables, the "
+        "queries and the output: bench_corpus.py prints those beside it):"
     )
+    for command, (_, limit) in TARGETS.items():
+        parts = breakdown(figures, command)
+        total = sum(share for _, share in parts)
+        print(
+            f"  {command} (target {limit:g}x): {total:.2f}x in one process = "
+            f"{describe_breakdown(parts)}"
+        )
     return 0
 
 
