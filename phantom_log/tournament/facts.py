@@ -9,6 +9,7 @@ worker processes and only their facts come back, as a :class:`FactsTable` of a c
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from array import array
@@ -330,6 +331,10 @@ def _key_hash(game_id: str) -> int:
     return int.from_bytes(_digest(game_key(game_id), 8), "little", signed=True)
 
 
+# Players play many games: each process keeps the digests of the names it met last (the
+# key's Unicode folding and the digest cost more than all the other facts of a record but
+# the content digest).
+@functools.lru_cache(maxsize=1 << 16)
 def _person_digest(name: str | None) -> bytes:
     """The digest of a player's key (:data:`_DIGEST` bytes; zeros without a name)."""
     return bytes(_DIGEST) if name is None else _digest(person_key(name), _DIGEST)
