@@ -154,7 +154,7 @@ def export(
         # neither, and another run writing them meanwhile waits (OutputSet).
         with outputs_together(force) as written:
             for table, option in outputs:
-                as_text = table.format == "csv"  # the swaps as the text they are packed as
+                as_text = table.format == "csv"  # the swaps decoded straight to their text
                 frame = files.scan_games() if option == "--games" else files.scan_tricks(as_text)
                 frame = frame.drop("game_key")
                 temporary = written.path(table.path or "-", standard_output=True)

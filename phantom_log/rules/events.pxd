@@ -70,6 +70,13 @@ cpdef long long pack_trick(int round_no, int trick_no, int leader, int winner, i
                            bint in_order, bint special, int notes_before, int notes_after)
 
 
+@cython.locals(packed="long long", shift=int, swap=CardsSwapped)
+cpdef long long pack_swaps(tuple swaps) except? -1
+
+@cython.locals(value="long long", shift=int, card=int, phantom=tuple, christine=tuple)
+cdef long long _pack_swap(CardsSwapped swap) except? -1
+
+
 cdef class TrickEnded:
     cdef readonly int round
     cdef readonly int trick

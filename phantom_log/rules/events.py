@@ -456,6 +456,57 @@ def pack_trick(
     return packed << 2 | round_no
 
 
+#: How :attr:`TrickEnded.swaps_packed` lays a trick's swaps out in one int: each swap
+#: (one at most after each card of the trick, in play order) takes :data:`SWAP_BITS`
+#: bits, the first from bit 0, the second from bit ``SWAP_BITS``; within them, as
+#: ``(name, shift, bits)``: ``present`` (1), ``after_follow`` (0 after the lead, 1 after
+#: the follow), how many cards each side gave, and the cards given as codes, in the order
+#: given (0 where a side gave fewer). No swap: 0.
+SWAP_LAYOUT: Final = (
+    ("present", 0, 1),
+    ("after_follow", 1, 1),
+    ("phantom_count", 2, 2),
+    ("christine_count", 4, 2),
+    ("phantom_1", 6, 5),
+    ("phantom_2", 11, 5),
+    ("christine_1", 16, 5),
+    ("christine_2", 21, 5),
+)
+SWAP_BITS: Final = 26
+#: The swaps and the cards a side gives in one, that :data:`SWAP_LAYOUT` holds.
+PACKED_SWAPS: Final = 2
+PACKED_SWAP_CARDS: Final = 2
+
+
+def pack_swaps(swaps: tuple[CardsSwapped, ...]) -> int:
+    """A trick's swaps in one int, as :data:`SWAP_LAYOUT` lays them out."""
+    if len(swaps) > PACKED_SWAPS:
+        raise ValueError(f"{len(swaps)} swaps in one trick: the layout holds two")
+    packed = 0
+    shift = 0
+    for swap in swaps:
+        packed |= _pack_swap(swap) << shift
+        shift += SWAP_BITS
+    return packed
+
+
+def _pack_swap(swap: CardsSwapped) -> int:
+    phantom = swap.phantom_gave
+    christine = swap.christine_gave
+    if len(phantom) > PACKED_SWAP_CARDS or len(christine) > PACKED_SWAP_CARDS:
+        raise ValueError("a side gave more than two cards: the layout holds two")
+    value = 1 | (2 if swap.after_follow else 0) | len(phantom) << 2 | len(christine) << 4
+    shift = 6
+    for card in phantom:
+        value |= card << shift
+        shift += 5
+    shift = 16
+    for card in christine:
+        value |= card << shift
+        shift += 5
+    return value
+
+
 class TrickEnded:
     """A trick was judged: its cards, the super trump in force (read before it was
     judged), the verdict (``reason * 2``, plus 1 when the leader's card won), the owner
@@ -631,6 +682,12 @@ class TrickEnded:
             self.notes_before,
             self.notes_after,
         )
+
+    @property
+    def swaps_packed(self) -> int:
+        """The trick's swaps in one int, laid out as :data:`SWAP_LAYOUT` says (0 without
+        a swap)."""
+        return pack_swaps(self.swaps) if self.swaps else 0
 
     def _fields(self) -> tuple[Any, ...]:
         return (

@@ -1,7 +1,7 @@
 """The games and tricks tables, built once from the verify reports, in batches.
 
 Each batch of records becomes two Arrow IPC files in a work folder: the games rows, and
-the tricks as the engine packs them (an integer per trick, and its swaps as text). Export
+the tricks as the engine packs them (an integer per trick, and one for its swaps). Export
 and statistics then scan those files lazily and decode the tricks a whole column at a
 time, only the columns a query reads, so memory stays bounded however many records there
 are. Every value comes from the engine's events in the record's game log: the packed
@@ -20,9 +20,9 @@ import polars as pl
 from ..checking.verdict import RecordReport
 from ..files.outputs import writing_work_files
 from ..rules.cards import CARD_CODES, SUIT_CODES, Role
-from ..rules.events import PACKED_LAYOUT, Reason
+from ..rules.events import PACKED_LAYOUT, PACKED_SWAP_CARDS, SWAP_BITS, SWAP_LAYOUT, Reason
 from ..rules.problems import Severity
-from ..views.annotate import ANNOTATION_FIELDS, swaps_text
+from ..views.annotate import ANNOTATION_FIELDS
 from .csv_output import frame_csv
 
 GAME_SCHEMA: Final = {
@@ -189,9 +189,9 @@ _GAME_ID: Final = list(GAME_SCHEMA).index("game_id")
 _SOURCE: Final = list(GAME_SCHEMA).index("source")
 _INDEX: Final = list(GAME_SCHEMA).index("index")
 
-TrickRows = tuple[list[int], list[str | None]]
+TrickRows = tuple[list[int], list[int]]
 """The tricks of a record as the workers send them, a column each: the engine's packed
-facts of each trick, and its swaps as text (``None`` when there was no swap)."""
+facts of each trick, and its packed swaps (0 when there was no swap)."""
 
 
 def trick_rows(report: RecordReport) -> TrickRows:
@@ -200,9 +200,7 @@ def trick_rows(report: RecordReport) -> TrickRows:
     if replayed is None:
         return [], []
     tricks = replayed.tricks
-    packed = [outcome.packed for outcome in tricks]
-    swaps = [swaps_text(given) if given else None for given in [t.swaps for t in tricks]]
-    return packed, swaps
+    return [trick.packed for trick in tricks], [trick.swaps_packed for trick in tricks]
 
 
 def _field(name: str) -> pl.Expr:
@@ -229,24 +227,84 @@ def _codes(expr: pl.Expr, codes: Sequence[str | None]) -> pl.Expr:
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
 
-def _swap_lists(text: pl.Expr) -> pl.Expr:
-    """The swaps of a trick as :data:`SWAPS_TYPE`, from the compact text of
-    :func:`~phantom_log.views.annotate.swaps_text` (``None`` without a swap)."""
-    parts = pl.element().str.split(" ")
+_SWAP_FIELDS: Final = {name: (shift, bits) for name, shift, bits in SWAP_LAYOUT}
+_AFTER: Final = ["lead", "follow"]
+_SIDES: Final = ("phantom", "christine")
 
-    def cards(index: int) -> pl.Expr:
-        given = parts.list.get(index).str.slice(2)
-        return (
-            pl.when(given == "-")
-            .then(pl.lit([], dtype=pl.List(pl.String)))
-            .otherwise(given.str.split("+"))
+
+def _swap_field(packed: pl.Expr, swap: int, name: str) -> pl.Expr:
+    """A field of the ``swap``-th swap of a column of packed swaps (:data:`SWAP_LAYOUT`)."""
+    shift, bits = _SWAP_FIELDS[name]
+    return (packed // (1 << (swap * SWAP_BITS + shift))) % (1 << bits)
+
+
+def _given(packed: pl.Expr, swap: int, side: str) -> tuple[pl.Expr, list[pl.Expr]]:
+    """How many cards a side gave in a swap, and the codes of the cards it may have given."""
+    count = _swap_field(packed, swap, f"{side}_count")
+    cards = [
+        _codes(_swap_field(packed, swap, f"{side}_{place}"), CARD_CODES)
+        for place in range(1, PACKED_SWAP_CARDS + 1)
+    ]
+    return count, cards
+
+
+def _swap_lists(packed: pl.Expr) -> pl.Expr:
+    """The swaps of a trick as :data:`SWAPS_TYPE`, from the engine's packed swaps
+    (:attr:`~phantom_log.rules.events.TrickEnded.swaps_packed`)."""
+
+    def cards(swap: int, side: str) -> pl.Expr:
+        count, codes = _given(packed, swap, side)
+        listed = pl.lit([], dtype=pl.List(pl.String))
+        for number in range(len(codes), 0, -1):
+            listed = pl.when(count == number).then(pl.concat_list(codes[:number])).otherwise(listed)
+        return listed
+
+    def one(swap: int) -> pl.Expr:
+        return pl.struct(
+            after=_codes(_swap_field(packed, swap, "after_follow"), _AFTER),
+            phantom=cards(swap, "phantom"),
+            christine=cards(swap, "christine"),
         )
 
     return (
-        text.fill_null("")
-        .str.split("; ")
-        .list.eval(pl.element().filter(pl.element() != ""))
-        .list.eval(pl.struct(after=parts.list.get(0), phantom=cards(1), christine=cards(2)))
+        pl.when(_swap_field(packed, 1, "present") == 1)
+        .then(pl.concat_list([one(0), one(1)]))
+        .when(_swap_field(packed, 0, "present") == 1)
+        .then(pl.concat_list([one(0)]))
+        .otherwise(pl.lit([], dtype=SWAPS_TYPE))
+    )
+
+
+def _swaps_text(packed: pl.Expr) -> pl.Expr:
+    """The swaps of a trick as the text annotate's CSV writes
+    (:func:`~phantom_log.views.annotate.swaps_text`; ``None`` without a swap), from the
+    engine's packed swaps."""
+
+    def cards(swap: int, side: str) -> pl.Expr:
+        count, codes = _given(packed, swap, side)
+        text = pl.lit("-")
+        for number in range(len(codes), 0, -1):
+            joined = pl.concat_str(codes[:number], separator="+")
+            text = pl.when(count == number).then(joined).otherwise(text)
+        return text
+
+    def one(swap: int) -> pl.Expr:
+        return pl.concat_str(
+            [
+                _codes(_swap_field(packed, swap, "after_follow"), _AFTER),
+                pl.lit(" P:"),
+                cards(swap, "phantom"),
+                pl.lit(" C:"),
+                cards(swap, "christine"),
+            ]
+        )
+
+    return (
+        pl.when(_swap_field(packed, 1, "present") == 1)
+        .then(pl.concat_str([one(0), one(1)], separator="; "))
+        .when(_swap_field(packed, 0, "present") == 1)
+        .then(one(0))
+        .otherwise(pl.lit(None, dtype=pl.String))
     )
 
 
@@ -272,10 +330,11 @@ def decode_tricks(frame: Frame, swaps_as_written: bool = False) -> Frame:
     whole column at a time (lazily for a lazy frame: only the columns a query reads). Each
     is a field of the engine's packing read as the code it is: nothing is worked out here.
 
-    With ``swaps_as_written``, the ``swaps`` column is left as the text it is packed as,
-    which is what CSV writes (:func:`swaps_as_text` of the decoded column gives it back):
-    no list of structs is made only to be written as that text again."""
-    swaps = pl.col("swaps") if swaps_as_written else _swap_lists(pl.col("swaps"))
+    With ``swaps_as_written``, the ``swaps`` column is decoded straight to the text CSV
+    writes (:func:`swaps_as_text` of the decoded lists gives the same): no list of structs
+    is made only to be written as that text."""
+    packed_swaps = pl.col("swaps")
+    swaps = _swaps_text(packed_swaps) if swaps_as_written else _swap_lists(packed_swaps)
     schema = _CSV_TRICK_SCHEMA if swaps_as_written else TRICK_SCHEMA
     return frame.select(
         pl.col(GAME_KEY),
@@ -420,7 +479,7 @@ _PACKED_SCHEMA: Final = {
     "index": pl.Int64,
     "game_id": pl.String,
     "packed": pl.Int64,
-    "swaps": pl.String,
+    "swaps": pl.Int64,
 }
 # The work files are temporary: LZ4 keeps them small at little cost.
 _WORK_COMPRESSION: Final = "lz4"
@@ -480,7 +539,7 @@ class TableRows:
         #: How many tricks each record of :attr:`games` has, in order.
         self.trick_counts: list[int] = []
         self.packed: list[int] = []
-        self.swaps: list[str | None] = []
+        self.swaps: list[int] = []
 
     def __len__(self) -> int:
         """How many records' rows are held."""
@@ -515,7 +574,7 @@ class TableRows:
             .gather(_each_tricks_game(self.trick_counts))
             .with_columns(
                 pl.Series("packed", self.packed, dtype=pl.Int64),
-                pl.Series("swaps", self.swaps, dtype=pl.String),
+                pl.Series("swaps", self.swaps, dtype=pl.Int64),
             )
         )
         game_frame = game_frame.with_columns(pl.col("date").str.to_date("%Y-%m-%d", strict=False))
@@ -697,7 +756,7 @@ class TrickCsv:
         self.batch_size = batch_size
         self.game_ids: list[str | None] = []
         self.packed: list[int] = []
-        self.swaps: list[str | None] = []
+        self.swaps: list[int] = []
         self.header = True
 
     def add(self, report: RecordReport) -> None:

@@ -211,7 +211,8 @@ def test_the_tables_a_worker_makes_are_the_reference_tables(
     assert owners.height == made_tricks.height
     assert (owners["game_id"] == owners["game_id_game"]).all()
     assert (owners["index"] == owners["index_game"]).all()
-    # The CSV text of the swaps, taken as it is packed, is the decoded column's text.
+    # The CSV text of the swaps, decoded straight from their packing, is the text of the
+    # decoded lists.
     as_written = files.scan_tricks(swaps_as_written=True).collect()
     assert as_written.drop("swaps").equals(made_tricks.drop("swaps"))
     texts = [
