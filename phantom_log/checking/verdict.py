@@ -57,6 +57,8 @@ class RecordReport:
     @property
     def valid(self) -> bool:
         """True when no problem has severity ``error``."""
+        if not self.problems:  # most records: no generator made
+            return True
         return all(problem.severity is not Severity.ERROR for problem in self.problems)
 
     @property
@@ -81,11 +83,15 @@ class RecordReport:
     def failed(self) -> bool:
         """True when the run could not check this record (``internal-error``,
         ``unreadable``): exit code 3 rather than 1."""
+        if not self.problems:
+            return False
         return any(problem.code in FAILURE_CODES for problem in self.problems)
 
     @property
     def warnings(self) -> int:
         """How many problems are warnings."""
+        if not self.problems:
+            return 0
         return sum(problem.severity is Severity.WARNING for problem in self.problems)
 
     def to_json(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ import orjson
 
 from ..checking.verdict import RecordReport
 from ..records.identity import game_key, person_key
+from ..rules.cards import DECK_SIZE
 from ..rules.engine import ROUNDS_PER_GAME
 from ..rules.replay import GameLog
 from .columns import Column, NameColumn, TextColumn
@@ -186,13 +187,16 @@ def _canonical_json(value: Any) -> bytes:
 
 def _deal_keys(log: GameLog) -> tuple[bytes, ...]:
     """The key of each round the replay dealt: the two hands as the engine holds them
-    (``GameState.deals``: the Phantom's mask, then Christine's), a 64-bit word each. Two
-    deals are the same deal exactly when their keys are equal: no digest is needed."""
+    (``GameState.deals``), both in the key's first word (the Phantom's mask, then
+    Christine's above it; the second word zero). Two deals are the same deal exactly when
+    their keys are equal, and the checks across records find repeated keys by their
+    first word (:func:`~phantom_log.tournament.cross_checks.cross_record_problems`): here
+    it is the whole deal, so only real repeats are looked at."""
     final = log.final
     if final is None:
         return ()
     return tuple(
-        (phantom | christine << 64).to_bytes(_DIGEST, "little")
+        (phantom | christine << DECK_SIZE).to_bytes(_DIGEST, "little")
         for phantom, christine in final.deals
     )
 
