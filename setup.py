@@ -2,10 +2,11 @@
 
 The rules engine (``phantom_log/rules/cards.py``, ``events.py``, ``engine.py`` and
 ``replay.py``), the strict JSON reader (``records/strictjson.py``), the game text's reader
-(``records/game_text.py`` and ``text_records.py``) and the solver (``analysis/solver.py``)
-are plain Python. So is the record schema's gate (``records/record_gate.py``), which the
-build first generates from the schema file (``records/gate_generator.py``; a keyword the
-generator does not implement stops the build).
+(``records/game_text.py`` and ``text_records.py``), the tables' rows of a record
+(``tabular/rows.py``) and the solver (``analysis/solver.py``) are plain Python. So is the
+record schema's gate (``records/record_gate.py``), which the build first generates from the
+schema file (``records/gate_generator.py``; a keyword the generator does not implement
+stops the build).
 Where Cython and a C compiler are available, each is also compiled (with the C types of the
 ``.pxd`` beside it, Cython's "pure Python mode") into an extension module that Python
 imports in its place. Where either is missing, or the build fails, phantom-log installs
@@ -33,6 +34,7 @@ COMPILED = [
     "phantom_log/records/game_text.py",
     "phantom_log/records/text_records.py",
     "phantom_log/records/record_gate.py",
+    "phantom_log/tabular/rows.py",
     "phantom_log/analysis/solver.py",
 ]
 

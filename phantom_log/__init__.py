@@ -49,6 +49,7 @@ COMPILED_MODULES = (
     "phantom_log.records.game_text",
     "phantom_log.records.text_records",
     "phantom_log.records.record_gate",
+    "phantom_log.tabular.rows",
     "phantom_log.analysis.solver",
 )
 

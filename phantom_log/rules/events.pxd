@@ -98,6 +98,8 @@ cdef class TrickEnded:
 
     cdef int _winner(self) noexcept
     cdef bint _in_order(self) noexcept
+    cpdef long long packed_facts(self) except? -1
+    cpdef long long packed_swaps(self) except? -1
 
 
 cdef class RoundEnded:

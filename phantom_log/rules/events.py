@@ -667,6 +667,17 @@ class TrickEnded:
     @property
     def packed(self) -> int:
         """The trick's facts in one int, laid out as :data:`PACKED_LAYOUT` says."""
+        return self.packed_facts()
+
+    @property
+    def swaps_packed(self) -> int:
+        """The trick's swaps in one int, laid out as :data:`SWAP_LAYOUT` says (0 without
+        a swap)."""
+        return self.packed_swaps()
+
+    def packed_facts(self) -> int:
+        """:attr:`packed`, as a method (which compiled callers call without a Python
+        attribute lookup)."""
         return pack_trick(
             self.round,
             self.trick,
@@ -683,10 +694,8 @@ class TrickEnded:
             self.notes_after,
         )
 
-    @property
-    def swaps_packed(self) -> int:
-        """The trick's swaps in one int, laid out as :data:`SWAP_LAYOUT` says (0 without
-        a swap)."""
+    def packed_swaps(self) -> int:
+        """:attr:`swaps_packed`, as a method (as :meth:`packed_facts`)."""
         return pack_swaps(self.swaps) if self.swaps else 0
 
     def _fields(self) -> tuple[Any, ...]:

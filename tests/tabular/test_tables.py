@@ -1,7 +1,7 @@
 """The games and tricks tables against a reference construction.
 
 The tables are made from the engine's events and the parsed record, without the record
-model (:func:`~phantom_log.tabular.tables.game_row`,
+model (:func:`~phantom_log.tabular.rows.game_row`,
 :class:`~phantom_log.tabular.tables.TableRows`).
 The reference here builds the same rows the plain way: the metadata from the record model
 (validated by pydantic from the record's JSON), each trick from annotate's own JSON of it,
