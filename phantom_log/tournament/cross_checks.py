@@ -132,14 +132,14 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     shared_content = _repeated(table.content, table.has_content, every=2)
     # Every deal slot of every record (DEAL_SLOTS a record), present when the record has it.
     present = b"".join([_SLOTS_PRESENT[deals_held] for deals_held in table.deal_counts])
-    shared_deals = _repeated(table.deals, present, every=2)
+    shared_deals = _repeated(table.deals, present)
     del present
     contents = table.content
     deals = table.deals
     phantoms, christines = table.phantoms, table.christines
     phantom_keys, christine_keys = table.phantom_keys, table.christine_keys
     first_content: dict[bytes, int] = {}
-    first_deal: dict[bytes, tuple[int, int]] = {}
+    first_deal: dict[int, tuple[int, int]] = {}
     problems: list[TournamentProblem] = []
 
     def problem(position: int, code: str, severity: Severity, message: str) -> None:
@@ -180,7 +180,7 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
             slot = DEAL_SLOTS * position + round_index
             if slot not in shared_deals:
                 continue
-            deal = deals[2 * slot : 2 * slot + 2].tobytes()
+            deal = deals[slot]
             seen = first_deal.setdefault(deal, (position, round_index))
             if seen[0] != position:
                 seen_id = table.game_ids[seen[0]]

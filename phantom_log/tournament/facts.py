@@ -39,7 +39,7 @@ class RecordFacts:
     christine: str | None
     stage: str | None
     content: bytes | None
-    deals: tuple[bytes, ...]
+    deals: tuple[int, ...]
     winner: str | None
     notes: int | None
     finished: bool
@@ -100,7 +100,7 @@ def facts_of(
     """The facts of one record: where it is, its verdict, the parsed record, its game log
     (``None`` when the replay did not get past the schema), its winner and notes."""
     phantom = christine = stage = content = None
-    deals: tuple[bytes, ...] = ()
+    deals: tuple[int, ...] = ()
     if isinstance(record, dict):
         players = record.get("players")
         if isinstance(players, dict):
@@ -185,26 +185,22 @@ def _canonical_json(value: Any) -> bytes:
     return "".join(out).encode("utf-8", "surrogatepass")
 
 
-def _deal_keys(log: GameLog) -> tuple[bytes, ...]:
+def _deal_keys(log: GameLog) -> tuple[int, ...]:
     """The key of each round the replay dealt: the two hands as the engine holds them
-    (``GameState.deals``), both in the key's first word (the Phantom's mask, then
-    Christine's above it; the second word zero). Two deals are the same deal exactly when
-    their keys are equal, and the checks across records find repeated keys by their
-    first word (:func:`~phantom_log.tournament.cross_checks.cross_record_problems`): here
-    it is the whole deal, so only real repeats are looked at."""
+    (``GameState.deals``) in one number, the Phantom's mask and Christine's above it.
+    Two deals are the same deal exactly when their keys are equal: no digest is needed,
+    and a table keeps one 64-bit word a deal."""
     final = log.final
     if final is None:
         return ()
-    return tuple(
-        (phantom | christine << DECK_SIZE).to_bytes(_DIGEST, "little")
-        for phantom, christine in final.deals
-    )
+    return tuple(phantom | christine << DECK_SIZE for phantom, christine in final.deals)
 
 
-# Digests (of a record's content, of a deal) are 16 bytes: two 64-bit words in a table.
+# Digests (of a record's content, of a name) are 16 bytes: two 64-bit words in a table.
 _DIGEST: Final = 16
 #: The deals a table keeps per record: the most rounds a record holds.
 DEAL_SLOTS: Final = ROUNDS_PER_GAME
+_NO_DEALS: Final = (0,) * DEAL_SLOTS
 #: The winners as a table holds them: ``table.winners[i]`` is an index into these.
 WINNERS: Final = (None, "phantom", "christine")
 
@@ -243,7 +239,7 @@ class FactsTable(Column[RecordFacts]):
         self.has_content = bytearray()
         self.content = array("Q")  # two words per record (zero when there is none)
         self.deal_counts = bytearray()
-        self.deals = array("Q")  # two words per deal, DEAL_SLOTS deals per record
+        self.deals = array("Q")  # a word per deal, DEAL_SLOTS deals per record (0: none)
         for item in facts:
             self.append(item)
 
@@ -265,7 +261,8 @@ class FactsTable(Column[RecordFacts]):
         self.has_content.append(facts.content is not None)
         self.content.frombytes(facts.content or bytes(_DIGEST))
         self.deal_counts.append(len(facts.deals))
-        self.deals.frombytes(b"".join(facts.deals).ljust(DEAL_SLOTS * _DIGEST, b"\0"))
+        self.deals.extend(facts.deals)
+        self.deals.extend(_NO_DEALS[len(facts.deals) :])
 
     def extend(self, other: FactsTable) -> None:
         """Add the records of another table (a chunk's, made by a worker process)."""
@@ -303,8 +300,8 @@ class FactsTable(Column[RecordFacts]):
 
     def _item(self, position: int) -> RecordFacts:
         content = self.content[2 * position : 2 * position + 2].tobytes()
-        first_deal = DEAL_SLOTS * 2 * position
-        deals = self.deals[first_deal : first_deal + 2 * self.deal_counts[position]].tobytes()
+        first_deal = DEAL_SLOTS * position
+        deals = tuple(self.deals[first_deal : first_deal + self.deal_counts[position]])
         notes = self.notes[position]
         return RecordFacts(
             self.sources[self.source_ids[position]],
@@ -315,7 +312,7 @@ class FactsTable(Column[RecordFacts]):
             self.christines[position],
             self.stages[position],
             content if self.has_content[position] else None,
-            tuple(deals[start : start + _DIGEST] for start in range(0, len(deals), _DIGEST)),
+            deals,
             WINNERS[self.winners[position]],
             None if notes < 0 else notes,
             bool(self.finished[position]),
@@ -337,8 +334,9 @@ def _key_hash(game_id: str) -> int:
 
 # Players play many games: each process keeps the digests of the names it met last (the
 # key's Unicode folding and the digest cost more than all the other facts of a record but
-# the content digest).
-@functools.lru_cache(maxsize=1 << 16)
+# the content digest); a few thousand, about a megabyte: the memory of a tournament of a
+# million records is counted.
+@functools.lru_cache(maxsize=1 << 12)
 def _person_digest(name: str | None) -> bytes:
     """The digest of a player's key (:data:`_DIGEST` bytes; zeros without a name)."""
     return bytes(_DIGEST) if name is None else _digest(person_key(name), _DIGEST)
