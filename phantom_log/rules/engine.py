@@ -780,7 +780,7 @@ class GameState:
         self.phantom_hand = phantom
         self.christine_hand = christine
         self.unseen = unseen
-        self.deals = (*self.deals, (phantom, christine))
+        self.deals = self.deals + ((phantom, christine),)  # noqa: RUF005 (compiled: no list made)
         if self.events is not None:
             dealt = Dealt.__new__(Dealt)
             dealt.round = self.round_index + 1

@@ -3,7 +3,7 @@ a compact table.
 
 Each record is first verified on its own (:mod:`phantom_log.checking.verdict`); what the
 checks across records need of it is kept in a small :class:`RecordFacts` (its names, its
-stage, the digests of its content and of its deals), so that records can be verified in
+stage, the digest of its content, its deals), so that records can be verified in
 worker processes and only their facts come back, as a :class:`FactsTable` of a chunk.
 """
 
