@@ -373,3 +373,21 @@ def test_swap_masks_are_taken_exactly_when_the_cards_would_be(
     assert [getattr(by_masks, name) for name in fields] == [
         getattr(expected, name) for name in fields
     ]
+
+
+@GAMES
+@given(game=legal_games(), rounds=st.integers(1, 2))
+def test_the_state_keeps_each_round_dealt_as_its_deal_events_say(
+    game: RefGame, rounds: int
+) -> None:
+    """``GameState.deals`` says what was dealt without any event (the verdict's replay,
+    which the tournament's deal keys read): each round's two hands, as the ``Dealt``
+    events of the replay with every event have them, and only the rounds dealt."""
+    record = game.record(claim_result=True)
+    del record["rounds"][rounds:]
+    verdict = replay_record(record, VerdictBuilder())
+    every_event = replay_record(record, GameLogBuilder())
+    assert verdict.final is not None and every_event.final is not None
+    dealt = [(event.phantom_hand, event.christine_hand) for event in every_event.deals]
+    assert list(verdict.final.deals) == dealt == list(every_event.final.deals)
+    assert len(dealt) == min(rounds, len(game.record(claim_result=True)["rounds"]))
