@@ -749,13 +749,13 @@ def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
     return options
 
 
-def row_misses_floor(row: Row) -> bool:
-    """True for a command at one job whose target against the floor is missed."""
-    return (
-        row.case.jobs == 1
-        and row.case.floor_limit is not None
-        and any(check.met is False and "parse floor" in check.text for check in row.checks)
-    )
+def row_misses_floor(row: Row, floor: Row | None) -> bool:
+    """True for a command at one job whose target against the floor is missed (as
+    :func:`floor_check` judges it)."""
+    if row.case.jobs != 1 or row.measure.failure is not None:
+        return False
+    check = floor_check(row, floor)
+    return check is not None and check.met is False
 
 
 def stage_figures(options: argparse.Namespace, env: dict[str, str]) -> dict[str, float] | None:
@@ -869,10 +869,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for row in rows:
         for check in row.checks:
             print(f"  {check.text}")
-    missed = [row for row in rows if row_misses_floor(row)]
+    floor = record_floor(rows)
+    missed = [row for row in rows if row_misses_floor(row, floor)]
     if missed and options.stages > 0:
         print()
-        print(where_time_goes(missed, record_floor(rows), stage_figures(options, env)))
+        print(where_time_goes(missed, floor, stage_figures(options, env)))
     failed = [row for row in rows if row.measure.failure is not None]
     shutil.rmtree(out, ignore_errors=True)
     if not any(logs.iterdir()):

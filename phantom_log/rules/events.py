@@ -456,7 +456,7 @@ def pack_trick(
     return packed << 2 | round_no
 
 
-#: How :attr:`TrickEnded.swaps_packed` lays a trick's swaps out in one int: each swap
+#: How :meth:`TrickEnded.packed_swaps` lays a trick's swaps out in one int: each swap
 #: (one at most after each card of the trick, in play order) takes :data:`SWAP_BITS`
 #: bits, the first from bit 0, the second from bit ``SWAP_BITS``; within them, as
 #: ``(name, shift, bits)``: ``present`` (1), ``after_follow`` (0 after the lead, 1 after
@@ -669,12 +669,6 @@ class TrickEnded:
         """The trick's facts in one int, laid out as :data:`PACKED_LAYOUT` says."""
         return self.packed_facts()
 
-    @property
-    def swaps_packed(self) -> int:
-        """The trick's swaps in one int, laid out as :data:`SWAP_LAYOUT` says (0 without
-        a swap)."""
-        return self.packed_swaps()
-
     def packed_facts(self) -> int:
         """:attr:`packed`, as a method (which compiled callers call without a Python
         attribute lookup)."""
@@ -695,8 +689,9 @@ class TrickEnded:
         )
 
     def packed_swaps(self) -> int:
-        """:attr:`swaps_packed`, as a method (as :meth:`packed_facts`)."""
-        return pack_swaps(self.swaps) if self.swaps else 0
+        """The trick's swaps in one int, laid out as :data:`SWAP_LAYOUT` says (0 without
+        a swap)."""
+        return pack_swaps(self.swaps)
 
     def _fields(self) -> tuple[Any, ...]:
         return (

@@ -37,7 +37,7 @@ TEXT_MARK: Final = "'"
 # The same rule as a pattern of polars (Rust's regex syntax: \x{3D} is "="; (?s) lets the
 # character after the first be any, a line break too).
 _FORMULA_START_PATTERN: Final = (
-    "(?s)^([" + "".join(f"\\x{{{ord(start):X}}}" for start in FORMULA_STARTS) + "].)"
+    "(?s)^[" + "".join(f"\\x{{{ord(start):X}}}" for start in FORMULA_STARTS) + "]."
 )
 
 

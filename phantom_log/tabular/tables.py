@@ -142,7 +142,7 @@ def _given(packed: pl.Expr, swap: int, side: str) -> tuple[pl.Expr, list[pl.Expr
 
 def _swap_lists(packed: pl.Expr) -> pl.Expr:
     """The swaps of a trick as :data:`SWAPS_TYPE`, from the engine's packed swaps
-    (:attr:`~phantom_log.rules.events.TrickEnded.swaps_packed`)."""
+    (:meth:`~phantom_log.rules.events.TrickEnded.packed_swaps`)."""
 
     def cards(swap: int, side: str) -> pl.Expr:
         count, codes = _given(packed, swap, side)

@@ -1,4 +1,4 @@
-"""A trick's swaps packed in one int by the engine (``TrickEnded.swaps_packed``, laid out
+"""A trick's swaps packed in one int by the engine (``TrickEnded.packed_swaps()``, laid out
 by ``rules.events.SWAP_LAYOUT``) and decoded by the tables a whole column at a time.
 
 Every shape a trick's swaps can have (none, one after the lead or the follow, two, each
