@@ -160,8 +160,10 @@ def export(
                 temporary = written.path(table.path or "-", standard_output=True)
                 if table.format == "csv":
                     from ..tabular.csv_output import sink_csv
+                    from ..tabular.tables import TRICK_TEXT_COLUMNS
 
-                    sink_csv(frame, temporary)
+                    tricks = option == "--tricks"
+                    sink_csv(frame, temporary, TRICK_TEXT_COLUMNS if tricks else None)
                 elif table.format == "parquet":
                     frame.sink_parquet(temporary)
                 else:

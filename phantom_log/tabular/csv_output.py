@@ -87,15 +87,17 @@ class CsvRows:
             self.write(row)
 
 
-def text_cells(frame: AnyFrame) -> AnyFrame:
+def text_cells(frame: AnyFrame, columns: Sequence[str] | None = None) -> AnyFrame:
     """``frame`` with every text column's cells made :func:`text_cell` (numbers, booleans
-    and dates as they are)."""
+    and dates as they are); with ``columns``, those columns' only: the columns of a table
+    that can hold anyone's text, its other text columns holding codes of phantom-log's own
+    (cards, roles, reasons), none of which begins a formula."""
     import polars as pl
 
     # Matched, then marked: a replace with the pattern's group would make the regex's
     # captures for every cell, three to four times the time of the match alone (which
     # export and annotate's CSV pay on every text cell of every trick).
-    text = pl.col(pl.String)
+    text = pl.col(pl.String) if columns is None else pl.col(*columns)
     return frame.with_columns(
         pl.when(text.str.contains(_FORMULA_START_PATTERN))
         .then(pl.lit(TEXT_MARK) + text)
@@ -104,12 +106,17 @@ def text_cells(frame: AnyFrame) -> AnyFrame:
     )
 
 
-def frame_csv(frame: pl.DataFrame, include_header: bool = True) -> str:
-    """A polars frame as CSV text, its text cells :func:`text_cell`."""
-    return text_cells(frame).write_csv(include_header=include_header)
+def frame_csv(
+    frame: pl.DataFrame, include_header: bool = True, text_columns: Sequence[str] | None = None
+) -> str:
+    """A polars frame as CSV text, its text cells :func:`text_cell` (those of
+    ``text_columns`` only, when given: see :func:`text_cells`)."""
+    return text_cells(frame, text_columns).write_csv(include_header=include_header)
 
 
-def sink_csv(frame: pl.LazyFrame, path: str | Path) -> None:
+def sink_csv(
+    frame: pl.LazyFrame, path: str | Path, text_columns: Sequence[str] | None = None
+) -> None:
     """Write a lazy frame to the CSV file ``path``, streamed, its text cells
-    :func:`text_cell`."""
-    text_cells(frame).sink_csv(path)
+    :func:`text_cell` (those of ``text_columns`` only, when given)."""
+    text_cells(frame, text_columns).sink_csv(path)

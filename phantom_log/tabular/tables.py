@@ -83,6 +83,11 @@ TRICK_SCHEMA: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
     "index": pl.Int64,
     **ANNOTATION_SCHEMA,
 }
+#: The tricks table's columns of anyone's text (a source's name, a game id): its other
+#: text columns hold phantom-log's own codes (cards, suits, roles, reasons, and the swaps
+#: written as "lead P:Ma2 C:-"), of which none begins a spreadsheet formula, so CSV marks
+#: the cells of these two only (:func:`~phantom_log.tabular.csv_output.text_cells`).
+TRICK_TEXT_COLUMNS: Final = ("source", "game_id")
 # The key joining the two tables inside phantom-log (game_id need not be unique).
 GAME_KEY: Final = "game_key"
 REASONS: Final = tuple(reason.value for reason in Reason)
@@ -686,7 +691,8 @@ class TrickCsv:
             ),
             swaps_as_written=True,  # a trick without a swap: an empty cell, as csv writes ""
         ).select(list(ANNOTATION_FIELDS))  # annotate's columns: the record is named apart
-        self.stream.write(frame_csv(frame, include_header=self.header))
+        text_columns = [name for name in TRICK_TEXT_COLUMNS if name in frame.columns]
+        self.stream.write(frame_csv(frame, self.header, text_columns))
         self.header = False
         for column in (self.game_ids, self.packed, self.swaps):
             column.clear()

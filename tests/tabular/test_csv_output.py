@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from pathlib import Path
 
 import polars as pl
 from hypothesis import given
@@ -86,3 +87,50 @@ def test_a_carriage_return_inside_a_cell_is_quoted_so_no_row_begins_there() -> N
     assert written.getvalue() == 'name,number\n"x\r=1+1",-3\n'
     frame = pl.DataFrame({"name": ["x\r=1+1"], "number": [-3]})
     assert frame_csv(frame) == written.getvalue()
+
+
+def test_only_the_tricks_tables_text_columns_can_begin_a_formula() -> None:
+    """The tricks table's CSV marks the cells of its columns of anyone's text only
+    (``TRICK_TEXT_COLUMNS``): each of its other text columns holds codes of phantom-log's
+    own, every one of which a spreadsheet shows as it is. A new text column must be put in
+    one group or the other."""
+    from phantom_log.rules.cards import CARD_CODES, SUIT_CODES, Role
+    from phantom_log.tabular.tables import (
+        _AFTER,
+        _CSV_TRICK_SCHEMA,
+        _SIDE_TEXTS,
+        REASONS,
+        TRICK_TEXT_COLUMNS,
+    )
+
+    text_columns = {name for name, dtype in _CSV_TRICK_SCHEMA.items() if dtype == pl.String}
+    assert set(TRICK_TEXT_COLUMNS) <= text_columns
+    assert text_columns - set(TRICK_TEXT_COLUMNS) == {
+        "leader",
+        "lead",
+        "follower",
+        "follow",
+        "lead_suit",
+        "super_trump",
+        "winner",
+        "reason",
+        "note_owner",
+        "swaps",
+    }
+    codes = [*CARD_CODES, *SUIT_CODES, *(role.key for role in Role), *REASONS, *_AFTER]
+    codes += [text for text in _SIDE_TEXTS if text is not None]
+    assert all(text_cell(code) == code for code in codes)
+    # A swap's text begins with "lead" or "follow".
+    assert all(not after.startswith(FORMULA_STARTS) for after in _AFTER)
+
+
+def test_the_codes_of_every_examples_tricks_are_cells_as_they_are(tmp_path: Path) -> None:
+    from phantom_log.cli.inputs import record_reports
+    from phantom_log.tabular.tables import TRICK_TEXT_COLUMNS, build_tables
+
+    files = build_tables(record_reports((str(REPO / "examples"),), None), tmp_path, True)
+    tricks = files.scan_tricks(swaps_as_written=True).collect()
+    assert tricks.height > 100
+    for name, dtype in tricks.schema.items():
+        if dtype == pl.String and name not in TRICK_TEXT_COLUMNS:
+            assert all(text_cell(cell) == cell for cell in tricks[name].drop_nulls()), name
