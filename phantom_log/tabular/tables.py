@@ -126,7 +126,6 @@ Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
 _SWAP_FIELDS: Final = {name: (shift, bits) for name, shift, bits in SWAP_LAYOUT}
 _AFTER: Final = ["lead", "follow"]
-_SIDES: Final = ("phantom", "christine")
 
 
 def _swap_field(packed: pl.Expr, swap: int, name: str) -> pl.Expr:
@@ -135,26 +134,32 @@ def _swap_field(packed: pl.Expr, swap: int, name: str) -> pl.Expr:
     return (packed // (1 << (swap * SWAP_BITS + shift))) % (1 << bits)
 
 
-# What one side gave in a swap, as one index: how many cards (2 bits), then the code of
-# the first card and of the second (5 bits each; 0 where the side gave fewer). The cards
+# What one side gave in a swap, as one index: how many cards, then the code of each card
+# given (0 where the side gave fewer), each field as wide as SWAP_LAYOUT has it. The cards
 # of every index are listed once (below); a column is decoded by gathering from the
 # list, one lookup a row, where choosing between the counts would build every choice for
-# every row. An index the engine never packs (three cards, a code past the deck) has no
-# cards (null).
-_SIDE_BITS: Final = 2 + 5 * PACKED_SWAP_CARDS
+# every row. An index the engine never packs (too many cards, a code past the deck) has
+# no cards (null).
+_COUNT_BITS: Final = _SWAP_FIELDS["phantom_count"][1]
+_CARD_BITS: Final = _SWAP_FIELDS["phantom_1"][1]
 
 
 def _side_cards(index: int) -> list[str] | None:
-    count = index & 3
-    codes = [(index >> (2 + 5 * place)) & 31 for place in range(PACKED_SWAP_CARDS)]
-    if count > PACKED_SWAP_CARDS or any(code >= len(CARD_CODES) for code in codes[:count]):
+    count = index % (1 << _COUNT_BITS)
+    codes = [
+        (index >> (_COUNT_BITS + _CARD_BITS * place)) % (1 << _CARD_BITS)
+        for place in range(PACKED_SWAP_CARDS)
+    ]
+    if count > PACKED_SWAP_CARDS or any(codes[count:]):
         return None
-    if any(codes[count:]):
+    if any(code >= len(CARD_CODES) for code in codes[:count]):
         return None
     return [CARD_CODES[code] for code in codes[:count]]
 
 
-_SIDE_CARDS: Final = [_side_cards(index) for index in range(1 << _SIDE_BITS)]
+_SIDE_CARDS: Final = [
+    _side_cards(index) for index in range(1 << (_COUNT_BITS + _CARD_BITS * PACKED_SWAP_CARDS))
+]
 _SIDE_LISTS: Final = pl.Series(_SIDE_CARDS, dtype=pl.List(pl.String))
 # A side's cards as annotate's CSV writes them: "-" for none.
 _SIDE_TEXTS: Final = pl.Series(
@@ -166,8 +171,9 @@ _SIDE_TEXTS: Final = pl.Series(
 def _side(packed: pl.Expr, swap: int, side: str) -> pl.Expr:
     """The index (into the lists above) of what a side gave in a swap."""
     index = _swap_field(packed, swap, f"{side}_count")
-    for place in range(1, PACKED_SWAP_CARDS + 1):
-        index = index + _swap_field(packed, swap, f"{side}_{place}") * (1 << (5 * place - 3))
+    for place in range(PACKED_SWAP_CARDS):
+        card = _swap_field(packed, swap, f"{side}_{place + 1}")
+        index = index + card * (1 << (_COUNT_BITS + _CARD_BITS * place))
     return index
 
 
