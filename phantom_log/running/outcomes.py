@@ -14,7 +14,7 @@ from ..records.source_records import SourceRecord, record_line
 from ..rules.problems import FAILURE_CODES, Problem, Severity
 from ..rules.sheets import Sheet
 from ..tournament.cross_checks import TournamentProblem
-from ..tournament.facts import FactsTable, RecordFacts, record_facts
+from ..tournament.facts import FactsRow, FactsTable, report_facts
 from ..views.reports import report_json_line, report_lines, verdict_line
 
 
@@ -26,7 +26,8 @@ class Outcome:
     valid: bool
     warnings: int
     text: str
-    facts: RecordFacts | None = None
+    #: For tournament checking: the record's facts, as a table takes them.
+    facts: FactsRow | None = None
     problems: tuple[TournamentProblem, ...] = ()
     #: True when the run could not check this record (``internal-error``, ``unreadable``).
     failed: bool = False
@@ -79,7 +80,7 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
             )
             for problem in report.problems
         )
-        return Outcome(valid, warnings, text, record_facts(report), problems, failed, codes)
+        return Outcome(valid, warnings, text, report_facts(report), problems, failed, codes)
     return Outcome(valid, warnings, text, failed=failed, codes=codes)
 
 
@@ -199,6 +200,9 @@ def batch_outcomes(outcomes: list[Outcome]) -> Batch:
     text = "".join(outcome.text for outcome in outcomes)
     batch = Batch(text, tally, b"".join(valid), b"".join(invalid))
     if outcomes and outcomes[0].facts is not None:
-        batch.facts = FactsTable(outcome.facts for outcome in outcomes if outcome.facts)
+        table = batch.facts = FactsTable()
+        for outcome in outcomes:
+            if outcome.facts is not None:
+                table.add(outcome.facts)
         batch.problems = [problem for outcome in outcomes for problem in outcome.problems]
     return batch

@@ -50,14 +50,37 @@ class RecordFacts:
         return f"{self.source}#{self.index}"
 
 
+#: The facts of one record as a tuple, in :class:`RecordFacts`' order: what a table is
+#: filled with (:meth:`FactsTable.add`) without a :class:`RecordFacts` made for each record.
+FactsRow = tuple[
+    str,
+    int,
+    str | None,
+    bool,
+    str | None,
+    str | None,
+    str | None,
+    bytes | None,
+    tuple[int, ...],
+    str | None,
+    int | None,
+    bool,
+]
+
+
 def record_facts(report: RecordReport) -> RecordFacts:
     """The facts of one verified record."""
+    return RecordFacts(*report_facts(report))
+
+
+def report_facts(report: RecordReport) -> FactsRow:
+    """The facts of one verified record, as a tuple (:data:`FactsRow`)."""
     result = report.result
     winner = None if result is None or result.winner is None else result.winner.key
     notes = None if result is None else result.notes
     record = report.record
     if not report.schema_shaped:
-        return facts_of(
+        return _facts_row(
             report.source,
             report.index,
             report.game_id,
@@ -71,7 +94,7 @@ def record_facts(report: RecordReport) -> RecordFacts:
     # as the record model would read them (the model is not made: it would cost more
     # than all the other facts).
     players = record["players"]
-    return RecordFacts(
+    return (
         report.source,
         report.index,
         report.game_id,
@@ -99,6 +122,19 @@ def facts_of(
 ) -> RecordFacts:
     """The facts of one record: where it is, its verdict, the parsed record, its game log
     (``None`` when the replay did not get past the schema), its winner and notes."""
+    return RecordFacts(*_facts_row(source, index, game_id, valid, record, log, winner, notes))
+
+
+def _facts_row(
+    source: str,
+    index: int,
+    game_id: str | None,
+    valid: bool,
+    record: Any,
+    log: GameLog | None,
+    winner: str | None,
+    notes: int | None,
+) -> FactsRow:
     phantom = christine = stage = content = None
     deals: tuple[int, ...] = ()
     if isinstance(record, dict):
@@ -112,7 +148,7 @@ def facts_of(
         content = _content_digest(record)
         if log is not None:
             deals = _deal_keys(log)
-    return RecordFacts(
+    return (
         source,
         index,
         game_id,
@@ -203,6 +239,8 @@ DEAL_SLOTS: Final = ROUNDS_PER_GAME
 _NO_DEALS: Final = (0,) * DEAL_SLOTS
 #: The winners as a table holds them: ``table.winners[i]`` is an index into these.
 WINNERS: Final = (None, "phantom", "christine")
+_WINNER_INDEX: Final = {winner: index for index, winner in enumerate(WINNERS)}
+_NO_DIGEST: Final = bytes(_DIGEST)
 
 
 class FactsTable(Column[RecordFacts]):
@@ -240,29 +278,69 @@ class FactsTable(Column[RecordFacts]):
         self.content = array("Q")  # two words per record (zero when there is none)
         self.deal_counts = bytearray()
         self.deals = array("Q")  # a word per deal, DEAL_SLOTS deals per record (0: none)
+        # The source of the record added last, and its id: a chunk's records share one.
+        self._last_source: str | None = None
+        self._last_source_id = 0
         for item in facts:
             self.append(item)
 
     def append(self, facts: RecordFacts) -> None:
         """Add one record's facts."""
-        self.source_ids.append(self._source_id(facts.source))
-        self.indexes.append(facts.index)
-        self.game_ids.append(facts.game_id)
-        self.game_key_hashes.append(0 if facts.game_id is None else _key_hash(facts.game_id))
-        self.valid.append(facts.valid)
-        self.finished.append(facts.finished)
-        self.winners.append(WINNERS.index(facts.winner))
-        self.notes.append(-1 if facts.notes is None else facts.notes)
-        self.phantoms.append(facts.phantom)
-        self.christines.append(facts.christine)
-        self.phantom_keys.frombytes(_person_digest(facts.phantom))
-        self.christine_keys.frombytes(_person_digest(facts.christine))
-        self.stages.append(facts.stage)
-        self.has_content.append(facts.content is not None)
-        self.content.frombytes(facts.content or bytes(_DIGEST))
-        self.deal_counts.append(len(facts.deals))
-        self.deals.extend(facts.deals)
-        self.deals.extend(_NO_DEALS[len(facts.deals) :])
+        self.add(
+            (
+                facts.source,
+                facts.index,
+                facts.game_id,
+                facts.valid,
+                facts.phantom,
+                facts.christine,
+                facts.stage,
+                facts.content,
+                facts.deals,
+                facts.winner,
+                facts.notes,
+                facts.finished,
+            )
+        )
+
+    def add(self, row: FactsRow) -> None:
+        """Add one record's facts, given as a tuple (:func:`report_facts`)."""
+        (
+            source,
+            index,
+            game_id,
+            valid,
+            phantom,
+            christine,
+            stage,
+            content,
+            deals,
+            winner,
+            notes,
+            finished,
+        ) = row
+        if source != self._last_source:
+            self._last_source = source
+            self._last_source_id = self._source_id(source)
+        self.source_ids.append(self._last_source_id)
+        self.indexes.append(index)
+        self.game_ids.append(game_id)
+        self.game_key_hashes.append(0 if game_id is None else _key_hash(game_id))
+        self.valid.append(valid)
+        self.finished.append(finished)
+        self.winners.append(_WINNER_INDEX[winner])
+        self.notes.append(-1 if notes is None else notes)
+        self.phantoms.append(phantom)
+        self.christines.append(christine)
+        self.phantom_keys.frombytes(_person_digest(phantom))
+        self.christine_keys.frombytes(_person_digest(christine))
+        self.stages.append(stage)
+        self.has_content.append(content is not None)
+        self.content.frombytes(content or _NO_DIGEST)
+        self.deal_counts.append(len(deals))
+        self.deals.extend(deals)
+        if len(deals) < DEAL_SLOTS:
+            self.deals.extend(_NO_DEALS[len(deals) :])
 
     def extend(self, other: FactsTable) -> None:
         """Add the records of another table (a chunk's, made by a worker process)."""

@@ -24,7 +24,7 @@ from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
 from phantom_log.running.outcomes import Options, Outcome, Tally
 from phantom_log.running.pipeline import ordered_map, verify_sources, verify_sources_in_batches
-from phantom_log.tournament.facts import record_facts
+from phantom_log.tournament.facts import report_facts
 from phantom_log.views.reports import problem_lines, verdict_line
 
 JOBS = [1, 2]
@@ -196,7 +196,7 @@ def test_verify_sources_facts_are_those_of_verify_record_s_report(
 ) -> None:
     expected = reports(sources)
     outcomes = list(verify_sources(sources, Options(output="facts", quiet=True), jobs))
-    assert [outcome.facts for outcome in outcomes] == [record_facts(r) for r in expected]
+    assert [outcome.facts for outcome in outcomes] == [report_facts(r) for r in expected]
     assert [
         [(p.source, p.index, p.game_id, p.code, p.severity, p.message) for p in o.problems]
         for o in outcomes

@@ -23,7 +23,13 @@ from phantom_log.records.strictjson import parse_json
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.replay import VerdictBuilder
 from phantom_log.rules.sheets import RULEBOOK_SHEET
-from phantom_log.tournament.facts import RecordFacts, _content_digest, record_facts
+from phantom_log.tournament.facts import (
+    FactsTable,
+    RecordFacts,
+    _content_digest,
+    record_facts,
+    report_facts,
+)
 from tests.helpers.cli import run
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -171,6 +177,31 @@ def test_the_facts_of_a_record_of_the_schema_s_shape_are_those_its_model_reads(
         assert report.schema_shaped
         assert record_facts(report) == model_facts(report)
     assert shaped > 600
+
+
+def test_a_chunk_s_table_filled_from_its_reports_holds_their_record_facts(
+    corpus: Path,
+) -> None:
+    """A worker fills its chunk's table with each report's facts as a tuple
+    (``report_facts``, no RecordFacts made): the table holds the same facts, column for
+    column, as one filled with each record's RecordFacts; that of a record cut short,
+    refused by the schema or by the rules included."""
+    records = [record for chunk in read_chunks(str(corpus)) for record in chunk_records(chunk)] + [
+        record for source in find_sources([str(EXAMPLES)]) for record in read_source(source)
+    ]
+    reports = [verify_record(record, None, False, VerdictBuilder) for record in records]
+    assert {report.schema_shaped for report in reports} == {True, False}
+    assert {report.valid for report in reports} == {True, False}
+    rows = FactsTable()
+    for report in reports:
+        rows.add(report_facts(report))
+    expected = [record_facts(report) for report in reports]
+    assert list(rows) == expected
+    assert [RecordFacts(*report_facts(report)) for report in reports] == expected
+    made = FactsTable(expected)
+    for column in ("source_ids", "game_key_hashes", "phantom_keys", "content", "deals"):
+        assert getattr(rows, column) == getattr(made, column), column
+    assert rows.sources == made.sources
 
 
 def test_a_deal_key_is_the_whole_deal_in_one_word() -> None:
