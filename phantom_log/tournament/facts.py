@@ -14,7 +14,7 @@ import hashlib
 import json
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Final, cast
 
 import orjson
@@ -237,6 +237,8 @@ _DIGEST: Final = 16
 #: The deals a table keeps per record: the most rounds a record holds.
 DEAL_SLOTS: Final = ROUNDS_PER_GAME
 _NO_DEALS: Final = (0,) * DEAL_SLOTS
+# RecordFacts' fields in order: a FactsRow's.
+_FIELDS: Final = tuple(field.name for field in fields(RecordFacts))
 #: The winners as a table holds them: ``table.winners[i]`` is an index into these.
 WINNERS: Final = (None, "phantom", "christine")
 _WINNER_INDEX: Final = {winner: index for index, winner in enumerate(WINNERS)}
@@ -286,22 +288,7 @@ class FactsTable(Column[RecordFacts]):
 
     def append(self, facts: RecordFacts) -> None:
         """Add one record's facts."""
-        self.add(
-            (
-                facts.source,
-                facts.index,
-                facts.game_id,
-                facts.valid,
-                facts.phantom,
-                facts.christine,
-                facts.stage,
-                facts.content,
-                facts.deals,
-                facts.winner,
-                facts.notes,
-                facts.finished,
-            )
-        )
+        self.add(cast(FactsRow, tuple(getattr(facts, name) for name in _FIELDS)))
 
     def add(self, row: FactsRow) -> None:
         """Add one record's facts, given as a tuple (:func:`report_facts`)."""

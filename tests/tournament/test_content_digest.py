@@ -197,7 +197,6 @@ def test_a_chunk_s_table_filled_from_its_reports_holds_their_record_facts(
         rows.add(report_facts(report))
     expected = [record_facts(report) for report in reports]
     assert list(rows) == expected
-    assert [RecordFacts(*report_facts(report)) for report in reports] == expected
     made = FactsTable(expected)
     for column in ("source_ids", "game_key_hashes", "phantom_keys", "content", "deals"):
         assert getattr(rows, column) == getattr(made, column), column
