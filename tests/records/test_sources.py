@@ -439,11 +439,105 @@ def _spans_byte_by_byte(data: bytes) -> list[tuple[int, int]] | None:
 def test_both_builds_cut_an_array_into_the_same_elements(parts: list[bytes]) -> None:
     """The pure-Python build's cutting of a .json array (a pattern, token by token) and the
     compiled byte loop give the same spans, or both refuse the text."""
-    from phantom_log.records.strictjson import _split_with_pattern, split_array
+    from phantom_log.records.strictjson import (
+        _split_with_decoder,
+        _split_with_pattern,
+        split_array,
+    )
 
     text = b"[" + b"".join(parts)
     assert _split_with_pattern(text, 0) == _spans_byte_by_byte(text)
     assert split_array(text) == _spans_byte_by_byte(text)
+    # The pure-Python build's parser route gives spans only where they are the same.
+    assert _split_with_decoder(text, 0) in (None, _spans_byte_by_byte(text))
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(codec="utf-8"), max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(st.characters(codec="utf-8"), max_size=4), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(
+    st.lists(
+        st.dictionaries(st.text(st.characters(codec="utf-8"), max_size=4), _JSON_VALUES),
+        max_size=5,
+    ),
+    st.sampled_from([None, 0, 2]),
+    st.booleans(),
+    st.sampled_from(["", " ", "\n", "\t \r\n"]),
+)
+def test_the_pure_build_cuts_an_array_of_objects_where_their_brackets_close(
+    elements: list[dict[str, Any]], indent: int | None, ascii_only: bool, spaces: str
+) -> None:
+    """The pure-Python build cuts an array of objects with the standard library's parser
+    (an element at a time): the same spans as the rule's, on any objects however written
+    (escaped or not, indented or not, brackets and quotes in their strings)."""
+    from phantom_log.records.strictjson import _split_with_decoder
+
+    text = (spaces + json.dumps(elements, indent=indent, ensure_ascii=ascii_only) + spaces).encode(
+        "utf-8", "surrogatepass"
+    )
+    start = len(spaces)
+    expected = _spans_byte_by_byte(text)
+    assert expected is not None
+    assert _split_with_decoder(text, start) == expected
+
+
+def test_the_pure_build_reads_an_array_of_objects_without_its_token_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pure-Python build's route for a .json array of records: the parser's, with no
+    scan of the token pattern at all (that loop took 150 us a record, the parser 23)."""
+    from phantom_log.records import strictjson
+
+    scans: list[object] = []
+    pattern = strictjson._SPLIT_TOKENS
+
+    class Counted:
+        def finditer(self, *args: Any) -> Any:
+            scans.append(args)
+            return pattern.finditer(*args)
+
+    text = json.dumps([RECORD, {"é": '["{', "b": [{}]}, RECORD], indent=1).encode()
+    monkeypatch.setattr(strictjson, "COMPILED", False)
+    monkeypatch.setattr(strictjson, "_SPLIT_TOKENS", Counted())
+    assert strictjson.split_array(text) == _spans_byte_by_byte(text)
+    assert scans == []
+    broken = text.replace(b"]", b"", 1)
+    assert strictjson.split_array(broken) == _spans_byte_by_byte(broken)
+    assert len(scans) == 1  # a text the parser refuses: the token loop reads it
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'[{"a": 1}, [2]]',  # an element that is not an object
+        b'[{"a": 1},]',  # a comma after the last element
+        b'[{"a": "\x01"}]',  # a control character in a string
+        b'[{"a": 1 {"b": 2}]',  # no comma
+        b'[{"a": 1}] x',  # a text after the array
+        b'[{"a": "\xff"}]',  # not UTF-8
+        b'[{"a": 1]}]',  # brackets that do not close as they open
+        b"[" + b'{"a": [' * 3000 + b"]}" * 3000 + b"]",  # deeper than the parser goes
+    ],
+)
+def test_the_pure_build_leaves_any_other_array_to_its_token_loop(text: bytes) -> None:
+    """Where the standard library's parser cannot read an element as an object, the
+    pure-Python build's parser route gives no spans, and the token loop's answer (the
+    rule's) stands: an element the rules refuse is still found, on its own."""
+    from phantom_log.records.strictjson import _split_with_decoder, _split_with_pattern
+
+    assert _split_with_decoder(text, 0) is None
+    assert _split_with_pattern(text, 0) == _spans_byte_by_byte(text)
 
 
 def test_an_array_ending_in_a_string_cut_short_is_refused_at_once() -> None:
