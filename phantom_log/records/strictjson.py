@@ -451,7 +451,7 @@ def split_array(data: bytes) -> list[tuple[int, int]] | None:
     if start >= length or data[start] != 91:  # '['
         return None
     if not COMPILED:
-        parsed = _split_with_decoder(data, start)
+        parsed = _split_with_decoder(data, start) if len(data) <= _DECODED_AT_MOST else None
         return _split_with_pattern(data, start) if parsed is None else parsed
     text = data  # a C byte buffer in the compiled build
     spans: list[tuple[int, int]] = []
@@ -552,6 +552,10 @@ def _after_spaces(text: str, index: int) -> int:
 
 
 _DECODER: Final = json.JSONDecoder()
+# The largest array the pure-Python build reads with the parser: its text is decoded whole
+# (a str of up to four bytes a character, beside the bytes), so a larger one takes the
+# token loop, which holds nothing but the spans.
+_DECODED_AT_MOST: Final = 64 * 1024 * 1024
 _TEXT_SPACES: Final = " \t\r\n"
 _TEXT_SPACE_RUN: Final = re.compile(r"[ \t\r\n]*")
 

@@ -515,6 +515,10 @@ def test_the_pure_build_reads_an_array_of_objects_without_its_token_loop(
     broken = text.replace(b"]", b"", 1)
     assert strictjson.split_array(broken) == _spans_byte_by_byte(broken)
     assert len(scans) == 1  # a text the parser refuses: the token loop reads it
+    # A text too large to decode whole beside its bytes: the token loop, the same spans.
+    monkeypatch.setattr(strictjson, "_DECODED_AT_MOST", len(text) - 1)
+    assert strictjson.split_array(text) == _spans_byte_by_byte(text)
+    assert len(scans) == 2
 
 
 @pytest.mark.parametrize(
