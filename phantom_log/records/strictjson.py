@@ -520,10 +520,12 @@ def _split_with_decoder(data: bytes, start: int) -> list[tuple[int, int]] | None
     # The characters before "[" are spaces: ``start`` is its offset in characters too.
     spans: list[tuple[int, int]] = []
     index = _after_spaces(text, start + 1)
-    if text.startswith("]", index):
-        return spans if not text[index + 1 :].strip(_TEXT_SPACES) else None
     counted_chars = counted_bytes = 0  # a character offset and its byte offset
-    while True:
+    while not spans or text.startswith(",", index):
+        if spans:
+            index = _after_spaces(text, index + 1)
+        elif text.startswith("]", index):
+            break  # no element
         if not text.startswith("{", index):
             return None
         try:
@@ -537,12 +539,9 @@ def _split_with_decoder(data: bytes, start: int) -> list[tuple[int, int]] | None
             counted_chars, counted_bytes = end, first + len(text[index:end].encode("utf-8"))
             spans.append((first, counted_bytes))
         index = _after_spaces(text, end)
-        if text.startswith(",", index):
-            index = _after_spaces(text, index + 1)
-        elif text.startswith("]", index):
-            return spans if not text[index + 1 :].strip(_TEXT_SPACES) else None
-        else:
-            return None
+    if not text.startswith("]", index) or text[index + 1 :].strip(_TEXT_SPACES):
+        return None
+    return spans
 
 
 def _after_spaces(text: str, index: int) -> int:

@@ -78,35 +78,16 @@ def report_facts(report: RecordReport) -> FactsRow:
     result = report.result
     winner = None if result is None or result.winner is None else result.winner.key
     notes = None if result is None else result.notes
-    record = report.record
-    if not report.schema_shaped:
-        return _facts_row(
-            report.source,
-            report.index,
-            report.game_id,
-            report.valid,
-            record,
-            report.log,
-            winner,
-            notes,
-        )
-    # A record of the schema's shape: its names and stage read from the validated value,
-    # as the record model would read them (the model is not made: it would cost more
-    # than all the other facts).
-    players = record["players"]
-    return (
+    return _facts_row(
         report.source,
         report.index,
         report.game_id,
         report.valid,
-        players["phantom"],
-        players["christine"],
-        record.get("stage"),
-        _content_digest(record),
-        () if report.log is None else _deal_keys(report.log),
+        report.record,
+        report.log,
         winner,
         notes,
-        winner is not None,
+        report.schema_shaped,
     )
 
 
@@ -134,10 +115,18 @@ def _facts_row(
     log: GameLog | None,
     winner: str | None,
     notes: int | None,
+    schema_shaped: bool = False,
 ) -> FactsRow:
     phantom = christine = stage = content = None
     deals: tuple[int, ...] = ()
-    if isinstance(record, dict):
+    if schema_shaped:
+        # A record of the schema's shape: its names and stage read from the validated
+        # value, as the record model would read them (the model is not made: it would
+        # cost more than all the other facts).
+        players = record["players"]
+        phantom, christine, stage = players["phantom"], players["christine"], record.get("stage")
+        content = _content_digest(record)
+    elif isinstance(record, dict):
         players = record.get("players")
         if isinstance(players, dict):
             phantom = players.get("phantom") if isinstance(players.get("phantom"), str) else None
@@ -146,8 +135,8 @@ def _facts_row(
             )
         stage = record.get("stage") if isinstance(record.get("stage"), str) else None
         content = _content_digest(record)
-        if log is not None:
-            deals = _deal_keys(log)
+    if log is not None and isinstance(record, dict):
+        deals = _deal_keys(log)
     return (
         source,
         index,
@@ -280,9 +269,6 @@ class FactsTable(Column[RecordFacts]):
         self.content = array("Q")  # two words per record (zero when there is none)
         self.deal_counts = bytearray()
         self.deals = array("Q")  # a word per deal, DEAL_SLOTS deals per record (0: none)
-        # The source of the record added last, and its id: a chunk's records share one.
-        self._last_source: str | None = None
-        self._last_source_id = 0
         for item in facts:
             self.append(item)
 
@@ -306,10 +292,7 @@ class FactsTable(Column[RecordFacts]):
             notes,
             finished,
         ) = row
-        if source != self._last_source:
-            self._last_source = source
-            self._last_source_id = self._source_id(source)
-        self.source_ids.append(self._last_source_id)
+        self.source_ids.append(self._source_id(source))
         self.indexes.append(index)
         self.game_ids.append(game_id)
         self.game_key_hashes.append(0 if game_id is None else _key_hash(game_id))
