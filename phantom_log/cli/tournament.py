@@ -91,7 +91,12 @@ def tournament_check(
 
     from ..records.chunks import on_manifest
     from ..running.outcomes import Options
-    from ..running.pipeline import WorkerLost, default_jobs, verify_sources_in_batches
+    from ..running.pipeline import (
+        WorkerLost,
+        default_jobs,
+        digest_possible_copies,
+        verify_sources_in_batches,
+    )
     from ..tournament.cross_checks import TournamentProblem
     from ..tournament.facts import FactsTable
     from ..tournament.report import tournament_report
@@ -115,10 +120,9 @@ def tournament_check(
     progress = Progress("checking", not quiet and output.pager_command is None)
     failed = False
     manifests_found: list[str] = []
+    jobs = jobs or default_jobs()
     try:
-        batches = verify_sources_in_batches(
-            paths, options, jobs or default_jobs(), standard_input(), progress
-        )
+        batches = verify_sources_in_batches(paths, options, jobs, standard_input(), progress)
         with on_manifest(manifests_found.append):
             for batch in batches:
                 if batch.facts is not None:
@@ -136,13 +140,18 @@ def tournament_check(
         progress.close()
     if not facts:
         raise no_records()
+    try:
+        not_read_again = digest_possible_copies(facts, jobs)
+    except WorkerLost:
+        raise run_failed("a worker process died while records were compared") from None
+    failed |= bool(not_read_again)
     if manifest is None:
         manifest = _found_manifest(manifests_found)
     else:
         for found in manifests_found:
             if not os.path.exists(found) or not os.path.samefile(found, manifest.source):
                 manifest_skipped(found)
-    report = tournament_report(facts, record_problems, manifest, strict)
+    report = tournament_report(facts, record_problems, manifest, strict, not_read_again)
     if output_format != "json":
         width = terminal_width() if output.to_terminal else None
         _tournament_text(report, len(record_problems), stdout, output_format == "text", width)

@@ -93,6 +93,59 @@ def is_manifest(data: bytes) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class TextFile:
+    """A regular file that records are read from, as it was when it was opened: its path,
+    and what tells that version of it from any later one (its device and inode, its size,
+    the time of its last change in nanoseconds). A record's text can be read from it again
+    (:func:`read_again`) as long as it is unchanged."""
+
+    path: str
+    device: int
+    inode: int
+    size: int
+    changed_ns: int
+
+    @classmethod
+    def of(cls, path: str, status: os.stat_result) -> TextFile:
+        """The file at ``path`` (made absolute), as ``status`` found it."""
+        return cls(
+            os.path.abspath(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
+        )
+
+    def same_as(self, status: os.stat_result) -> bool:
+        """True when ``status`` is of this file, unchanged."""
+        return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns) == (
+            self.device,
+            self.inode,
+            self.size,
+            self.changed_ns,
+        )
+
+
+class FileChanged(OSError):
+    """A file no longer is what it was when it was opened (:class:`TextFile`): another file
+    in its place, or the same one written to since."""
+
+
+def read_again(file: TextFile, places: Iterable[tuple[int, int]]) -> list[bytes]:
+    """The texts at ``places`` (each an offset and a length) of a file read before: records'
+    texts, read again. Raises :class:`FileChanged` when the file is not what it was when it
+    was first opened (or no longer holds one of the places), and :class:`OSError` when it
+    cannot be read."""
+    texts = []
+    with open(file.path, "rb", buffering=0) as handle:
+        descriptor = handle.fileno()
+        if not file.same_as(os.fstat(descriptor)):
+            raise FileChanged(f"{file.path} changed since it was read")
+        for offset, length in places:
+            text = os.pread(descriptor, length, offset)
+            if len(text) != length:
+                raise FileChanged(f"{file.path} is shorter than when it was read")
+            texts.append(text)
+    return texts
+
+
+@dataclass(frozen=True, slots=True)
 class Span:
     """Lines of a regular file of JSON Lines, not yet read: ``length`` bytes from
     ``offset``, cut at line boundaries, holding ``records`` records; its first line is line
@@ -101,7 +154,7 @@ class Span:
     (:func:`~phantom_log.records.source_records.chunk_records`), so that the main process
     neither splits nor sends the records' texts."""
 
-    path: str
+    file: TextFile
     offset: int
     length: int
     first_line: int
@@ -122,7 +175,9 @@ class Chunk:
     ``selection`` is the selection in force when it was read (see
     :mod:`phantom_log.records.selection`): parsing keeps only the records it matches.
     ``game_text``: the ``document`` is game text (``.ptn``), one game or several, not JSON.
-    Chunks are what worker processes receive."""
+    ``file``: the regular file whose text ``document`` (or, with ``offsets``, each of the
+    ``lines``) is, where its records' texts can be read again; ``offsets`` then holds each
+    line's place in it. Chunks are what worker processes receive."""
 
     source: str
     document: bytes | None = None
@@ -133,6 +188,8 @@ class Chunk:
     selection: Selection | None = None
     span: Span | None = None
     game_text: bool = False
+    file: TextFile | None = None
+    offsets: array[int] | None = None
 
     @property
     def size(self) -> int:
@@ -208,28 +265,29 @@ def _source_chunks(
         return
     with open(descriptor, "rb") as handle:
         try:
-            mode = os.fstat(descriptor).st_mode
+            status = os.fstat(descriptor)
         except OSError as error:
             yield Chunk(name, problem=unreadable(f"cannot read ({error_reason(error)})"))
             return
+        mode = status.st_mode
         kind = RECORD_SUFFIXES.get(Path(source).suffix.lower())
         regular = stat.S_ISREG(mode)
         if not regular and (found or stat.S_ISDIR(mode)):
             yield Chunk(name, problem=not_regular(mode))
             return
         # With spans, workers read the records' texts from the file itself.
-        path = os.path.abspath(source) if spans and regular else None
+        file = TextFile.of(source, status) if spans and regular else None
         # A regular file that ends before this size was cut short while it was read.
-        size = os.fstat(descriptor).st_size if regular else None
-        if kind == "jsonl" and path and not handle.peek(len(BOM)).startswith(BOM):
-            chunks = _span_chunks(name, path, handle, lines_per_chunk, limit, size)
+        size = status.st_size if regular else None
+        if kind == "jsonl" and file and not handle.peek(len(BOM)).startswith(BOM):
+            chunks = _span_chunks(name, file, handle, lines_per_chunk, limit, size)
         elif kind == "jsonl":
             lines = _bounded_lines(handle, limit, skip_long=regular, expected=size)
             chunks = _line_chunks(name, lines, lines_per_chunk, limit, stream=not regular)
         elif kind == "ptn":
             chunks = _whole_game_text(name, handle, limit, size)
         elif kind == "json" or regular:
-            chunks = _whole_document(name, handle, limit, lines_per_chunk, size, path)
+            chunks = _whole_document(name, handle, limit, lines_per_chunk, size, file)
         else:
             chunks = _sniffed_chunks(name, handle, limit, lines_per_chunk)
         yield from _guarded(name, chunks)
@@ -261,12 +319,13 @@ def _whole_document(
     limit: int,
     batch_size: int,
     known_size: int | None,
-    path: str | None = None,
+    file: TextFile | None = None,
 ) -> Iterator[Chunk]:
     """A document read whole, within the limit: a regular file larger than the limit is
     not read at all, a stream no further than the limit, and a file that ends before its
-    ``known_size`` was cut short (:class:`FileCutShort`). With the file's ``path``, an
-    array's elements are given as spans of it (see :func:`_document_chunks`)."""
+    ``known_size`` was cut short (:class:`FileCutShort`). With the ``file`` it is read
+    from, an array's elements are given as spans of it, and any other document names it
+    (see :func:`_document_chunks`)."""
     if known_size is not None and known_size > limit:
         yield Chunk(source, problem=too_large(limit, known_size))
         return
@@ -276,7 +335,7 @@ def _whole_document(
         return
     if known_size is not None and len(data) < known_size:
         raise FileCutShort
-    yield from _document_chunks(source, data, batch_size, path)
+    yield from _document_chunks(source, data, batch_size, file)
 
 
 def _whole_game_text(
@@ -397,13 +456,14 @@ def _bounded_lines(
 
 
 def _document_chunks(
-    source: str, data: bytes, size: int, path: str | None = None
+    source: str, data: bytes, size: int, file: TextFile | None = None
 ) -> Iterator[Chunk]:
     """A document as chunks: an array of objects is cut into its elements (each then parsed
     and checked on its own, as a line of JSON Lines is), anything else is one chunk. A
     tournament manifest gives none: it is told to the :func:`on_manifest` callback. With
-    the ``path`` of the file ``data`` was read from, the elements are given as spans of the
-    file (:class:`Span`), their texts read where they are parsed."""
+    the ``file`` that ``data`` was read from, the elements are given as spans of the file
+    (:class:`Span`), their texts read where they are parsed; any other document is a chunk
+    that names its file."""
     if is_manifest(data):
         seen = _manifest_seen.get()
         if seen is not None:
@@ -412,7 +472,7 @@ def _document_chunks(
     text = data[len(BOM) :] if data.startswith(BOM) else data
     spans = split_array(text)
     if not spans:
-        yield Chunk(source, document=data)
+        yield Chunk(source, document=data, file=file)
         return
     batch: list[tuple[int, int, int, bytes]] = []
     places = array("Q")
@@ -430,29 +490,29 @@ def _document_chunks(
         else:
             characters += len(text[counted:start].decode("utf-8", "replace"))
         counted = start
-        if path is None:
+        if file is None:
             batch.append((index, line, characters + 1, text[start:end]))
         else:
             places.extend((start, end, line, characters + 1))
         if len(batch) >= size or len(places) >= 4 * size:
-            yield _array_chunk(source, path, batch, places, index, len(data) - len(text))
+            yield _array_chunk(source, file, batch, places, index, len(data) - len(text))
             batch, places = [], array("Q")
     if batch or places:
-        yield _array_chunk(source, path, batch, places, len(spans) - 1, len(data) - len(text))
+        yield _array_chunk(source, file, batch, places, len(spans) - 1, len(data) - len(text))
 
 
 def _array_chunk(
     source: str,
-    path: str | None,
+    file: TextFile | None,
     batch: list[tuple[int, int, int, bytes]],
     places: array[int],
     last: int,
     skipped: int,
 ) -> Chunk:
-    """A chunk of an array's elements: their texts, or (with the file's ``path``) a span of
-    the file with each element's place (its text starts ``skipped`` bytes in: a byte order
+    """A chunk of an array's elements: their texts, or (with the ``file``) a span of the
+    file with each element's place (its text starts ``skipped`` bytes in: a byte order
     mark); ``last`` is the index of the last element."""
-    if path is None:
+    if file is None:
         return Chunk(source, lines=tuple(batch))
     count = len(places) // 4
     first_start, last_end = places[0], places[-3]
@@ -460,7 +520,7 @@ def _array_chunk(
         places[position] -= first_start
         places[position + 1] -= first_start
     span = Span(
-        path,
+        file,
         skipped + first_start,
         last_end - first_start,
         places[2],
@@ -522,7 +582,7 @@ _BLANK_LINE: Final = re.compile(rb"\n[ \t\r\x0b\x0c]*(?=\n)")
 
 def _span_chunks(
     source: str,
-    path: str,
+    file: TextFile,
     handle: IO[bytes],
     lines_per_chunk: int,
     limit: int,
@@ -553,7 +613,7 @@ def _span_chunks(
         full = lines == lines_per_chunk or len(buffer) >= 2 * _SPAN_BLOCK
         if lines and (full or over or ended):
             records = lines - _blank_lines(buffer, position)
-            yield Chunk(source, span=Span(path, start, position, line_number, index, records))
+            yield Chunk(source, span=Span(file, start, position, line_number, index, records))
             buffer = buffer[position:]
             start += position
             line_number += lines
@@ -583,7 +643,7 @@ def _span_chunks(
             if buffer:  # the last line, without a line break
                 records = 0 if buffer.isspace() else 1
                 yield Chunk(
-                    source, span=Span(path, start, len(buffer), line_number, index, records)
+                    source, span=Span(file, start, len(buffer), line_number, index, records)
                 )
             return
         more = handle.read(_SPAN_BLOCK)
@@ -599,10 +659,12 @@ def _blank_lines(buffer: bytes, end: int) -> int:
 
 
 def read_span(chunk: Chunk, span: Span) -> Chunk:
-    """The chunk of a span's lines, read from its file; an ``unreadable`` chunk at the
-    span's first record when the file cannot be read, or no longer holds the span."""
+    """The chunk of a span's lines, read from its file, with each line's place in the file;
+    an ``unreadable`` chunk at the span's first record when the file cannot be read, or no
+    longer holds the span."""
+    file = span.file
     try:
-        with open(span.path, "rb", buffering=0) as handle:
+        with open(file.path, "rb", buffering=0) as handle:
             data = os.pread(handle.fileno(), span.length, span.offset)
     except OSError as error:
         problem = unreadable(f"cannot read ({error_reason(error)}); the rest was not read")
@@ -610,6 +672,7 @@ def read_span(chunk: Chunk, span: Span) -> Chunk:
     if len(data) != span.length:
         return Chunk(chunk.source, problem=CUT_SHORT, index=span.first_index)
     places = span.elements
+    offsets = array("Q")
     if places is not None:
         elements = tuple(
             (
@@ -620,19 +683,24 @@ def read_span(chunk: Chunk, span: Span) -> Chunk:
             )
             for number, at in enumerate(range(0, len(places), 4))
         )
-        return Chunk(chunk.source, lines=elements, selection=chunk.selection)
-    # The lines of JSON Lines, as the main process would have read them (every line of a
-    # span is within the size limit).
-    parts = _line_chunks(
-        chunk.source,
-        io.BytesIO(data),
-        max(span.records, 1),
-        span.length,
-        first_line=span.first_line,
-        first_index=span.first_index,
+        offsets.extend(span.offset + places[at] for at in range(0, len(places), 4))
+        return Chunk(
+            chunk.source, lines=elements, selection=chunk.selection, file=file, offsets=offsets
+        )
+    # The lines of JSON Lines, counted as the main process counted them (a blank line is
+    # no record; every line of a span is within the size limit, and a span's file starts
+    # with no byte order mark).
+    lines = []
+    index, position = span.first_index, span.offset
+    for number, line in enumerate(io.BytesIO(data), start=span.first_line):
+        if not line.isspace():
+            lines.append((index, number, 1, line))
+            offsets.append(position)
+            index += 1
+        position += len(line)
+    return Chunk(
+        chunk.source, lines=tuple(lines), selection=chunk.selection, file=file, offsets=offsets
     )
-    lines = tuple(line for part in parts for line in part.lines or ())
-    return Chunk(chunk.source, lines=lines, selection=chunk.selection)
 
 
 def text_chunks(

@@ -16,6 +16,7 @@ told apart by them.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Final
 
@@ -25,12 +26,18 @@ from .ignorable import DEFAULT_IGNORABLE_RANGES
 DEFAULT_IGNORABLE: Final = frozenset(
     code for first, last in DEFAULT_IGNORABLE_RANGES for code in range(first, last + 1)
 )
-_REMOVED: Final = dict.fromkeys(DEFAULT_IGNORABLE)
+# The same code points as one character class: most names hold none, and looking for one
+# takes a third of the time of translating the text (a look-up per character).
+_IGNORABLE: Final = re.compile(
+    "[" + "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in DEFAULT_IGNORABLE_RANGES) + "]"
+)
 
 
 def visible_text(text: str) -> str:
     """``text`` without its default-ignorable code points."""
-    return text if text.isascii() else text.translate(_REMOVED)
+    if text.isascii() or _IGNORABLE.search(text) is None:
+        return text
+    return _IGNORABLE.sub("", text)
 
 
 def game_key(game_id: str) -> str:

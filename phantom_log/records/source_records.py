@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
 from ..rules.problems import Code, Problem
 from ..rules.sheets import Sheet
-from .chunks import BOM, Chunk, read_chunks, read_span
+from .chunks import BOM, Chunk, TextFile, read_chunks, read_span
 from .game_text import iter_games
 from .schema import record_gate
 from .strictjson import JsonError, parse_gated, parse_json
@@ -32,7 +32,9 @@ class SourceRecord:
     (``text_record.game.text()``), where each of its parts is written, and what of the
     text is no part of the notation; ``data`` is then the record the text stands for.
     ``schema_passed`` is True for a record that passed the schema's gate as it was parsed
-    (:func:`~phantom_log.records.schema.record_gate`): its schema check is done.
+    (:func:`~phantom_log.records.schema.record_gate`): its schema check is done. ``file``
+    is the regular file where ``text`` can be read again, ``offset`` bytes in (when the
+    source was read so: see :func:`~phantom_log.records.chunks.read_chunks`' spans).
     """
 
     source: str
@@ -43,6 +45,8 @@ class SourceRecord:
     text: bytes | None = None
     text_record: TextRecord | None = None
     schema_passed: bool = False
+    file: TextFile | None = None
+    offset: int = 0
 
 
 def chunk_records(
@@ -81,7 +85,10 @@ def _chunk_records(chunk: Chunk, sheets: Mapping[str, Sheet] | None) -> Iterator
         yield from _read_game_text(source, chunk.document, sheets)
     elif chunk.lines is not None:
         gate = record_gate()
-        for index, number, column, line in chunk.lines:
+        file = chunk.file
+        offsets: Iterable[int] = itertools.repeat(0) if chunk.offsets is None else chunk.offsets
+        # Without offsets, zeros as many as there are lines (repeat never ends).
+        for (index, number, column, line), offset in zip(chunk.lines, offsets, strict=False):
             try:
                 value, passed = parse_gated(line, gate)
             except JsonError as error:
@@ -103,11 +110,18 @@ def _chunk_records(chunk: Chunk, sheets: Mapping[str, Sheet] | None) -> Iterator
                 yield SourceRecord(source, index, problem=problem, line=number, text=line)
             else:
                 yield SourceRecord(
-                    source, index, value, line=number, text=line, schema_passed=passed
+                    source,
+                    index,
+                    value,
+                    line=number,
+                    text=line,
+                    schema_passed=passed,
+                    file=file,
+                    offset=offset,
                 )
     else:
         assert chunk.document is not None
-        yield from _read_document(source, chunk.document)
+        yield from _read_document(source, chunk.document, chunk.file)
 
 
 def read_source(
@@ -160,7 +174,9 @@ def _read_game_text(
         )
 
 
-def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
+def _read_document(source: str, data: bytes, file: TextFile | None) -> Iterator[SourceRecord]:
+    """The record of a document (or the elements of an array that is not one of objects);
+    ``file`` is the file the document is (its text after any byte order mark)."""
     text = data[len(BOM) :] if data.startswith(BOM) else data
     try:
         value, passed = parse_gated(data, record_gate())
@@ -182,7 +198,10 @@ def _read_document(source: str, data: bytes) -> Iterator[SourceRecord]:
         for index, item in enumerate(value):
             yield SourceRecord(source, index, item)
     else:
-        yield SourceRecord(source, 0, value, text=text, schema_passed=passed)
+        offset = len(data) - len(text)
+        yield SourceRecord(
+            source, 0, value, text=text, schema_passed=passed, file=file, offset=offset
+        )
 
 
 _LINE_BREAK: Final = re.compile(rb"(?:\r\n|\r|\n)[ \t]*")

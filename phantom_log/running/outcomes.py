@@ -59,8 +59,12 @@ class Options:
     keep_text: bool = False
 
 
-def report_outcome(report: RecordReport, options: Options) -> Outcome:
-    """The outcome of one report."""
+def report_outcome(
+    report: RecordReport, options: Options, read: SourceRecord | None = None
+) -> Outcome:
+    """The outcome of one report (of the record as it was ``read``, when it is given: a
+    record's tournament facts then say where its text is, for its content's digest to be
+    made only if it may be a copy)."""
     valid, warnings, failed, codes = _verdict(report.problems)
     if options.output == "json":
         return Outcome(valid, warnings, report_json_line(report, valid), failed=failed, codes=codes)
@@ -80,7 +84,7 @@ def report_outcome(report: RecordReport, options: Options) -> Outcome:
             )
             for problem in report.problems
         )
-        return Outcome(valid, warnings, text, report_facts(report), problems, failed, codes)
+        return Outcome(valid, warnings, text, report_facts(report, read), problems, failed, codes)
     return Outcome(valid, warnings, text, failed=failed, codes=codes)
 
 
@@ -111,7 +115,7 @@ def chunk_outcomes(checked: Iterable[CheckedRecord], options: Options) -> list[O
     Lines when ``options.keep_text`` asks for it."""
     outcomes = []
     for record, report in checked:
-        outcome = report_outcome(report, options)
+        outcome = report_outcome(report, options, record)
         if options.keep_text:
             outcome.record_text = record_line(record)
         outcomes.append(outcome)

@@ -37,6 +37,8 @@ from .worker_watch import start_worker
 
 if TYPE_CHECKING:  # the tables need polars: imported only by the commands that use them
     from ..tabular.tables import ChunkTables
+    from ..tournament.cross_checks import TournamentProblem
+    from ..tournament.facts import FactsTable
 
 Item = TypeVar("Item")
 Output = TypeVar("Output")
@@ -218,11 +220,13 @@ def _chunks(
     progress: ProgressHook | None,
     jobs: int,
     max_record_size: int | None = None,
+    spans: bool = False,
 ) -> Iterator[Chunk]:
     """The chunks of every source of the paths, counted on ``progress`` as they are read,
     a record over ``max_record_size`` bytes (by default the limit in force) unreadable.
-    For worker processes (``jobs`` above 1), a file of JSON Lines is given as spans, which
-    the workers read (see :class:`~phantom_log.records.chunks.Span`).
+    For worker processes (``jobs`` above 1), or with ``spans``, a file of JSON Lines is
+    given as spans, which the workers read (see
+    :class:`~phantom_log.records.chunks.Span`), and so are the elements of an array.
 
     Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not exist,
     before any chunk is read."""
@@ -234,7 +238,7 @@ def _chunks(
     def chunks() -> Iterator[Chunk]:
         for source in sources:
             for chunk in read_chunks(
-                source, stdin, max_record_size=max_record_size, spans=jobs > 1
+                source, stdin, max_record_size=max_record_size, spans=spans or jobs > 1
             ):
                 if progress is not None:
                     progress.add_bytes(chunk.size)
@@ -271,6 +275,7 @@ def verify_sources_by_chunk(
     stdin: IO[bytes] | None = None,
     progress: ProgressHook | None = None,
     max_record_size: int | None = None,
+    spans: bool = False,
 ) -> Iterator[Summary]:
     """The one pipeline that verifies records, for ``phantom-log verify``, ``tournament
     check`` and :func:`phantom_log.verify` alike: the sources of the paths are read and
@@ -279,12 +284,13 @@ def verify_sources_by_chunk(
     processes check each chunk's records (:func:`verify_chunk`), and what
     ``summarise`` makes of a chunk there (a picklable function: the reports themselves,
     :func:`chunk_reports`, or the text a command prints) comes back, a chunk at a time,
-    in input order.
+    in input order. With ``spans``, the records read from regular files (but for game
+    texts) name their places in them, even on one core.
 
     Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not
     exist, at once, before any record is read.
     """
-    chunks = _chunks(paths, stdin, progress, jobs, max_record_size)
+    chunks = _chunks(paths, stdin, progress, jobs, max_record_size, spans)
     work = partial(verify_chunk, summarise=summarise, sheets=sheets, strict=strict, builder=builder)
     return ordered_map(work, chunks, jobs)
 
@@ -317,6 +323,7 @@ def verify_sources(
         builder=VerdictBuilder,
         stdin=stdin,
         progress=progress,
+        spans=options.output == "facts",
     ):
         yield from outcomes
 
@@ -342,6 +349,8 @@ def verify_sources_in_batches(
     Raises as :func:`verify_sources` does."""
     # The events are for the annotations and the pictures: neither the printed
     # reports nor the tournament's facts need them, and they cost time (VerdictBuilder).
+    # The tournament's facts say where each record's text is (its content's digest is made
+    # only if it may be a copy: digest_possible_copies).
     summarise = partial(chunk_batch, options=options)
     yield from verify_sources_by_chunk(
         paths,
@@ -352,7 +361,22 @@ def verify_sources_in_batches(
         builder=VerdictBuilder,
         stdin=stdin,
         progress=progress,
+        spans=options.output == "facts",
     )
+
+
+def digest_possible_copies(table: FactsTable, jobs: int) -> list[TournamentProblem]:
+    """The digests of the contents of the records of a tournament's ``table`` that may be
+    copies of one another and have none yet, made from their texts read again
+    (:mod:`phantom_log.tournament.copies`), on ``jobs`` processes, and held in the table;
+    an ``unreadable`` problem for each record whose text could not be read again."""
+    from ..tournament.copies import hold_digests, read_digests, texts_to_read
+
+    tasks = texts_to_read(table)
+    problems: list[TournamentProblem] = []
+    for task, digests in zip(tasks, ordered_map(read_digests, tasks, jobs), strict=True):
+        problems.extend(hold_digests(table, task, digests))
+    return problems
 
 
 def tables_chunk(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from typing import TypeVar, overload
+from typing import Final, TypeVar, overload
 
 Element = TypeVar("Element")
 
@@ -99,3 +99,32 @@ class NameColumn(Column[str | None]):
 
     def _item(self, position: int) -> str | None:
         return self._names[self._column[position]]
+
+
+# The keys are looked at in this many parts (by their low bits: equal keys fall in the
+# same part), so that only a part's keys are in a dictionary at a time.
+_KEY_PARTS: Final = 16
+
+
+def repeated(keys: Sequence[int], present: Sequence[int] | None = None, every: int = 1) -> set[int]:
+    """The positions whose key occurs more than once among the present ones (``keys`` read
+    at every ``every``-th item, ``present[position]`` true): the candidates, which the
+    caller compares exactly.
+
+    A part of the keys at a time (:data:`_KEY_PARTS`): a dictionary of a million keys
+    would take about 100 MiB, and is the peak of a tournament check; a sixteenth of it
+    is freed, and its memory used again, before the next part is looked at."""
+    parts = [array("I") for _ in range(_KEY_PARTS)]
+    mask = _KEY_PARTS - 1
+    for position in range(len(keys) // every):
+        if present is None or present[position]:
+            parts[keys[position * every] & mask].append(position)
+    found: set[int] = set()
+    for part in parts:
+        first: dict[int, int] = {}
+        for position in part:
+            seen = first.setdefault(keys[position * every], position)
+            if seen != position:
+                found.add(seen)
+                found.add(position)
+    return found

@@ -4,7 +4,6 @@ and schedule; the problems they find, and their codes."""
 
 from __future__ import annotations
 
-from array import array
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from typing import Any, Final
 from ..records.identity import game_key, person_key
 from ..records.quoting import quoted, shortened
 from ..rules.problems import Severity
+from .columns import repeated
 from .facts import DEAL_SLOTS, RecordFacts, facts_table, player_key
 from .manifest import Manifest, ScheduledGame
 
@@ -56,37 +56,6 @@ class TournamentProblem:
         }
 
 
-# The keys are looked at in this many parts (by their low bits: equal keys fall in the
-# same part), so that only a part's keys are in a dictionary at a time.
-_KEY_PARTS: Final = 16
-
-
-def _repeated(
-    keys: Sequence[int], present: Sequence[int] | None = None, every: int = 1
-) -> set[int]:
-    """The positions whose key occurs more than once among the present ones (``keys`` read
-    at every ``every``-th item, ``present[position]`` true): the candidates, which the
-    caller compares exactly.
-
-    A part of the keys at a time (:data:`_KEY_PARTS`): a dictionary of a million keys
-    would take about 100 MiB, and is the peak of a tournament check; a sixteenth of it
-    is freed, and its memory used again, before the next part is looked at."""
-    parts = [array("I") for _ in range(_KEY_PARTS)]
-    mask = _KEY_PARTS - 1
-    for position in range(len(keys) // every):
-        if present is None or present[position]:
-            parts[keys[position * every] & mask].append(position)
-    found: set[int] = set()
-    for part in parts:
-        first: dict[int, int] = {}
-        for position in part:
-            seen = first.setdefault(keys[position * every], position)
-            if seen != position:
-                found.add(seen)
-                found.add(position)
-    return found
-
-
 # A record's deal slots (DEAL_SLOTS of them) as present (1) or not (0), by its deals held.
 _SLOTS_PRESENT: Final = [
     bytes([1] * held + [0] * (DEAL_SLOTS - held)) for held in range(DEAL_SLOTS + 1)
@@ -120,7 +89,7 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     table = facts_table(all_facts)
     count = len(table)
     holders: dict[str, list[int]] = defaultdict(list)
-    shared_id = _repeated(table.game_key_hashes)
+    shared_id = repeated(table.game_key_hashes)
     for position in sorted(shared_id):
         game_id = table.game_ids[position]
         if game_id is not None:
@@ -129,10 +98,10 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     # repeats.
     holders = defaultdict(list, {key: found for key, found in holders.items() if len(found) > 1})
     # A digest's first word: equal digests have equal first words.
-    shared_content = _repeated(table.content, table.has_content, every=2)
+    shared_content = repeated(table.content, table.has_content, every=2)
     # Every deal slot of every record (DEAL_SLOTS a record), present when the record has it.
     present = b"".join([_SLOTS_PRESENT[deals_held] for deals_held in table.deal_counts])
-    shared_deals = _repeated(table.deals, present)
+    shared_deals = repeated(table.deals, present)
     del present
     contents = table.content
     deals = table.deals

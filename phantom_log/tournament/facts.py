@@ -5,6 +5,11 @@ Each record is first verified on its own (:mod:`phantom_log.checking.verdict`); 
 checks across records need of it is kept in a small :class:`RecordFacts` (its names, its
 stage, the digest of its content, its deals), so that records can be verified in
 worker processes and only their facts come back, as a :class:`FactsTable` of a chunk.
+
+The digest of a record's content is made only where it can matter: a record read from a
+regular file whose replay dealt is given the place of its text instead (:class:`TextAt`),
+and its digest is made afterwards only if another record shares its first deal, as
+every copy does (:mod:`phantom_log.tournament.copies`).
 """
 
 from __future__ import annotations
@@ -15,21 +20,34 @@ import json
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Final, cast
+from typing import Any, Final, NamedTuple, cast
 
 import orjson
 
 from ..checking.verdict import RecordReport
+from ..records.chunks import TextFile
 from ..records.identity import game_key, person_key
+from ..records.source_records import SourceRecord
 from ..rules.cards import DECK_SIZE
 from ..rules.engine import ROUNDS_PER_GAME
 from ..rules.replay import GameLog
 from .columns import Column, NameColumn, TextColumn
 
 
+class TextAt(NamedTuple):
+    """Where a record's text can be read again: ``length`` bytes ``offset`` bytes into a
+    file, as it was when it was read."""
+
+    file: TextFile
+    offset: int
+    length: int
+
+
 @dataclass(frozen=True, slots=True)
 class RecordFacts:
-    """What the checks across records need of one verified record."""
+    """What the checks across records need of one verified record. ``content`` is the
+    digest of its content, ``None`` for a record that is no object, or whose digest is
+    still to be made from its text at ``text_at``."""
 
     source: str
     index: int
@@ -43,6 +61,7 @@ class RecordFacts:
     winner: str | None
     notes: int | None
     finished: bool
+    text_at: TextAt | None = None
 
     @property
     def where(self) -> str:
@@ -65,16 +84,19 @@ FactsRow = tuple[
     str | None,
     int | None,
     bool,
+    TextAt | None,
 ]
 
 
 def record_facts(report: RecordReport) -> RecordFacts:
-    """The facts of one verified record."""
+    """The facts of one verified record, its content digested."""
     return RecordFacts(*report_facts(report))
 
 
-def report_facts(report: RecordReport) -> FactsRow:
-    """The facts of one verified record, as a tuple (:data:`FactsRow`)."""
+def report_facts(report: RecordReport, read: SourceRecord | None = None) -> FactsRow:
+    """The facts of one verified record, as a tuple (:data:`FactsRow`). Given the record as
+    it was ``read``, the digest of a record whose text can be read again from its file
+    and whose replay dealt is left to be made (see :class:`RecordFacts`)."""
     result = report.result
     winner = None if result is None or result.winner is None else result.winner.key
     notes = None if result is None else result.notes
@@ -88,6 +110,7 @@ def report_facts(report: RecordReport) -> FactsRow:
         winner,
         notes,
         report.schema_shaped,
+        read,
     )
 
 
@@ -116,17 +139,19 @@ def _facts_row(
     winner: str | None,
     notes: int | None,
     schema_shaped: bool = False,
+    read: SourceRecord | None = None,
 ) -> FactsRow:
-    phantom = christine = stage = content = None
+    phantom = christine = stage = content = text_at = None
     deals: tuple[int, ...] = ()
-    if schema_shaped:
+    if not isinstance(record, dict):
+        pass
+    elif schema_shaped:
         # A record of the schema's shape: its names and stage read from the validated
         # value, as the record model would read them (the model is not made: it would
         # cost more than all the other facts).
         players = record["players"]
         phantom, christine, stage = players["phantom"], players["christine"], record.get("stage")
-        content = _content_digest(record)
-    elif isinstance(record, dict):
+    else:
         players = record.get("players")
         if isinstance(players, dict):
             phantom = players.get("phantom") if isinstance(players.get("phantom"), str) else None
@@ -134,9 +159,15 @@ def _facts_row(
                 players.get("christine") if isinstance(players.get("christine"), str) else None
             )
         stage = record.get("stage") if isinstance(record.get("stage"), str) else None
-        content = _content_digest(record)
-    if log is not None and isinstance(record, dict):
-        deals = _deal_keys(log)
+    if isinstance(record, dict):
+        if log is not None:
+            deals = _deal_keys(log)
+        if deals and read is not None and read.file is not None and read.text is not None:
+            # Its copies share its deals: its digest is made only if another record's
+            # first deal is its own (see the module's docstring).
+            text_at = TextAt(read.file, read.offset, len(read.text))
+        else:
+            content = content_digest(record)
     return (
         source,
         index,
@@ -150,10 +181,11 @@ def _facts_row(
         winner,
         notes,
         winner is not None,
+        text_at,
     )
 
 
-def _content_digest(record: dict[str, Any]) -> bytes:
+def content_digest(record: dict[str, Any]) -> bytes:
     """A digest of a record's content apart from its game id: the same for records equal
     as JSON values (as the strict parse reads them), however they are written (the order
     of their keys, spaces, escapes, ``1.0`` or ``1.00``), and different for any other.
@@ -265,10 +297,19 @@ class FactsTable(Column[RecordFacts]):
         self.phantom_keys = array("Q")
         self.christine_keys = array("Q")
         self.stages = NameColumn()
+        # Whether a record's content digest is held (not for a record that is no object,
+        # nor for one whose digest is still to be made from its text).
         self.has_content = bytearray()
         self.content = array("Q")  # two words per record (zero when there is none)
         self.deal_counts = bytearray()
         self.deals = array("Q")  # a word per deal, DEAL_SLOTS deals per record (0: none)
+        # Where a record's text can be read again (RecordFacts.text_at): the number of its
+        # file in text_files, plus one (0: nowhere), its offset and its length.
+        self.text_files: list[TextFile] = []
+        self._text_file_ids: dict[TextFile, int] = {}
+        self.text_file_ids = array("I")
+        self.text_offsets = array("Q")
+        self.text_lengths = array("Q")
         for item in facts:
             self.append(item)
 
@@ -291,6 +332,7 @@ class FactsTable(Column[RecordFacts]):
             winner,
             notes,
             finished,
+            text_at,
         ) = row
         self.source_ids.append(self._source_id(source))
         self.indexes.append(index)
@@ -311,6 +353,15 @@ class FactsTable(Column[RecordFacts]):
         self.deals.extend(deals)
         if len(deals) < DEAL_SLOTS:
             self.deals.extend(_NO_DEALS[len(deals) :])
+        if text_at is None:
+            self.text_file_ids.append(0)
+            self.text_offsets.append(0)
+            self.text_lengths.append(0)
+        else:
+            file, offset, length = text_at
+            self.text_file_ids.append(self._text_file_id(file))
+            self.text_offsets.append(offset)
+            self.text_lengths.append(length)
 
     def extend(self, other: FactsTable) -> None:
         """Add the records of another table (a chunk's, made by a worker process)."""
@@ -335,6 +386,13 @@ class FactsTable(Column[RecordFacts]):
         self.content.extend(other.content)
         self.deal_counts += other.deal_counts
         self.deals.extend(other.deals)
+        files = [0, *(self._text_file_id(file) for file in other.text_files)]
+        if files == list(range(len(files))):
+            self.text_file_ids.extend(other.text_file_ids)
+        else:
+            self.text_file_ids.extend(array("I", (files[i] for i in other.text_file_ids)))
+        self.text_offsets.extend(other.text_offsets)
+        self.text_lengths.extend(other.text_lengths)
 
     def _source_id(self, source: str) -> int:
         source_id = self._source_ids.get(source)
@@ -342,6 +400,29 @@ class FactsTable(Column[RecordFacts]):
             source_id = self._source_ids[source] = len(self.sources)
             self.sources.append(source)
         return source_id
+
+    def _text_file_id(self, file: TextFile) -> int:
+        file_id = self._text_file_ids.get(file)
+        if file_id is None:
+            self.text_files.append(file)
+            file_id = self._text_file_ids[file] = len(self.text_files)
+        return file_id
+
+    def text_at(self, position: int) -> TextAt | None:
+        """Where a record's text can be read again, if it can."""
+        file_id = self.text_file_ids[position]
+        if not file_id:
+            return None
+        return TextAt(
+            self.text_files[file_id - 1], self.text_offsets[position], self.text_lengths[position]
+        )
+
+    def set_content(self, position: int, digest: bytes) -> None:
+        """Hold the digest of a record's content, made from its text (:meth:`text_at`)."""
+        words = array("Q")
+        words.frombytes(digest)
+        self.content[2 * position : 2 * position + 2] = words
+        self.has_content[position] = True
 
     def __len__(self) -> int:
         return len(self.indexes)
@@ -364,6 +445,7 @@ class FactsTable(Column[RecordFacts]):
             WINNERS[self.winners[position]],
             None if notes < 0 else notes,
             bool(self.finished[position]),
+            self.text_at(position),
         )
 
     def where(self, position: int) -> str:

@@ -84,13 +84,16 @@ def tournament_report(
     record_problems: list[TournamentProblem],
     manifest: Manifest | None,
     strict: bool = False,
+    not_read_again: Sequence[TournamentProblem] = (),
 ) -> TournamentReport:
-    """The whole report: the records' own problems, then those across records and against
-    the manifest (all errors when ``strict``); a record is valid when no error, of its own
-    or across records, names it. The standings leave out the records with an error and
-    the later copies of a record."""
+    """The whole report: the records' own problems, then those across records (after the
+    records whose texts could not be read again to be compared: ``not_read_again``, see
+    :mod:`~phantom_log.tournament.copies`) and against the manifest (all errors when
+    ``strict``); a record is valid when no error, of its own or across records, names it.
+    The standings leave out the records with an error and the later copies of a
+    record."""
     table = facts_table(all_facts)
-    across = cross_record_problems(table)
+    across = [*not_read_again, *cross_record_problems(table)]
     if manifest is not None:
         across += manifest_problems(manifest, table)
     if strict:

@@ -26,7 +26,7 @@ from phantom_log.rules.sheets import RULEBOOK_SHEET
 from phantom_log.tournament.facts import (
     FactsTable,
     RecordFacts,
-    _content_digest,
+    content_digest,
     record_facts,
     report_facts,
 )
@@ -74,7 +74,7 @@ def writings(game: dict[str, Any]) -> list[bytes]:
 
 
 def digest_of(text: bytes) -> bytes:
-    return _content_digest(parse_json(text))
+    return content_digest(parse_json(text))
 
 
 def test_one_content_written_four_ways_has_one_digest() -> None:

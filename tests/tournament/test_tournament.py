@@ -1079,10 +1079,13 @@ def test_the_facts_table_gives_back_every_fact_as_it_was_added() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from phantom_log.tournament.facts import FactsTable, RecordFacts
+    from phantom_log.records.chunks import TextFile
+    from phantom_log.tournament.facts import FactsTable, RecordFacts, TextAt
 
     texts = st.none() | st.text(st.characters(exclude_categories=()), max_size=12)
     digests = st.binary(min_size=16, max_size=16)
+    files = [TextFile("/event/a.jsonl", 1, 2, 300, 4), TextFile("/event/b.json", 1, 3, 5, 6)]
+    places = st.builds(TextAt, st.sampled_from(files), st.integers(0, 2**40), st.integers(1, 2**32))
     facts = st.builds(
         RecordFacts,
         source=st.sampled_from(["a.jsonl", "b.json", "-"]),
@@ -1097,6 +1100,7 @@ def test_the_facts_table_gives_back_every_fact_as_it_was_added() -> None:
         winner=st.sampled_from([None, "phantom", "christine"]),
         notes=st.none() | st.integers(0, 12),
         finished=st.booleans(),
+        text_at=st.none() | places,
     )
 
     @settings(max_examples=200, deadline=None)
@@ -1115,6 +1119,16 @@ def test_the_facts_table_gives_back_every_fact_as_it_was_added() -> None:
         assert list(joined) == items
         assert joined.game_key_hashes == table.game_key_hashes
         assert joined.sources == table.sources and joined.source_ids == table.source_ids
+        assert joined.text_files == table.text_files
+        assert joined.text_file_ids == table.text_file_ids
+        # A digest made afterwards (copies.py) is held as if it had been given.
+        for position, item in enumerate(items):
+            if item.content is None:
+                joined.set_content(position, bytes(range(position, position + 16)))
+        assert [item.content for item in joined] == [
+            item.content or bytes(range(position, position + 16))
+            for position, item in enumerate(items)
+        ]
 
     agree()
 
@@ -1292,16 +1306,16 @@ def test_repeated_keys_are_those_held_by_two_present_positions(
     time: exactly the present positions whose key another present position holds."""
     from collections import Counter
 
-    from phantom_log.tournament.cross_checks import _repeated
+    from phantom_log.tournament.columns import repeated
 
     positions = range(len(keys) // every)
     held = Counter(keys[position * every] for position in positions if present[position])
     expected = {
         position for position in positions if present[position] and held[keys[position * every]] > 1
     }
-    assert _repeated(keys, present, every) == expected
+    assert repeated(keys, present, every) == expected
     everywhere = Counter(keys[position * every] for position in positions)
-    assert _repeated(keys, None, every) == {
+    assert repeated(keys, None, every) == {
         position for position in positions if everywhere[keys[position * every]] > 1
     }
 

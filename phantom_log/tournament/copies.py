@@ -1,0 +1,113 @@
+"""Which records of a tournament may be copies of one another, and the digests of their
+contents, made from their texts read again.
+
+A worker gives a record read from a regular file the place of its text instead of the
+digest of its content (:class:`~phantom_log.tournament.facts.TextAt`): the digest costs
+about as much as the replay, and nearly every record is nobody's copy. A copy deals
+exactly as its original does (the same content, so the same replay), so a record whose
+first deal no other record repeats is no copy, and none is a copy of it. For the others
+alone, the text is read again where it was read, and digested as the worker would have.
+
+A file that changed since it was read (another file in its place, or the same one written
+to) cannot give back the text that was checked: each of its records that needed a
+digest is ``unreadable`` (an error: the run could not do all its work), and is compared
+with no other.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Final, NamedTuple
+
+from ..records.chunks import FileChanged, TextFile, read_again
+from ..records.strictjson import JsonError, parse_json
+from ..records.unreadable import error_reason
+from ..rules.problems import Code, Severity
+from .columns import repeated
+from .cross_checks import TournamentProblem
+from .facts import DEAL_SLOTS, FactsTable, content_digest
+
+
+class TextToRead(NamedTuple):
+    """A record whose digest is to be made: its position in the table, and where its text
+    is."""
+
+    position: int
+    file: TextFile
+    offset: int
+    length: int
+
+
+#: The most records read again as one task (a worker's, with more than one job).
+TEXTS_PER_TASK: Final = 2048
+
+
+def texts_to_read(table: FactsTable) -> list[list[TextToRead]]:
+    """The records of ``table`` whose digest is still to be made and which another record
+    may copy (their first deal repeated), in tasks of at most :data:`TEXTS_PER_TASK`
+    records of one file each, in the order of their places in it."""
+    shared_first_deal = repeated(table.deals, table.deal_counts, every=DEAL_SLOTS)
+    wanted = [
+        TextToRead(position, *text_at)
+        for position in shared_first_deal
+        if not table.has_content[position] and (text_at := table.text_at(position)) is not None
+    ]
+    wanted.sort(key=lambda text: (table.text_file_ids[text.position], text.offset))
+    tasks: list[list[TextToRead]] = []
+    for _, texts in itertools.groupby(wanted, key=lambda text: text.file):
+        in_file = list(texts)
+        tasks += (
+            in_file[start : start + TEXTS_PER_TASK]
+            for start in range(0, len(in_file), TEXTS_PER_TASK)
+        )
+    return tasks
+
+
+def read_digests(task: list[TextToRead]) -> list[bytes | str]:
+    """The digest of each record's content (what
+    :func:`~phantom_log.tournament.facts.content_digest` made of it as it was checked),
+    from its text read again; or, for a record whose text cannot be, why not. The records
+    are of one file."""
+    if not task:
+        return []
+    try:
+        texts = read_again(task[0].file, [(text.offset, text.length) for text in task])
+    except FileChanged:
+        return ["its file changed after it was read"] * len(task)
+    except OSError as error:
+        return [f"its file cannot be read again ({error_reason(error)})"] * len(task)
+    return [_digest(text) for text in texts]
+
+
+def _digest(text: bytes) -> bytes | str:
+    try:
+        value = parse_json(text)
+    except JsonError:
+        value = None
+    if not isinstance(value, dict):
+        # The file was the same to the system, but not its bytes: written to within the
+        # same instant, at the same size.
+        return "its text in the file is no longer the one that was checked"
+    return content_digest(value)
+
+
+def hold_digests(
+    table: FactsTable, task: list[TextToRead], digests: list[bytes | str]
+) -> Iterator[TournamentProblem]:
+    """Put the digests :func:`read_digests` made of a task's records into ``table``; an
+    ``unreadable`` problem for each record whose text could not be read again."""
+    for text, digest in zip(task, digests, strict=True):
+        if isinstance(digest, bytes):
+            table.set_content(text.position, digest)
+            continue
+        source, index = table.place(text.position)
+        yield TournamentProblem(
+            source,
+            index,
+            table.game_ids[text.position],
+            Code.UNREADABLE.value,
+            Severity.ERROR,
+            f"the record could not be compared with the records that deal as it does: "
+            f"{digest} (check the event again once nothing writes to its files)",
+        )
