@@ -140,10 +140,13 @@ def tournament_check(
         progress.close()
     if not facts:
         raise no_records()
+    comparing = Progress("comparing possible copies", progress.enabled)
     try:
-        not_read_again = digest_possible_copies(facts, jobs)
+        not_read_again = digest_possible_copies(facts, jobs, comparing)
     except WorkerLost:
         raise run_failed("a worker process died while records were compared") from None
+    finally:
+        comparing.close()
     failed |= bool(not_read_again)
     if manifest is None:
         manifest = _found_manifest(manifests_found)

@@ -365,17 +365,34 @@ def verify_sources_in_batches(
     )
 
 
-def digest_possible_copies(table: FactsTable, jobs: int) -> list[TournamentProblem]:
+class CountingHook(ProgressHook, Protocol):
+    """A progress display told the records done too
+    (:class:`~phantom_log.views.terminal.Progress`)."""
+
+    def update(self, count: int, detail: str = "") -> None: ...
+
+
+def digest_possible_copies(
+    table: FactsTable, jobs: int, progress: CountingHook | None = None
+) -> list[TournamentProblem]:
     """The digests of the contents of the records of a tournament's ``table`` that may be
     copies of one another and have none yet, made from their texts read again
-    (:mod:`phantom_log.tournament.copies`), on ``jobs`` processes, and held in the table;
-    an ``unreadable`` problem for each record whose text could not be read again."""
+    (:mod:`phantom_log.tournament.copies`), on ``jobs`` processes (their bytes and records
+    counted on ``progress``), and held in the table; an ``unreadable`` problem for each
+    record whose text could not be read again."""
     from ..tournament.copies import hold_digests, read_digests, texts_to_read
 
     tasks = texts_to_read(table)
+    if progress is not None:
+        progress.start(sum(text.length for task in tasks for text in task))
     problems: list[TournamentProblem] = []
+    done = 0
     for task, digests in zip(tasks, ordered_map(read_digests, tasks, jobs), strict=True):
         problems.extend(hold_digests(table, task, digests))
+        if progress is not None:
+            done += len(task)
+            progress.add_bytes(sum(text.length for text in task))
+            progress.update(done)
     return problems
 
 
