@@ -209,9 +209,9 @@ def test_tournament_check_says_a_changed_file_and_exits_3(
     (here / "a.jsonl").write_text(lines([*records, copied(records[2], "copy")]), "utf-8")
     real = pipeline.digest_possible_copies
 
-    def written_to_first(table: FactsTable, jobs: int) -> list[Any]:
+    def written_to_first(table: FactsTable, jobs: int, progress: Any = None) -> list[Any]:
         os.utime(here / "a.jsonl", ns=(1, 1))
-        return real(table, jobs)
+        return real(table, jobs, progress)
 
     monkeypatch.setattr(pipeline, "digest_possible_copies", written_to_first)
     result = CliRunner().invoke(main, ["tournament", "check", "--jobs", "1", "a.jsonl"])
