@@ -16,7 +16,8 @@ counted too, and the difference, over the records, is the stage's instructions a
 - ``floor``: ``orjson.loads`` of each line (the parse floor of ``bench_corpus.py``);
 - ``verify``: verify's work on each chunk (``verify --format json``:
   :func:`phantom_log.running.pipeline.verify_chunk_in_one`, reports and their text);
-- ``tournament``: the same with each record's facts (``tournament check``);
+- ``tournament``: the same with each record's facts (``tournament check``, its chunks
+  read as spans of the file, as the command reads them);
 - ``tables``: the tables' work on each chunk (``export``, ``stats``:
   :func:`phantom_log.running.pipeline.tables_chunk`, every event, the rows and frames);
 - ``annotate-csv``: ``annotate --format csv``'s work (each record checked with every
@@ -49,7 +50,9 @@ STAGES: Final = {
     "floor": "for line in lines:\n    try:\n        orjson.loads(line)\n"
     "    except orjson.JSONDecodeError:\n        pass",
     "verify": "for chunk in chunks:\n    verify_chunk_in_one(chunk, Options(output='json'))",
-    "tournament": "for chunk in chunks:\n"
+    # tournament check reads its files as spans (each record then knows its place in the
+    # file, and its content is digested only if it may be a copy).
+    "tournament": "for chunk in span_chunks:\n"
     "    verify_chunk_in_one(chunk, Options(output='facts', quiet=True))",
     "tables": "for chunk in chunks:\n    tables_chunk(chunk, None, False)",
     # annotate --format csv: each record checked with every event, its tricks as CSV.
@@ -80,6 +83,7 @@ path = sys.argv[1]
 with open(path, "rb") as handle:
     lines = handle.read().splitlines(keepends=True)
 chunks = list(read_chunks(path))
+span_chunks = list(read_chunks(path, spans=True))
 # The stage once first (its lazy set-up: the gate, jsonschema's validators, polars), so
 # that the pass counted below is the steady work of a record. Only this stage: polars'
 # threads, once started by another stage's work, would be counted in this one's.

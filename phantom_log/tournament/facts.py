@@ -114,21 +114,6 @@ def report_facts(report: RecordReport, read: SourceRecord | None = None) -> Fact
     )
 
 
-def facts_of(
-    source: str,
-    index: int,
-    game_id: str | None,
-    valid: bool,
-    record: Any,
-    log: GameLog | None,
-    winner: str | None,
-    notes: int | None,
-) -> RecordFacts:
-    """The facts of one record: where it is, its verdict, the parsed record, its game log
-    (``None`` when the replay did not get past the schema), its winner and notes."""
-    return RecordFacts(*_facts_row(source, index, game_id, valid, record, log, winner, notes))
-
-
 def _facts_row(
     source: str,
     index: int,
@@ -143,23 +128,22 @@ def _facts_row(
 ) -> FactsRow:
     phantom = christine = stage = content = text_at = None
     deals: tuple[int, ...] = ()
-    if not isinstance(record, dict):
-        pass
-    elif schema_shaped:
-        # A record of the schema's shape: its names and stage read from the validated
-        # value, as the record model would read them (the model is not made: it would
-        # cost more than all the other facts).
-        players = record["players"]
-        phantom, christine, stage = players["phantom"], players["christine"], record.get("stage")
-    else:
-        players = record.get("players")
-        if isinstance(players, dict):
-            phantom = players.get("phantom") if isinstance(players.get("phantom"), str) else None
-            christine = (
-                players.get("christine") if isinstance(players.get("christine"), str) else None
-            )
-        stage = record.get("stage") if isinstance(record.get("stage"), str) else None
     if isinstance(record, dict):
+        if schema_shaped:
+            # A record of the schema's shape: its names and stage read from the validated
+            # value, as the record model would read them (the model is not made: it would
+            # cost more than all the other facts).
+            players = record["players"]
+            phantom, christine = players["phantom"], players["christine"]
+            stage = record.get("stage")
+        else:
+            players = record.get("players")
+            if isinstance(players, dict):
+                phantom = players.get("phantom")
+                phantom = phantom if isinstance(phantom, str) else None
+                christine = players.get("christine")
+                christine = christine if isinstance(christine, str) else None
+            stage = record.get("stage") if isinstance(record.get("stage"), str) else None
         if log is not None:
             deals = _deal_keys(log)
         if deals and read is not None and read.file is not None and read.text is not None:
