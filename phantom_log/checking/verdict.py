@@ -65,9 +65,10 @@ class RecordReport:
     def schema_shaped(self) -> bool:
         """True when the record is an object that passed the schema: ``record`` then has
         the schema's shape (its required keys, each value of its type)."""
-        return isinstance(self.record, dict) and not any(
-            problem.code in _BEFORE_MODEL for problem in self.problems
-        )
+        if not isinstance(self.record, dict):
+            return False
+        problems = self.problems
+        return not problems or not any(problem.code in _BEFORE_MODEL for problem in problems)
 
     @property
     def model(self) -> GameRecord | None:

@@ -61,7 +61,16 @@ class RecordFacts:
     winner: str | None
     notes: int | None
     finished: bool
-    text_at: TextAt | None = None
+    text_file: TextFile | None = None
+    text_offset: int = 0
+    text_length: int = 0
+
+    @property
+    def text_at(self) -> TextAt | None:
+        """Where the record's text can be read again (in ``text_file``), if it can."""
+        if self.text_file is None:
+            return None
+        return TextAt(self.text_file, self.text_offset, self.text_length)
 
     @property
     def where(self) -> str:
@@ -84,7 +93,9 @@ FactsRow = tuple[
     str | None,
     int | None,
     bool,
-    TextAt | None,
+    TextFile | None,
+    int,
+    int,
 ]
 
 
@@ -126,7 +137,8 @@ def _facts_row(
     schema_shaped: bool = False,
     read: SourceRecord | None = None,
 ) -> FactsRow:
-    phantom = christine = stage = content = text_at = None
+    phantom = christine = stage = content = text_file = None
+    text_offset = text_length = 0
     deals: tuple[int, ...] = ()
     if isinstance(record, dict):
         if schema_shaped:
@@ -149,7 +161,7 @@ def _facts_row(
         if deals and read is not None and read.file is not None and read.text is not None:
             # Its copies share its deals: its digest is made only if another record's
             # first deal is its own (see the module's docstring).
-            text_at = TextAt(read.file, read.offset, len(read.text))
+            text_file, text_offset, text_length = read.file, read.offset, len(read.text)
         else:
             content = content_digest(record)
     return (
@@ -165,7 +177,9 @@ def _facts_row(
         winner,
         notes,
         winner is not None,
-        text_at,
+        text_file,
+        text_offset,
+        text_length,
     )
 
 
@@ -234,7 +248,7 @@ def _deal_keys(log: GameLog) -> tuple[int, ...]:
     final = log.final
     if final is None:
         return ()
-    return tuple(phantom | christine << DECK_SIZE for phantom, christine in final.deals)
+    return tuple([phantom | christine << DECK_SIZE for phantom, christine in final.deals])
 
 
 # Digests (of a record's content, of a name) are 16 bytes: two 64-bit words in a table.
@@ -294,6 +308,8 @@ class FactsTable(Column[RecordFacts]):
         self.text_file_ids = array("I")
         self.text_offsets = array("Q")
         self.text_lengths = array("Q")
+        self._last_text_file: TextFile | None = None
+        self._last_text_file_id = 0
         for item in facts:
             self.append(item)
 
@@ -316,7 +332,9 @@ class FactsTable(Column[RecordFacts]):
             winner,
             notes,
             finished,
-            text_at,
+            text_file,
+            text_offset,
+            text_length,
         ) = row
         self.source_ids.append(self._source_id(source))
         self.indexes.append(index)
@@ -337,15 +355,9 @@ class FactsTable(Column[RecordFacts]):
         self.deals.extend(deals)
         if len(deals) < DEAL_SLOTS:
             self.deals.extend(_NO_DEALS[len(deals) :])
-        if text_at is None:
-            self.text_file_ids.append(0)
-            self.text_offsets.append(0)
-            self.text_lengths.append(0)
-        else:
-            file, offset, length = text_at
-            self.text_file_ids.append(self._text_file_id(file))
-            self.text_offsets.append(offset)
-            self.text_lengths.append(length)
+        self.text_file_ids.append(0 if text_file is None else self._text_file_id(text_file))
+        self.text_offsets.append(text_offset)
+        self.text_lengths.append(text_length)
 
     def extend(self, other: FactsTable) -> None:
         """Add the records of another table (a chunk's, made by a worker process)."""
@@ -386,20 +398,24 @@ class FactsTable(Column[RecordFacts]):
         return source_id
 
     def _text_file_id(self, file: TextFile) -> int:
+        if file is self._last_text_file:  # a chunk's records share one (and its hash costs)
+            return self._last_text_file_id
         file_id = self._text_file_ids.get(file)
         if file_id is None:
             self.text_files.append(file)
             file_id = self._text_file_ids[file] = len(self.text_files)
+        self._last_text_file, self._last_text_file_id = file, file_id
         return file_id
 
     def text_at(self, position: int) -> TextAt | None:
         """Where a record's text can be read again, if it can."""
+        file, offset, length = self._text_place(position)
+        return None if file is None else TextAt(file, offset, length)
+
+    def _text_place(self, position: int) -> tuple[TextFile | None, int, int]:
         file_id = self.text_file_ids[position]
-        if not file_id:
-            return None
-        return TextAt(
-            self.text_files[file_id - 1], self.text_offsets[position], self.text_lengths[position]
-        )
+        file = self.text_files[file_id - 1] if file_id else None
+        return file, self.text_offsets[position], self.text_lengths[position]
 
     def set_content(self, position: int, digest: bytes) -> None:
         """Hold the digest of a record's content, made from its text (:meth:`text_at`)."""
@@ -429,7 +445,7 @@ class FactsTable(Column[RecordFacts]):
             WINNERS[self.winners[position]],
             None if notes < 0 else notes,
             bool(self.finished[position]),
-            self.text_at(position),
+            *self._text_place(position),
         )
 
     def where(self, position: int) -> str:
