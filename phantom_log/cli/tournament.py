@@ -142,7 +142,7 @@ def tournament_check(
         raise no_records()
     comparing = Progress("comparing possible copies", progress.enabled)
     try:
-        not_read_again = digest_possible_copies(facts, jobs, comparing)
+        not_read_again = digest_possible_copies(facts, jobs, comparing.update)
     except WorkerLost:
         raise run_failed("a worker process died while records were compared") from None
     finally:

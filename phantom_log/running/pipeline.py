@@ -365,34 +365,32 @@ def verify_sources_in_batches(
     )
 
 
-class CountingHook(ProgressHook, Protocol):
-    """A progress display told the records done too
-    (:class:`~phantom_log.views.terminal.Progress`)."""
-
-    def update(self, count: int, detail: str = "") -> None: ...
-
-
 def digest_possible_copies(
-    table: FactsTable, jobs: int, progress: CountingHook | None = None
+    table: FactsTable, jobs: int, done: Callable[[int], object] | None = None
 ) -> list[TournamentProblem]:
     """The digests of the contents of the records of a tournament's ``table`` that may be
     copies of one another and have none yet, made from their texts read again
-    (:mod:`phantom_log.tournament.copies`), on ``jobs`` processes (their bytes and records
-    counted on ``progress``), and held in the table; an ``unreadable`` problem for each
+    (:mod:`phantom_log.tournament.copies`), on ``jobs`` processes (``done`` told how
+    many are read, as they are), and held in the table; an ``unreadable`` problem for each
     record whose text could not be read again."""
-    from ..tournament.copies import hold_digests, read_digests, texts_to_read
+    from ..tournament.copies import TextToRead, hold_digests, read_digests, texts_to_read
 
-    tasks = texts_to_read(table)
-    if progress is not None:
-        progress.start(sum(text.length for task in tasks for text in task))
+    # The tasks in flight, kept to be matched with their digests as they come back.
+    given: deque[list[TextToRead]] = deque()
+
+    def tasks() -> Iterator[list[TextToRead]]:
+        for task in texts_to_read(table):
+            given.append(task)
+            yield task
+
     problems: list[TournamentProblem] = []
-    done = 0
-    for task, digests in zip(tasks, ordered_map(read_digests, tasks, jobs), strict=True):
+    read = 0
+    for digests in ordered_map(read_digests, tasks(), jobs):
+        task = given.popleft()
         problems.extend(hold_digests(table, task, digests))
-        if progress is not None:
-            done += len(task)
-            progress.add_bytes(sum(text.length for text in task))
-            progress.update(done)
+        read += len(task)
+        if done is not None:
+            done(read)
     return problems
 
 

@@ -16,7 +16,7 @@ with no other.
 
 from __future__ import annotations
 
-import itertools
+from array import array
 from collections.abc import Iterator
 from typing import Final, NamedTuple
 
@@ -43,25 +43,35 @@ class TextToRead(NamedTuple):
 TEXTS_PER_TASK: Final = 2048
 
 
-def texts_to_read(table: FactsTable) -> list[list[TextToRead]]:
+def texts_to_read(table: FactsTable) -> Iterator[list[TextToRead]]:
     """The records of ``table`` whose digest is still to be made and which another record
     may copy (their first deal repeated), in tasks of at most :data:`TEXTS_PER_TASK`
-    records of one file each, in the order of their places in it."""
+    records of one file each, in the order of their places in it. The tasks are made as
+    they are taken: an event of copies may have a million records to read again."""
     shared_first_deal = repeated(table.deals, table.deal_counts, every=DEAL_SLOTS)
-    wanted = [
-        TextToRead(position, *text_at)
-        for position in shared_first_deal
-        if not table.has_content[position] and (text_at := table.text_at(position)) is not None
-    ]
-    wanted.sort(key=lambda text: (table.text_file_ids[text.position], text.offset))
-    tasks: list[list[TextToRead]] = []
-    for _, texts in itertools.groupby(wanted, key=lambda text: text.file):
-        in_file = list(texts)
-        tasks += (
-            in_file[start : start + TEXTS_PER_TASK]
-            for start in range(0, len(in_file), TEXTS_PER_TASK)
-        )
-    return tasks
+    file_ids, offsets = table.text_file_ids, table.text_offsets
+    wanted = array(
+        "Q",
+        sorted(
+            (
+                position
+                for position in shared_first_deal
+                if file_ids[position] and not table.has_content[position]
+            ),
+            key=lambda position: file_ids[position] << 64 | offsets[position],
+        ),
+    )
+    del shared_first_deal
+    task: list[TextToRead] = []
+    for position in wanted:
+        text_at = table.text_at(position)
+        assert text_at is not None  # it has a file
+        if task and (len(task) == TEXTS_PER_TASK or task[-1].file is not text_at.file):
+            yield task
+            task = []
+        task.append(TextToRead(position, *text_at))
+    if task:
+        yield task
 
 
 def read_digests(task: list[TextToRead]) -> list[bytes | str]:

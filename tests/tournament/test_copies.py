@@ -171,9 +171,11 @@ def test_a_file_changed_after_it_was_read_makes_its_possible_copies_unreadable(
     (here / "b.jsonl").write_text(lines([copied(records[0], "copy"), *games(2, first=30)]), "utf-8")
     table = facts_table(["a.jsonl", "b.jsonl"])
     assert [len(task) for task in texts_to_read(table)] == [1, 1]
+    read: list[int] = []
     with open(here / "a.jsonl", "a", encoding="utf-8") as handle:
         handle.write(lines(games(1, first=70)))  # a record added since
-    problems = digest_possible_copies(table, 1)
+    problems = digest_possible_copies(table, 1, read.append)
+    assert read == [1, 2]  # a task at a time
     assert [(p.source, p.index, p.code, p.severity.value) for p in problems] == [
         ("a.jsonl", 0, "unreadable", "error")
     ]
@@ -209,9 +211,9 @@ def test_tournament_check_says_a_changed_file_and_exits_3(
     (here / "a.jsonl").write_text(lines([*records, copied(records[2], "copy")]), "utf-8")
     real = pipeline.digest_possible_copies
 
-    def written_to_first(table: FactsTable, jobs: int, progress: Any = None) -> list[Any]:
+    def written_to_first(table: FactsTable, jobs: int, done: Any = None) -> list[Any]:
         os.utime(here / "a.jsonl", ns=(1, 1))
-        return real(table, jobs, progress)
+        return real(table, jobs, done)
 
     monkeypatch.setattr(pipeline, "digest_possible_copies", written_to_first)
     result = CliRunner().invoke(main, ["tournament", "check", "--jobs", "1", "a.jsonl"])
@@ -233,7 +235,7 @@ def test_texts_are_read_again_in_tasks_of_one_file(here: Path) -> None:
     (here / "a.jsonl").write_text(lines(many), encoding="utf-8")
     (here / "b.json").write_text(json.dumps(records), encoding="utf-8")
     table = facts_table(["b.json", "a.jsonl"], jobs=2)
-    tasks = texts_to_read(table)
+    tasks = list(texts_to_read(table))
     assert [len(task) for task in tasks] == [3, TEXTS_PER_TASK, 5]
     for task in tasks:
         assert len({text.file for text in task}) == 1
