@@ -367,17 +367,22 @@ hostile_leaves = st.one_of(
     hostile_text,
     st.builds(RawString, hostile_runs()),
 )
-#: Any JSON value (with tokens), small but of every type and every kind of nastiness.
-hostile_values = st.recursive(
-    hostile_leaves,
-    lambda children: st.one_of(
+
+
+def _containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Arrays and objects of ``children``, nested deep, or repeated. (A named function:
+    hypothesis reads a lambda's source to see that it uses its argument, and could not
+    always read this one's, over several lines.)"""
+    return st.one_of(
         st.lists(children, max_size=4),
         st.dictionaries(hostile_keys, children, max_size=4),
         st.builds(Nested, st.sampled_from(DEPTHS), st.sampled_from(["array", "object"]), children),
         st.builds(Repeated, children, st.sampled_from([11, 64, 65, 1_000])),
-    ),
-    max_leaves=8,
-)
+    )
+
+
+#: Any JSON value (with tokens), small but of every type and every kind of nastiness.
+hostile_values = st.recursive(hostile_leaves, _containers, max_leaves=8)
 
 
 # -- structural mutations ------------------------------------------------------------------
