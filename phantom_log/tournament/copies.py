@@ -16,6 +16,7 @@ with no other.
 
 from __future__ import annotations
 
+import itertools
 from array import array
 from collections.abc import Iterator
 from typing import Final, NamedTuple
@@ -46,8 +47,9 @@ TEXTS_PER_TASK: Final = 2048
 def texts_to_read(table: FactsTable) -> Iterator[list[TextToRead]]:
     """The records of ``table`` whose digest is still to be made and which another record
     may copy (their first deal repeated), in tasks of at most :data:`TEXTS_PER_TASK`
-    records of one file each, in the order of their places in it. The tasks are made as
-    they are taken: an event of copies may have a million records to read again."""
+    records, file by file and in the order of their places in each (an event may be a
+    file a record). The tasks are made as they are taken: an event of copies may have a
+    million records to read again."""
     shared_first_deal = repeated(table.deals, table.deal_counts, every=DEAL_SLOTS)
     file_ids, offsets = table.text_file_ids, table.text_offsets
     wanted = array(
@@ -66,7 +68,7 @@ def texts_to_read(table: FactsTable) -> Iterator[list[TextToRead]]:
     for position in wanted:
         text_at = table.text_at(position)
         assert text_at is not None  # it has a file
-        if task and (len(task) == TEXTS_PER_TASK or task[-1].file is not text_at.file):
+        if len(task) == TEXTS_PER_TASK:
             yield task
             task = []
         task.append(TextToRead(position, *text_at))
@@ -77,17 +79,20 @@ def texts_to_read(table: FactsTable) -> Iterator[list[TextToRead]]:
 def read_digests(task: list[TextToRead]) -> list[bytes | str]:
     """The digest of each record's content (what
     :func:`~phantom_log.tournament.facts.content_digest` made of it as it was checked),
-    from its text read again; or, for a record whose text cannot be, why not. The records
-    are of one file."""
-    if not task:
-        return []
-    try:
-        texts = read_again(task[0].file, [(text.offset, text.length) for text in task])
-    except FileChanged:
-        return ["its file changed after it was read"] * len(task)
-    except OSError as error:
-        return [f"its file cannot be read again ({error_reason(error)})"] * len(task)
-    return [_digest(text) for text in texts]
+    from its text read again; or, for a record whose text cannot be, why not. Each file
+    is opened once for the records of the task it holds."""
+    digests: list[bytes | str] = []
+    for file, in_file in itertools.groupby(task, key=lambda text: text.file):
+        places = [(text.offset, text.length) for text in in_file]
+        try:
+            texts = read_again(file, places)
+        except FileChanged:
+            digests += ["its file changed after it was read"] * len(places)
+        except OSError as error:
+            digests += [f"its file cannot be read again ({error_reason(error)})"] * len(places)
+        else:
+            digests += map(_digest, texts)
+    return digests
 
 
 def _digest(text: bytes) -> bytes | str:

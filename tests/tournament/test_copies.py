@@ -170,12 +170,12 @@ def test_a_file_changed_after_it_was_read_makes_its_possible_copies_unreadable(
     (here / "a.jsonl").write_text(lines(records), encoding="utf-8")
     (here / "b.jsonl").write_text(lines([copied(records[0], "copy"), *games(2, first=30)]), "utf-8")
     table = facts_table(["a.jsonl", "b.jsonl"])
-    assert [len(task) for task in texts_to_read(table)] == [1, 1]
+    assert [len(task) for task in texts_to_read(table)] == [2]
     read: list[int] = []
     with open(here / "a.jsonl", "a", encoding="utf-8") as handle:
         handle.write(lines(games(1, first=70)))  # a record added since
     problems = digest_possible_copies(table, 1, read.append)
-    assert read == [1, 2]  # a task at a time
+    assert read == [2]  # a task at a time
     assert [(p.source, p.index, p.code, p.severity.value) for p in problems] == [
         ("a.jsonl", 0, "unreadable", "error")
     ]
@@ -227,22 +227,41 @@ def test_tournament_check_says_a_changed_file_and_exits_3(
     assert "duplicate-record" not in result.stdout
 
 
-def test_texts_are_read_again_in_tasks_of_one_file(here: Path) -> None:
-    """Many possible copies: tasks of at most TEXTS_PER_TASK records, each of one file,
-    in the order of the records' places in it; on two jobs as on one."""
+def test_texts_are_read_again_in_tasks_file_by_file(here: Path) -> None:
+    """Many possible copies: tasks of at most TEXTS_PER_TASK records, file by file, each
+    file's in the order of their places in it; on two jobs as on one."""
     records = games(3)
     many = [copied(records[number % 3], f"copy-{number}") for number in range(TEXTS_PER_TASK + 5)]
     (here / "a.jsonl").write_text(lines(many), encoding="utf-8")
     (here / "b.json").write_text(json.dumps(records), encoding="utf-8")
     table = facts_table(["b.json", "a.jsonl"], jobs=2)
     tasks = list(texts_to_read(table))
-    assert [len(task) for task in tasks] == [3, TEXTS_PER_TASK, 5]
-    for task in tasks:
-        assert len({text.file for text in task}) == 1
-        assert [text.offset for text in task] == sorted(text.offset for text in task)
+    assert [len(task) for task in tasks] == [TEXTS_PER_TASK, 8]
+    texts = [text for task in tasks for text in task]
+    assert [Path(text.file.path).name for text in texts] == ["b.json"] * 3 + ["a.jsonl"] * len(many)
+    assert [text.offset for text in texts[3:]] == sorted(text.offset for text in texts[3:])
     code, document = check("--jobs", "2", "b.json", "a.jsonl")
     assert code == 0
     assert len(copies_found(document)) == len(many)
+
+
+def test_an_event_of_a_file_a_record_is_read_again_in_one_task(here: Path) -> None:
+    """Each record in a file of its own, each with a copy: one task opens every file once;
+    a file removed since is said for its record alone."""
+    records = games(4)
+    for number, record in enumerate(records):
+        (here / f"game-{number}.json").write_text(json.dumps(record), encoding="utf-8")
+        (here / f"copy-{number}.json").write_text(
+            json.dumps(copied(record, f"copy-{number}"), indent=2), encoding="utf-8"
+        )
+    paths = sorted(str(path.name) for path in here.glob("*.json"))
+    table = facts_table(paths)
+    tasks = list(texts_to_read(table))
+    assert [len(task) for task in tasks] == [8]
+    os.remove(here / "game-2.json")
+    problems = digest_possible_copies(table, 1)
+    assert [(p.source, p.code) for p in problems] == [("game-2.json", "unreadable")]
+    assert sum(table.has_content) == 7
 
 
 def test_read_again_gives_the_bytes_at_the_places_of_an_unchanged_file(tmp_path: Path) -> None:
