@@ -531,6 +531,11 @@ def _array_chunk(
     return Chunk(source, span=span)
 
 
+def _no_record(line: bytes) -> bool:
+    """True for a line of JSON Lines that holds no record: empty, or white space only."""
+    return not line or line.isspace()
+
+
 def _line_chunks(
     source: str,
     lines: Iterable[bytes | None],
@@ -559,7 +564,7 @@ def _line_chunks(
                 continue
             if number == 1 and line.startswith(BOM):
                 line = line[len(BOM) :]
-            if not line or line.isspace():
+            if _no_record(line):
                 continue
             batch.append((index, number, 1, line))
             index += 1
@@ -693,7 +698,7 @@ def read_span(chunk: Chunk, span: Span) -> Chunk:
     lines = []
     index, position = span.first_index, span.offset
     for number, line in enumerate(io.BytesIO(data), start=span.first_line):
-        if not line.isspace():
+        if not _no_record(line):
             lines.append((index, number, 1, line))
             offsets.append(position)
             index += 1

@@ -373,20 +373,13 @@ def digest_possible_copies(
     (:mod:`phantom_log.tournament.copies`), on ``jobs`` processes (``done`` told how
     many are read, as they are), and held in the table; an ``unreadable`` problem for each
     record whose text could not be read again."""
-    from ..tournament.copies import TextToRead, hold_digests, read_digests, texts_to_read
+    from ..tournament.copies import hold_digests, read_digests, texts_to_read
 
-    # The tasks in flight, kept to be matched with their digests as they come back.
-    given: deque[list[TextToRead]] = deque()
-
-    def tasks() -> Iterator[list[TextToRead]]:
-        for task in texts_to_read(table):
-            given.append(task)
-            yield task
-
+    # The tasks are made as they are taken; tee keeps those in flight for their digests.
+    given, kept = itertools.tee(texts_to_read(table))
     problems: list[TournamentProblem] = []
     read = 0
-    for digests in ordered_map(read_digests, tasks(), jobs):
-        task = given.popleft()
+    for task, digests in zip(kept, ordered_map(read_digests, given, jobs), strict=True):
         problems.extend(hold_digests(table, task, digests))
         read += len(task)
         if done is not None:
