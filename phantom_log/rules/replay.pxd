@@ -54,11 +54,12 @@ cdef void _problem(object visitor, GameLog log, object problem) except *
 cdef void _decision(object visitor, GameLog log, GameState state, object action) except *
 
 @cython.locals(index=int, round_no=int, last_round=int, trick_index=int, trick_no=int,
-               last_trick=int, is_last=bint, rounds=list, tricks=list)
-cdef object _fold(dict record, GameState state, object visitor, GameLog log, bint decisions)
+               last_trick=int, is_last=bint, rounds=list, tricks=list, dealt=bint)
+cdef object _fold(dict record, GameState state, object visitor, GameLog log, bint decisions,
+                  object completion)
 
 @cython.locals(round_no=int, phantom=int, christine=int, deal=dict)
-cdef object _deal(GameState state, dict data, int index)
+cdef bint _deal(GameState state, dict data, int index, object completion) except -1
 
 @cython.locals(round_no=int, card=int, position=int, seen=int, hand=int, codes=list)
 cdef int _deal_part(dict deal, str key, int expected, int phantom, int christine,
@@ -66,15 +67,17 @@ cdef int _deal_part(dict deal, str key, int expected, int phantom, int christine
 
 @cython.locals(round_no=int, phantom_card=int, christine_card=int)
 cdef object _round_start(GameState state, dict data, object visitor, GameLog log, int index,
-                         bint decisions)
+                         bint decisions, object completion)
 
 @cython.locals(winner=int, round_no=int, trick_no=int, plays=list)
 cdef object _trick(GameState state, dict trick, object visitor, GameLog log, int index,
-                   int trick_index, bint is_last, bint decisions)
+                   int trick_index, bint is_last, bint decisions, object completion)
 
-@cython.locals(player=int, card=int, swap=dict, phantom_mask=int, christine_mask=int)
+@cython.locals(player=int, card=int, swap=dict, phantom_mask=int, christine_mask=int,
+               round_no=int, trick_no=int)
 cdef object _play(GameState state, dict play, object visitor, GameLog log, int index,
-                  int trick_index, int position, bint decisions)
+                  int trick_index, int position, bint decisions, object completion,
+                  bint is_last)
 
 @cython.locals(count=int, first=int)
 cdef tuple _cards(object codes)
