@@ -19,7 +19,7 @@ decisions is also given the state before each decision a player made (the analys
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Generic, TypeVar, cast, overload
+from typing import Any, Final, Generic, TypeVar, overload
 
 from .cards import CARD_CODES, DECK_SIZE, ROLE_BY_KEY, ROLE_KEYS, Role, hand_cards, parse_card
 from .engine import (
@@ -125,6 +125,12 @@ class GameVisitor(Generic[Built]):
         """Tell this visitor one event, by its kind (for code that drives a state itself)."""
         _dispatch(self, event)
 
+    def visit_events(self, events: list[Any]) -> None:
+        """Events, in order, since the last told: each told by its kind (a visitor that
+        keeps them all may take them at once)."""
+        for event in events:
+            _dispatch(self, event)
+
     def result(self) -> Built:
         """What the visitor built."""
         raise NotImplementedError
@@ -208,9 +214,12 @@ class GameLogBuilder(GameVisitor[GameLog]):
         if self.wants_decisions:
             self.log.decisions = []
 
-    def _add(self, event: Any) -> None:
+    def visit_events(self, events: list[Any]) -> None:
         assert self.log is not None
-        self.log.add_events([event])
+        self.log.add_events(events)
+
+    def _add(self, event: Any) -> None:
+        self.visit_events([event])
 
     visit_deal = _add
     visit_exchange = _add
@@ -373,18 +382,15 @@ def replay_record(
     if isinstance(sheet, list):
         raise SheetProblems(sheet)
     document = record if type(record) is dict else dict(record)
-    kind = type(visitor)
-    if kind is GameLogBuilder or kind is VerdictBuilder:
-        # The builders are built in: the fold fills their log itself, with no call back.
-        return _replay_into_log(document, cast(GameLogBuilder, visitor), sheet, rules)
     visitor.begin_game(sheet, rules)
     state = GameState.start(sheet, rules, bool(visitor.wants_events))
     result = None
     try:
-        _fold(document, state, visitor, None, bool(visitor.wants_decisions), None)
-        result = _finish(document, state, visitor, None)
+        _fold(document, state, visitor, bool(visitor.wants_decisions), None)
+        _tell(visitor, state)
+        result = _finish(document, state, visitor)
     except _Stop as stop:
-        _tell(visitor, state, None)  # what the steps before the illegal one did
+        _tell(visitor, state)  # what the steps before the illegal one did
         visitor.visit_problem(stop.problem)
     visitor.end_game(result, state)
     return visitor.result()
@@ -413,7 +419,7 @@ def complete_record(
         return completion
     state = GameState.start(sheet, record_rules(record), tracking=False)
     try:
-        _fold(record, state, None, None, False, completion)
+        _fold(record, state, None, False, completion)
     except _Lost as lost:
         _unfollowed(rounds, completion, lost.index, lost.trick_index, lost.position, lost.leader)
     else:
@@ -454,34 +460,6 @@ def _unfollowed(
             )
 
 
-def _replay_into_log(
-    document: dict[str, Any], builder: GameLogBuilder, sheet: Sheet, rules: Rules
-) -> GameLog:
-    """:func:`replay_record` for the builders: the log is filled in directly."""
-    log = GameLog(sheet, rules)
-    decisions = bool(builder.wants_decisions)
-    if decisions:
-        log.decisions = []
-    builder.log = log
-    state = GameState.start(sheet, rules, bool(builder.wants_events))
-    try:
-        _fold(document, state, None, log, decisions, None)
-        log.result = _finish(document, state, None, log)
-        if state.phase_code == _OVER:
-            log.ended_at = (state.ended_round, state.ended_trick)
-    except _Stop as stop:
-        log.problems.append(stop.problem)
-    # The state's events (those of the steps before an illegal one, if any) become the
-    # log's at once: the fold hands them to no one on the way (_tell).
-    events = state.events
-    if events:
-        state.events = []
-        log.events = events  # the log's list was empty: this one is the replay's own
-        log._add_kinds(events)
-    log.final = state
-    return log
-
-
 def _dispatch(visitor: Any, event: Any) -> None:
     """Tell a visitor one event, by its kind."""
     kind = type(event)
@@ -505,35 +483,18 @@ def _dispatch(visitor: Any, event: Any) -> None:
         raise TypeError(f"not an event of a game: {event!r}")
 
 
-def _tell(visitor: Any, state: GameState, log: GameLog | None) -> None:
-    """Hand the events the state has emitted since the last call to the visitor; for a
-    builder (``log``), nothing: :func:`_replay_into_log` hands the log all of them at the
-    end."""
-    if log is not None:
-        return
+def _tell(visitor: Any, state: GameState) -> None:
+    """Hand the events the state has emitted since the last call to the visitor."""
     events = state.events
-    if not events:
-        return
-    for event in events:
-        _dispatch(visitor, event)
-    events.clear()
+    if events:
+        visitor.visit_events(events)
+        events.clear()
 
 
-def _problem(visitor: Any, log: GameLog | None, problem: Illegal) -> None:
-    """Hand a problem to the visitor (to the log at once, for a builder)."""
-    if log is not None:
-        log.problems.append(problem)
-    else:
-        visitor.visit_problem(problem)
-
-
-def _decision(visitor: Any, log: GameLog | None, state: GameState, action: Action) -> None:
-    """Hand a decision to the visitor (to the log at once, for a builder)."""
-    if log is not None:
-        assert log.decisions is not None
-        log.decisions.append((state, action))
-    else:
-        visitor.visit_decision(state, action)
+def _problem(visitor: Any, state: GameState, problem: Illegal) -> None:
+    """Hand a problem to the visitor, after what happened before it."""
+    _tell(visitor, state)
+    visitor.visit_problem(problem)
 
 
 def _at(problem: Illegal, pointer: str, round_no: int | None, trick_no: int | None) -> _Stop:
@@ -553,7 +514,6 @@ def _fold(
     record: dict[str, Any],
     state: GameState,
     visitor: Any,
-    log: GameLog | None,
     decisions: bool,
     completion: Completion | None,
 ) -> None:
@@ -571,9 +531,9 @@ def _fold(
             _refused(problem.located(f"/rounds/{index}", round_no, None), completion)
             raise _Lost(index, 0, 0, round_leader(index))
         dealt = _deal(state, data, index, completion)
-        _tell(visitor, state, log)
-        _round_start(state, data, visitor, log, index, decisions, completion)
-        _tell(visitor, state, log)
+        if decisions:
+            _tell(visitor, state)
+        _round_start(state, data, visitor, index, decisions, completion)
         tricks = data["tricks"]
         last_trick = len(tricks) - 1
         for trick_index, trick in enumerate(tricks):
@@ -591,7 +551,7 @@ def _fold(
                 _refused(problem.located(at, round_no, trick_no), completion)
                 raise _Lost(index, trick_index, 0, state.leader_code)
             is_last = index == last_round and trick_index == last_trick
-            _trick(state, trick, visitor, log, index, trick_index, is_last, decisions, completion)
+            _trick(state, trick, visitor, index, trick_index, is_last, decisions, completion)
         if not dealt:
             _find_deal(rounds, state, index, completion)
 
@@ -632,9 +592,9 @@ def _deal(
             _refused(stop.problem, completion)
             state.step_deal_unseen()  # the deal cannot be followed: the play still can
             return True
-        problem = state.step_deal(phantom, christine)
-        if problem is not None:  # only reachable through a state built by hand
-            raise _at(problem, f"/rounds/{index}/deal", round_no, None)
+        refused = state.step_deal(phantom, christine)
+        if refused is not None:  # only reachable through a state built by hand
+            raise _at(refused, f"/rounds/{index}/deal", round_no, None)
         return True
     state.step_deal_unseen()
     return False
@@ -718,7 +678,6 @@ def _round_start(
     state: GameState,
     data: dict[str, Any],
     visitor: Any,
-    log: GameLog | None,
     index: int,
     decisions: bool,
     completion: Completion | None,
@@ -739,7 +698,8 @@ def _round_start(
             )
             _refused(problem.located(pointer, round_no, None), completion)
         elif before is not None:
-            _decision(visitor, log, before, ExchangeCards(phantom_card, christine_card))
+            visitor.visit_decision(before, ExchangeCards(phantom_card, christine_card))
+            _tell(visitor, state)
     number = data["special_number"] if completion is None else data.get("special_number")
     if number is None:
         if data["tricks"]:
@@ -758,14 +718,15 @@ def _round_start(
         _refused(problem.located(pointer, round_no, None), completion)
         raise _Lost(index, 0, 0, round_leader(index))
     if before is not None:  # not the die's (beginner rule)
-        _decision(visitor, log, before, PickSpecialNumber(state.special_number))
+        visitor.visit_decision(before, PickSpecialNumber(state.special_number))
+    if decisions:
+        _tell(visitor, state)
 
 
 def _trick(
     state: GameState,
     trick: dict[str, Any],
     visitor: Any,
-    log: GameLog | None,
     index: int,
     trick_index: int,
     is_last: bool,
@@ -775,7 +736,7 @@ def _trick(
     plays = trick["plays"]
     round_no = index + 1
     trick_no = trick_index + 1
-    _play(state, plays[0], visitor, log, index, trick_index, 0, decisions, completion, is_last)
+    _play(state, plays[0], visitor, index, trick_index, 0, decisions, completion, is_last)
     claimed = trick.get("winner")
     if len(plays) < 2:
         if not is_last:
@@ -786,7 +747,7 @@ def _trick(
         if claimed is not None and completion is None:
             _problem(
                 visitor,
-                log,
+                state,
                 Illegal(
                     Code.WINNER_MISMATCH,
                     {
@@ -801,13 +762,13 @@ def _trick(
                 ),
             )
         return
-    _play(state, plays[1], visitor, log, index, trick_index, 1, decisions, completion, is_last)
+    _play(state, plays[1], visitor, index, trick_index, 1, decisions, completion, is_last)
     if claimed is not None and completion is None:
         winner = state.leader_code  # the winner leads the next trick
         if ROLE_BY_KEY[claimed] is not ROLES[winner]:
             _problem(
                 visitor,
-                log,
+                state,
                 Illegal(
                     Code.WINNER_MISMATCH,
                     {
@@ -860,7 +821,6 @@ def _play(
     state: GameState,
     play: dict[str, Any],
     visitor: Any,
-    log: GameLog | None,
     index: int,
     trick_index: int,
     position: int,
@@ -895,8 +855,9 @@ def _play(
         if state.step_play(player, card) is not None:
             raise _Lost(index, trick_index, position + 1, state.leader_code)
     if before is not None:
-        _decision(visitor, log, before, PlayCard(ROLES[player], card))
-    _tell(visitor, state, log)
+        visitor.visit_decision(before, PlayCard(ROLES[player], card))
+    if decisions:
+        _tell(visitor, state)
     swap = play.get("swap")
     if state.phase_code == _SWAP:
         if swap is None:
@@ -939,8 +900,8 @@ def _play(
                 _swap_anyhow(state, index, trick_index, position)
             return
         if before is not None:
-            _decision(visitor, log, before, SwapCards(phantom_cards, christine_cards))
-        _tell(visitor, state, log)
+            visitor.visit_decision(before, SwapCards(phantom_cards, christine_cards))
+            _tell(visitor, state)
     elif swap and (swap.get("phantom") or swap.get("christine")):
         problem = Illegal(
             Code.UNEXPECTED_SWAP,
@@ -968,7 +929,7 @@ def _swap_anyhow(state: GameState, index: int, trick_index: int, position: int) 
         raise _Lost(index, trick_index, position + 1, state.leader_code)
 
 
-def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog | None) -> Result:
+def _finish(record: dict[str, Any], state: GameState, visitor: Any) -> Result:
     winner_code = state.winner_code if state.phase_code == _OVER else -1
     result = _RESULTS[(winner_code + 1) * (_NOTES + 1) + state.notes]
     winner = result.winner
@@ -977,7 +938,7 @@ def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog
         tricks = len(rounds[-1]["tricks"])
         _problem(
             visitor,
-            log,
+            state,
             Illegal(
                 Code.UNFINISHED,
                 {"rounds": len(rounds), "tricks": tricks, "notes": state.notes},
@@ -994,7 +955,7 @@ def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog
     if claimed is not result.winner:
         _problem(
             visitor,
-            log,
+            state,
             Illegal(
                 Code.WINNER_MISMATCH,
                 {"claimed": claimed, "winner": result.winner, "result": True},
@@ -1004,7 +965,7 @@ def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog
     if int(claim["notes"]) != result.notes:
         _problem(
             visitor,
-            log,
+            state,
             Illegal(
                 Code.NOTES_MISMATCH,
                 {"claimed": int(claim["notes"]), "notes": result.notes},
