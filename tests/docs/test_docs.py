@@ -2,9 +2,9 @@
 
 Every relative link of the README, of ``docs/*.md`` and of ``benchmarks/RESULTS.md`` leads
 to a file of the repository (and to a heading that exists, when it names one); no document
-sends the reader outside the repository (``../shared``, ``RULES.md``, ``FORMAT.md``); ``docs/format.md`` lists every
-problem code with its severity and every exit code; ``docs/rules.md`` states every
-decision and names the worked example's record.
+sends the reader outside the repository (``../shared``, ``RULES.md``, ``FORMAT.md``);
+``docs/format.md`` lists every problem code with its severity and every exit code;
+``docs/rules.md`` states every decision and names the worked example's record.
 """
 
 from __future__ import annotations
