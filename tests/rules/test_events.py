@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -159,8 +158,10 @@ def loaded(name: str, path: Path) -> ModuleType:
     return module
 
 
+# The compiled build of the changed source where this one is compiled and Cython is at
+# hand (a build in an isolated environment installs it for the build alone).
 BUILDS = ["pure Python"]
-if COMPILED and os.environ.get("PHANTOM_LOG_NO_COMPILE") != "1":
+if COMPILED and importlib.util.find_spec("Cython") is not None:
     BUILDS.append("compiled")
 
 
