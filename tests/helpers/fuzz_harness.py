@@ -653,9 +653,10 @@ class Checker:
         )
 
     def api_load(self, path: str, reports: list[Report]) -> None:
-        """``load`` yields the records up to the first that is not JSON or breaks the schema,
-        then raises InvalidRecord for it, and nothing else."""
-        stops = {"json", "schema", "unreadable"}
+        """``load`` yields the records up to the first that is not JSON, breaks the schema
+        or is no part of the game text's notation, then raises InvalidRecord for it, and
+        nothing else."""
+        stops = {"json", "schema", "unreadable", "notation"}
         expected = next(
             (i for i, report in enumerate(reports) if stops & set(report.codes)), len(reports)
         )
