@@ -22,7 +22,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import click
 
@@ -240,3 +240,22 @@ def say_written(output: Destination, quiet: bool) -> None:
     """``wrote FILE`` on standard error, once a command's output file is in place."""
     if not quiet and not output.to_standard_output:
         click.echo(printable(f"wrote {output.path}"), err=True)
+
+
+def say_tables_notes(run: Any, quiet: bool) -> None:
+    """The notes of a run that made the tables (here or on a cluster), on standard error:
+    the invalid records left out (unless ``quiet``), the records that could not be read
+    or checked."""
+    if run.left_out and not quiet:
+        click.echo(
+            f"left out {run.left_out} invalid record{'s' if run.left_out != 1 else ''} "
+            f"of {run.records} (use --include-invalid to keep them; verify says why)",
+            err=True,
+        )
+    if run.failed:
+        click.echo(
+            f"phantom-log: error: could not read or check {run.failed} record"
+            f"{'s' if run.failed != 1 else ''} (unreadable or internal-error; verify "
+            "names them); the tables hold the others",
+            err=True,
+        )

@@ -40,7 +40,7 @@ class Outcome:
 
 class CheckedRecord(NamedTuple):
     """A record as it was read, and the report on it: what the verify pipeline's workers
-    make their results of (:func:`phantom_log.running.pipeline.verify_sources_by_chunk`)."""
+    make their results of (:func:`phantom_log.running.pipeline.verify_chunk`)."""
 
     record: SourceRecord
     report: RecordReport
@@ -48,8 +48,9 @@ class CheckedRecord(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """How to verify and what to return: ``output`` is ``text``, ``json`` or ``facts``
-    (tournament checking: the text lines and the facts)."""
+    """How to verify and what to return: ``output`` is ``text``, ``json``, ``facts``
+    (tournament checking: the text lines and the facts) or ``reports`` (the reports
+    themselves, as :func:`phantom_log.verify` gives them)."""
 
     sheets: Mapping[str, Sheet] | None = None
     strict: bool = False
@@ -123,7 +124,10 @@ def chunk_outcomes(checked: Iterable[CheckedRecord], options: Options) -> list[O
 
 
 def chunk_batch(checked: Iterable[CheckedRecord], options: Options) -> Batch:
-    """The outcomes of a chunk's records as one :class:`Batch`."""
+    """The outcomes of a chunk's records as one :class:`Batch` (their reports alone, for
+    ``output="reports"``)."""
+    if options.output == "reports":
+        return Batch("", Tally(), reports=[report for _, report in checked])
     return batch_outcomes(chunk_outcomes(checked, options))
 
 
@@ -190,6 +194,8 @@ class Batch:
     #: one table, and their own problems.
     facts: FactsTable | None = None
     problems: list[TournamentProblem] = field(default_factory=list)
+    #: The reports themselves (``Options.output`` is ``reports``).
+    reports: list[RecordReport] = field(default_factory=list)
 
 
 def batch_outcomes(outcomes: list[Outcome]) -> Batch:
