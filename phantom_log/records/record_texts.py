@@ -115,6 +115,10 @@ def _round(number: int, round_: Mapping[str, Any]) -> Iterator[str]:
         if trick.get("winner") in SIDE_OF_ROLE:
             words.append(f"={SIDE_OF_ROLE[trick['winner']]}")
         yield " ".join(words)
+    left = round_.get("left", {})  # a game being written: the cards each still held
+    for role in ROLE_KEYS:
+        if role in left:
+            yield f"left {SIDE_OF_ROLE[role]} {' '.join(left[role])}".rstrip()
 
 
 def canonical_record(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -44,37 +44,36 @@ cdef class GameLog:
 
 cpdef object _dispatch(object visitor, object event)
 
-@cython.locals(state=GameState, decisions=bint, events=list)
-cdef GameLog _replay_into_log(dict document, object builder, object sheet, object rules)
-
 @cython.locals(events=list)
-cdef void _tell(object visitor, GameState state, GameLog log) except *
+cdef void _tell(object visitor, GameState state) except *
 
-cdef void _problem(object visitor, GameLog log, object problem) except *
-cdef void _decision(object visitor, GameLog log, GameState state, object action) except *
+cdef void _problem(object visitor, GameState state, object problem) except *
 
 @cython.locals(index=int, round_no=int, last_round=int, trick_index=int, trick_no=int,
-               last_trick=int, is_last=bint, rounds=list, tricks=list)
-cdef object _fold(dict record, GameState state, object visitor, GameLog log, bint decisions)
+               last_trick=int, is_last=bint, rounds=list, tricks=list, dealt=bint)
+cdef object _fold(dict record, GameState state, object visitor, bint decisions,
+                  object completion)
 
 @cython.locals(round_no=int, phantom=int, christine=int, deal=dict)
-cdef object _deal(GameState state, dict data, int index)
+cdef bint _deal(GameState state, dict data, int index, object completion) except -1
 
 @cython.locals(round_no=int, card=int, position=int, seen=int, hand=int, codes=list)
 cdef int _deal_part(dict deal, str key, int expected, int phantom, int christine,
                     int index) except -1
 
 @cython.locals(round_no=int, phantom_card=int, christine_card=int)
-cdef object _round_start(GameState state, dict data, object visitor, GameLog log, int index,
-                         bint decisions)
+cdef object _round_start(GameState state, dict data, object visitor, int index,
+                         bint decisions, object completion)
 
 @cython.locals(winner=int, round_no=int, trick_no=int, plays=list)
-cdef object _trick(GameState state, dict trick, object visitor, GameLog log, int index,
-                   int trick_index, bint is_last, bint decisions)
+cdef object _trick(GameState state, dict trick, object visitor, int index,
+                   int trick_index, bint is_last, bint decisions, object completion)
 
-@cython.locals(player=int, card=int, swap=dict, phantom_mask=int, christine_mask=int)
-cdef object _play(GameState state, dict play, object visitor, GameLog log, int index,
-                  int trick_index, int position, bint decisions)
+@cython.locals(player=int, card=int, swap=dict, phantom_mask=int, christine_mask=int,
+               round_no=int, trick_no=int)
+cdef object _play(GameState state, dict play, object visitor, int index,
+                  int trick_index, int position, bint decisions, object completion,
+                  bint is_last)
 
 @cython.locals(count=int, first=int)
 cdef tuple _cards(object codes)
@@ -83,4 +82,4 @@ cdef tuple _cards(object codes)
 cdef int _mask(object codes) except? -1
 
 @cython.locals(rounds=list, tricks=int, claim=object, claimed_winner=object, winner_code=int)
-cdef object _finish(dict record, GameState state, object visitor, GameLog log)
+cdef object _finish(dict record, GameState state, object visitor)

@@ -19,9 +19,9 @@ decisions is also given the state before each decision a player made (the analys
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Generic, TypeVar, cast, overload
+from typing import Any, Final, Generic, TypeVar, overload
 
-from .cards import DECK_SIZE, ROLE_BY_KEY, Role, parse_card
+from .cards import CARD_CODES, DECK_SIZE, ROLE_BY_KEY, ROLE_KEYS, Role, hand_cards, parse_card
 from .engine import (
     CARDS_ASIDE,
     CARDS_PER_HAND,
@@ -35,6 +35,7 @@ from .engine import (
     Result,
     Rules,
     SwapCards,
+    round_leader,
 )
 from .events import (
     ROLES,
@@ -124,6 +125,12 @@ class GameVisitor(Generic[Built]):
         """Tell this visitor one event, by its kind (for code that drives a state itself)."""
         _dispatch(self, event)
 
+    def visit_events(self, events: list[Any]) -> None:
+        """Events, in order, since the last told: each told by its kind (a visitor that
+        keeps them all may take them at once)."""
+        for event in events:
+            _dispatch(self, event)
+
     def result(self) -> Built:
         """What the visitor built."""
         raise NotImplementedError
@@ -207,9 +214,12 @@ class GameLogBuilder(GameVisitor[GameLog]):
         if self.wants_decisions:
             self.log.decisions = []
 
-    def _add(self, event: Any) -> None:
+    def visit_events(self, events: list[Any]) -> None:
         assert self.log is not None
-        self.log.add_events([event])
+        self.log.add_events(events)
+
+    def _add(self, event: Any) -> None:
+        self.visit_events([event])
 
     visit_deal = _add
     visit_exchange = _add
@@ -283,6 +293,37 @@ class _Stop(Exception):
         self.problem = problem
 
 
+class _Lost(Exception):
+    """The completion of a written game cannot follow it on with the rules past this
+    point: round ``index``, its trick ``trick_index``, the play at ``position``, in a trick
+    led by ``leader`` (a role's code)."""
+
+    def __init__(self, index: int, trick_index: int, position: int, leader: int) -> None:
+        super().__init__(index, trick_index, position)
+        self.index = index
+        self.trick_index = trick_index
+        self.position = position
+        self.leader = leader
+
+
+class Completion:
+    """What :func:`complete_record` found of a game written as people write it.
+
+    ``refused`` is the first step the rules refused, placed in the record (``None`` when
+    none was); ``deal_problems`` the ``bad-deal`` problems of the rounds whose deal was
+    left out and cannot have been dealt as the play shows; ``found`` the rounds (from 0)
+    whose deal was left out and is found; ``final`` the state where the game stands, or
+    ``None`` when the rules could not follow it to its end. ``in_play``: the game is
+    still being written."""
+
+    def __init__(self, in_play: bool) -> None:
+        self.in_play = in_play
+        self.refused: Illegal | None = None
+        self.deal_problems: list[Illegal] = []
+        self.found: list[int] = []
+        self.final: GameState | None = None
+
+
 def record_sheet(value: Any, sheets: Mapping[str, Sheet] | None = None) -> Sheet | list[Illegal]:
     """The sheet a record's ``sheet`` value names or carries, or its problems."""
     if isinstance(value, str):
@@ -341,49 +382,82 @@ def replay_record(
     if isinstance(sheet, list):
         raise SheetProblems(sheet)
     document = record if type(record) is dict else dict(record)
-    kind = type(visitor)
-    if kind is GameLogBuilder or kind is VerdictBuilder:
-        # The builders are built in: the fold fills their log itself, with no call back.
-        return _replay_into_log(document, cast(GameLogBuilder, visitor), sheet, rules)
     visitor.begin_game(sheet, rules)
     state = GameState.start(sheet, rules, bool(visitor.wants_events))
     result = None
     try:
-        _fold(document, state, visitor, None, bool(visitor.wants_decisions))
-        result = _finish(document, state, visitor, None)
+        _fold(document, state, visitor, bool(visitor.wants_decisions), None)
+        _tell(visitor, state)
+        result = _finish(document, state, visitor)
     except _Stop as stop:
-        _tell(visitor, state, None)  # what the steps before the illegal one did
+        _tell(visitor, state)  # what the steps before the illegal one did
         visitor.visit_problem(stop.problem)
     visitor.end_game(result, state)
     return visitor.result()
 
 
-def _replay_into_log(
-    document: dict[str, Any], builder: GameLogBuilder, sheet: Sheet, rules: Rules
-) -> GameLog:
-    """:func:`replay_record` for the builders: the log is filled in directly."""
-    log = GameLog(sheet, rules)
-    decisions = bool(builder.wants_decisions)
-    if decisions:
-        log.decisions = []
-    builder.log = log
-    state = GameState.start(sheet, rules, bool(builder.wants_events))
+def complete_record(
+    record: dict[str, Any], sheets: Mapping[str, Sheet] | None = None, *, in_play: bool = False
+) -> Completion:
+    """Complete, in place, a game written as people write it (the game text, the
+    recorder): each card written without its player (``"player"`` empty) is given to the
+    turn's player, and each round written without its deal is dealt unseen and its deal
+    found at its end (from what the play shows and the round's ``left``, the cards each
+    player still held when the Phantom ended it early) and written in.
+
+    Turns do not depend on what the hands hold, so the game is followed past a step the
+    rules refuse, with nothing known of the hands from there; past a step they cannot go
+    on from, each card is given to the trick's leader and then the other player, every
+    trick led by the one who led the trick before. ``in_play``: the game is still being
+    written, so its end is where it stands (the swap, the special number or the deal of a
+    round still played are not missing yet). ``sheets``: the named sheets known."""
+    completion = Completion(in_play)
+    rounds = record["rounds"]
+    sheet = record_sheet(record["sheet"], sheets) if "sheet" in record else []
+    if isinstance(sheet, list):  # no sheet the rules know: no turn can be found
+        _unfollowed(rounds, completion, 0, 0, 0, round_leader(0))
+        return completion
+    state = GameState.start(sheet, record_rules(record), tracking=False)
     try:
-        _fold(document, state, None, log, decisions)
-        log.result = _finish(document, state, None, log)
-        if state.phase_code == _OVER:
-            log.ended_at = (state.ended_round, state.ended_trick)
-    except _Stop as stop:
-        log.problems.append(stop.problem)
-    # The state's events (those of the steps before an illegal one, if any) become the
-    # log's at once: the fold hands them to no one on the way (_tell).
-    events = state.events
-    if events:
-        state.events = []
-        log.events = events  # the log's list was empty: this one is the replay's own
-        log._add_kinds(events)
-    log.final = state
-    return log
+        _fold(record, state, None, False, completion)
+    except _Lost as lost:
+        _unfollowed(rounds, completion, lost.index, lost.trick_index, lost.position, lost.leader)
+    else:
+        completion.final = state
+    return completion
+
+
+def _unfollowed(
+    rounds: list[Any],
+    completion: Completion,
+    index: int,
+    trick_index: int,
+    position: int,
+    leader: int,
+) -> None:
+    """The cards from round ``index``, trick ``trick_index``, play ``position`` on, given
+    to each trick's leader (``leader``, then each round's first) and then the other
+    player; and no deal left out from that round on can be found."""
+    for round_index in range(index, len(rounds)):
+        data = rounds[round_index]
+        if round_index > index:
+            leader = round_leader(round_index)
+            trick_index = 0
+            position = 0
+        tricks = data["tricks"]
+        for at in range(trick_index, len(tricks)):
+            plays = tricks[at]["plays"]
+            for order in range(position if at == trick_index else 0, len(plays)):
+                if not plays[order]["player"]:
+                    plays[order]["player"] = ROLE_KEYS[leader if order == 0 else 1 - leader]
+        data.pop("left", None)
+        deal = data.get("deal") or {}
+        if "phantom" not in deal or "christine" not in deal:
+            completion.deal_problems.append(
+                Illegal(
+                    Code.BAD_DEAL, {"inferred": True, "unfound": True, "round": round_index + 1}
+                ).located(f"/rounds/{round_index}/deal", round_index + 1, None)
+            )
 
 
 def _dispatch(visitor: Any, event: Any) -> None:
@@ -409,47 +483,39 @@ def _dispatch(visitor: Any, event: Any) -> None:
         raise TypeError(f"not an event of a game: {event!r}")
 
 
-def _tell(visitor: Any, state: GameState, log: GameLog | None) -> None:
-    """Hand the events the state has emitted since the last call to the visitor; for a
-    builder (``log``), nothing: :func:`_replay_into_log` hands the log all of them at the
-    end."""
-    if log is not None:
-        return
+def _tell(visitor: Any, state: GameState) -> None:
+    """Hand the events the state has emitted since the last call to the visitor."""
     events = state.events
-    if not events:
-        return
-    for event in events:
-        _dispatch(visitor, event)
-    events.clear()
+    if events:
+        visitor.visit_events(events)
+        events.clear()
 
 
-def _problem(visitor: Any, log: GameLog | None, problem: Illegal) -> None:
-    """Hand a problem to the visitor (to the log at once, for a builder)."""
-    if log is not None:
-        log.problems.append(problem)
-    else:
-        visitor.visit_problem(problem)
-
-
-def _decision(visitor: Any, log: GameLog | None, state: GameState, action: Action) -> None:
-    """Hand a decision to the visitor (to the log at once, for a builder)."""
-    if log is not None:
-        assert log.decisions is not None
-        log.decisions.append((state, action))
-    else:
-        visitor.visit_decision(state, action)
+def _problem(visitor: Any, state: GameState, problem: Illegal) -> None:
+    """Hand a problem to the visitor, after what happened before it."""
+    _tell(visitor, state)
+    visitor.visit_problem(problem)
 
 
 def _at(problem: Illegal, pointer: str, round_no: int | None, trick_no: int | None) -> _Stop:
     return _Stop(problem.located(pointer, round_no, trick_no))
 
 
+def _refused(problem: Illegal, completion: Completion | None) -> None:
+    """An illegal step, placed: the replay of a record stops there; the completion of a
+    written game keeps the first and goes on (the caller then follows the game on)."""
+    if completion is None:
+        raise _Stop(problem)
+    if completion.refused is None:
+        completion.refused = problem
+
+
 def _fold(
     record: dict[str, Any],
     state: GameState,
     visitor: Any,
-    log: GameLog | None,
     decisions: bool,
+    completion: Completion | None,
 ) -> None:
     # Pointers are written only for a problem: the replay of a valid record makes none.
     rounds = record["rounds"]
@@ -458,15 +524,16 @@ def _fold(
         round_no = index + 1
         if state.phase_code == _OVER:
             problem = state.out_of_phase().with_facts(what="round", round=round_no)
-            raise _at(problem, f"/rounds/{index}", round_no, None)
+            _refused(problem.located(f"/rounds/{index}", round_no, None), completion)
+            raise _Lost(index, 0, 0, round_leader(index))
         if index >= _ROUNDS:  # the schema allows no third round
-            raise _at(
-                Illegal(Code.SCHEMA, {"rounds": len(rounds)}), f"/rounds/{index}", round_no, None
-            )
-        _deal(state, data, index)
-        _tell(visitor, state, log)
-        _round_start(state, data, visitor, log, index, decisions)
-        _tell(visitor, state, log)
+            problem = Illegal(Code.SCHEMA, {"rounds": len(rounds)})
+            _refused(problem.located(f"/rounds/{index}", round_no, None), completion)
+            raise _Lost(index, 0, 0, round_leader(index))
+        dealt = _deal(state, data, index, completion)
+        if decisions:
+            _tell(visitor, state)
+        _round_start(state, data, visitor, index, decisions, completion)
         tricks = data["tricks"]
         last_trick = len(tricks) - 1
         for trick_index, trick in enumerate(tricks):
@@ -475,16 +542,18 @@ def _fold(
                 problem = state.out_of_phase().with_facts(
                     what="trick", round=round_no, trick=trick_no
                 )
-                raise _at(problem, _trick_pointer(index, trick_index), round_no, trick_no)
+                at = _trick_pointer(index, trick_index)
+                _refused(problem.located(at, round_no, trick_no), completion)
+                raise _Lost(index, trick_index, 0, state.leader_code)
             if trick_index >= _TRICKS:  # the schema allows no eleventh trick
-                raise _at(
-                    Illegal(Code.SCHEMA, {"tricks": len(tricks)}),
-                    _trick_pointer(index, trick_index),
-                    round_no,
-                    trick_no,
-                )
+                problem = Illegal(Code.SCHEMA, {"tricks": len(tricks)})
+                at = _trick_pointer(index, trick_index)
+                _refused(problem.located(at, round_no, trick_no), completion)
+                raise _Lost(index, trick_index, 0, state.leader_code)
             is_last = index == last_round and trick_index == last_trick
-            _trick(state, trick, visitor, log, index, trick_index, is_last, decisions)
+            _trick(state, trick, visitor, index, trick_index, is_last, decisions, completion)
+        if not dealt:
+            _find_deal(rounds, state, index, completion)
 
 
 def _trick_pointer(index: int, trick_index: int) -> str:
@@ -496,27 +565,39 @@ _ASIDE = CARDS_ASIDE
 _DECK = DECK_SIZE
 
 
-def _deal(state: GameState, data: dict[str, Any], index: int) -> None:
+def _deal(
+    state: GameState, data: dict[str, Any], index: int, completion: Completion | None
+) -> bool:
+    """Deal the round: as written, or unseen when its deal (both hands) is not written;
+    whether it was dealt as written."""
     round_no = index + 1
     if state.phase_code != _DEAL:
         # A round before this one stopped short of its tenth trick.
-        raise _at(
-            Illegal(
-                Code.INCOMPLETE_ROUND,
-                {"round": index, "played": state.tricks_played, "next": round_no},
-            ),
-            f"/rounds/{index - 1}/tricks",
-            index,
-            None,
+        problem = Illegal(
+            Code.INCOMPLETE_ROUND,
+            {"round": index, "played": state.tricks_played, "next": round_no},
         )
-    deal = data["deal"]
-    phantom = _deal_part(deal, "phantom", _HAND, 0, 0, index)
-    christine = _deal_part(deal, "christine", _HAND, phantom, 0, index)
-    if "aside" in deal:
-        _deal_part(deal, "aside", _ASIDE, phantom, christine, index)
-    problem = state.step_deal(phantom, christine)
-    if problem is not None:  # only reachable through a state built by hand
-        raise _at(problem, f"/rounds/{index}/deal", round_no, None)
+        _refused(problem.located(f"/rounds/{index - 1}/tricks", index, None), completion)
+        raise _Lost(index, 0, 0, round_leader(index))
+    deal = data.get("deal")
+    if deal is not None and "phantom" in deal and "christine" in deal:
+        try:
+            phantom = _deal_part(deal, "phantom", _HAND, 0, 0, index)
+            christine = _deal_part(deal, "christine", _HAND, phantom, 0, index)
+            if "aside" in deal:
+                _deal_part(deal, "aside", _ASIDE, phantom, christine, index)
+        except _Stop as stop:
+            if completion is None:
+                raise
+            _refused(stop.problem, completion)
+            state.step_deal_unseen()  # the deal cannot be followed: the play still can
+            return True
+        refused = state.step_deal(phantom, christine)
+        if refused is not None:  # only reachable through a state built by hand
+            raise _at(refused, f"/rounds/{index}/deal", round_no, None)
+        return True
+    state.step_deal_unseen()
+    return False
 
 
 def _deal_part(
@@ -557,13 +638,49 @@ def _deal_part(
     return hand
 
 
+def _find_deal(
+    rounds: list[Any], state: GameState, index: int, completion: Completion | None
+) -> None:
+    """The deal of a round dealt unseen, found at its end from what the play showed and
+    the cards each player still held (the round's ``left``, which only a game being
+    written holds): written into the round, or its ``bad-deal`` problem. A round still
+    being played (the last one of a game being recorded) is not over: nothing is found."""
+    data = rounds[index]
+    left = data.pop("left", None)
+    if (
+        completion is not None
+        and completion.in_play
+        and index == len(rounds) - 1
+        and left is None
+        and state.phase_code != _OVER
+        and state.round_index == index
+    ):
+        return
+    held = left or {}
+    found = state.inferred_deal(_mask(held.get("phantom", ())), _mask(held.get("christine", ())))
+    if isinstance(found, Illegal):
+        problem = found.with_facts(round=index + 1).located(
+            f"/rounds/{index}/deal", index + 1, None
+        )
+        if completion is None:
+            raise _Stop(problem)
+        completion.deal_problems.append(problem)
+        return
+    deal = data.get("deal") or {}
+    deal["phantom"] = [CARD_CODES[card] for card in hand_cards(found[0])]
+    deal["christine"] = [CARD_CODES[card] for card in hand_cards(found[1])]
+    rounds[index] = {"deal": deal, **{key: value for key, value in data.items() if key != "deal"}}
+    if completion is not None:
+        completion.found.append(index)
+
+
 def _round_start(
     state: GameState,
     data: dict[str, Any],
     visitor: Any,
-    log: GameLog | None,
     index: int,
     decisions: bool,
+    completion: Completion | None,
 ) -> None:
     round_no = index + 1
     exchange = data.get("exchange")
@@ -579,11 +696,17 @@ def _round_start(
                 if player is None
                 else f"/rounds/{index}/exchange/{player.key}"
             )
-            raise _at(problem, pointer, round_no, None)
-        if before is not None:
-            _decision(visitor, log, before, ExchangeCards(phantom_card, christine_card))
+            _refused(problem.located(pointer, round_no, None), completion)
+        elif before is not None:
+            visitor.visit_decision(before, ExchangeCards(phantom_card, christine_card))
+            _tell(visitor, state)
+    number = data["special_number"] if completion is None else data.get("special_number")
+    if number is None:
+        if data["tricks"]:
+            raise _Lost(index, 0, 0, round_leader(index))
+        return  # a game being written waits for its special number
     before = state.copy() if decisions and not state.beginner else None
-    problem = state.step_special_number(int(data["special_number"]))
+    problem = state.step_special_number(int(number))
     if problem is not None:
         if problem.code is Code.BAD_SPECIAL_NUMBER and exchange is not None:
             problem = problem.with_facts(exchange=(phantom_card, christine_card))
@@ -592,38 +715,39 @@ def _round_start(
             if problem.code is Code.BAD_EXCHANGE
             else f"/rounds/{index}/special_number"
         )
-        raise _at(problem, pointer, round_no, None)
+        _refused(problem.located(pointer, round_no, None), completion)
+        raise _Lost(index, 0, 0, round_leader(index))
     if before is not None:  # not the die's (beginner rule)
-        _decision(visitor, log, before, PickSpecialNumber(state.special_number))
+        visitor.visit_decision(before, PickSpecialNumber(state.special_number))
+    if decisions:
+        _tell(visitor, state)
 
 
 def _trick(
     state: GameState,
     trick: dict[str, Any],
     visitor: Any,
-    log: GameLog | None,
     index: int,
     trick_index: int,
     is_last: bool,
     decisions: bool,
+    completion: Completion | None,
 ) -> None:
     plays = trick["plays"]
     round_no = index + 1
     trick_no = trick_index + 1
-    _play(state, plays[0], visitor, log, index, trick_index, 0, decisions)
+    _play(state, plays[0], visitor, index, trick_index, 0, decisions, completion, is_last)
     claimed = trick.get("winner")
     if len(plays) < 2:
         if not is_last:
-            raise _at(
-                Illegal(Code.INCOMPLETE_TRICK, {"round": round_no, "trick": trick_no}),
-                _trick_pointer(index, trick_index) + "/plays",
-                round_no,
-                trick_no,
-            )
-        if claimed is not None:
+            problem = Illegal(Code.INCOMPLETE_TRICK, {"round": round_no, "trick": trick_no})
+            at = _trick_pointer(index, trick_index) + "/plays"
+            _refused(problem.located(at, round_no, trick_no), completion)
+            raise _Lost(index, trick_index + 1, 0, state.leader_code)
+        if claimed is not None and completion is None:
             _problem(
                 visitor,
-                log,
+                state,
                 Illegal(
                     Code.WINNER_MISMATCH,
                     {
@@ -638,13 +762,13 @@ def _trick(
                 ),
             )
         return
-    _play(state, plays[1], visitor, log, index, trick_index, 1, decisions)
-    if claimed is not None:
+    _play(state, plays[1], visitor, index, trick_index, 1, decisions, completion, is_last)
+    if claimed is not None and completion is None:
         winner = state.leader_code  # the winner leads the next trick
         if ROLE_BY_KEY[claimed] is not ROLES[winner]:
             _problem(
                 visitor,
-                log,
+                state,
                 Illegal(
                     Code.WINNER_MISMATCH,
                     {
@@ -697,32 +821,52 @@ def _play(
     state: GameState,
     play: dict[str, Any],
     visitor: Any,
-    log: GameLog | None,
     index: int,
     trick_index: int,
     position: int,
     decisions: bool,
+    completion: Completion | None,
+    is_last: bool,
 ) -> None:
-    player = 0 if play["player"] == "phantom" else 1
+    round_no = index + 1
+    trick_no = trick_index + 1
+    who = play["player"]
+    if who:
+        player = 0 if who == "phantom" else 1
+    else:  # written without its player: the card is the turn's player's
+        player = state.player_due()
+        if player < 0:
+            _refused(
+                state.out_of_phase().located(
+                    _play_at(index, trick_index, position), round_no, trick_no
+                ),
+                completion,
+            )
+            raise _Lost(index, trick_index, position, state.leader_code)
+        play["player"] = ROLE_KEYS[player]
     card = parse_card(play["card"])
     before = state.copy() if decisions else None
     problem = state.step_play(player, card)
     if problem is not None:
         field = "player" if problem.code is Code.WRONG_PLAYER else "card"
-        raise _at(
-            problem,
-            f"{_trick_pointer(index, trick_index)}/plays/{position}/{field}",
-            index + 1,
-            trick_index + 1,
-        )
+        at = _play_at(index, trick_index, position)
+        _refused(problem.located(f"{at}/{field}", round_no, trick_no), completion)
+        state.forget_hands()  # nothing past it is checked: the turns are still found
+        if state.step_play(player, card) is not None:
+            raise _Lost(index, trick_index, position + 1, state.leader_code)
     if before is not None:
-        _decision(visitor, log, before, PlayCard(ROLES[player], card))
-    _tell(visitor, state, log)
+        visitor.visit_decision(before, PlayCard(ROLES[player], card))
+    if decisions:
+        _tell(visitor, state)
     swap = play.get("swap")
     if state.phase_code == _SWAP:
         if swap is None:
-            at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
-            raise _at(state.out_of_phase(), at, index + 1, trick_index + 1)
+            if completion is not None and completion.in_play and is_last:
+                return  # a game being written waits for the swap
+            at = _play_at(index, trick_index, position)
+            _refused(state.out_of_phase().located(at, round_no, trick_no), completion)
+            _swap_anyhow(state, index, trick_index, position)
+            return
         phantom = swap.get("phantom")
         christine = swap.get("christine")
         if not decisions and state.events is None:
@@ -742,7 +886,7 @@ def _play(
         before = state.copy() if decisions else None
         problem = state.step_swap(phantom_cards, christine_cards)
         if problem is not None:
-            at = f"{_trick_pointer(index, trick_index)}/plays/{position}"
+            at = _play_at(index, trick_index, position)
             key = problem.facts["player"].key
             if problem.code is Code.CARD_NOT_HELD:
                 pointer = f"{at}/swap/{key}/{problem.facts['position']}"
@@ -750,10 +894,14 @@ def _play(
                 pointer = f"{at}/swap"
             else:
                 pointer = f"{at}/swap/{key}"
-            raise _at(problem, pointer, index + 1, trick_index + 1)
+            _refused(problem.located(pointer, round_no, trick_no), completion)
+            state.forget_hands()
+            if state.step_swap(phantom_cards, christine_cards) is not None:
+                _swap_anyhow(state, index, trick_index, position)
+            return
         if before is not None:
-            _decision(visitor, log, before, SwapCards(phantom_cards, christine_cards))
-        _tell(visitor, state, log)
+            visitor.visit_decision(before, SwapCards(phantom_cards, christine_cards))
+            _tell(visitor, state)
     elif swap and (swap.get("phantom") or swap.get("christine")):
         problem = Illegal(
             Code.UNEXPECTED_SWAP,
@@ -764,15 +912,24 @@ def _play(
                 "empty": ROLES[0] if not state.phantom_hand else ROLES[1],
             },
         )
-        raise _at(
-            problem,
-            f"{_trick_pointer(index, trick_index)}/plays/{position}/swap",
-            index + 1,
-            trick_index + 1,
-        )
+        at = _play_at(index, trick_index, position)
+        _refused(problem.located(f"{at}/swap", round_no, trick_no), completion)
 
 
-def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog | None) -> Result:
+def _play_at(index: int, trick_index: int, position: int) -> str:
+    return f"{_trick_pointer(index, trick_index)}/plays/{position}"
+
+
+def _swap_anyhow(state: GameState, index: int, trick_index: int, position: int) -> None:
+    """The swap due, made of any cards with nothing known of the hands: the completion
+    of a written game goes on past a swap the rules refuse, or one not written."""
+    state.forget_hands()
+    size = state.swap_due()
+    if state.step_swap(tuple(range(size)), tuple(range(size, 2 * size))) is not None:
+        raise _Lost(index, trick_index, position + 1, state.leader_code)
+
+
+def _finish(record: dict[str, Any], state: GameState, visitor: Any) -> Result:
     winner_code = state.winner_code if state.phase_code == _OVER else -1
     result = _RESULTS[(winner_code + 1) * (_NOTES + 1) + state.notes]
     winner = result.winner
@@ -781,7 +938,7 @@ def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog
         tricks = len(rounds[-1]["tricks"])
         _problem(
             visitor,
-            log,
+            state,
             Illegal(
                 Code.UNFINISHED,
                 {"rounds": len(rounds), "tricks": tricks, "notes": state.notes},
@@ -798,7 +955,7 @@ def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog
     if claimed is not result.winner:
         _problem(
             visitor,
-            log,
+            state,
             Illegal(
                 Code.WINNER_MISMATCH,
                 {"claimed": claimed, "winner": result.winner, "result": True},
@@ -808,7 +965,7 @@ def _finish(record: dict[str, Any], state: GameState, visitor: Any, log: GameLog
     if int(claim["notes"]) != result.notes:
         _problem(
             visitor,
-            log,
+            state,
             Illegal(
                 Code.NOTES_MISMATCH,
                 {"claimed": int(claim["notes"]), "notes": result.notes},

@@ -2,16 +2,14 @@
 
 A :class:`Recording` holds the game entered so far as *steps* (a header value, a deal, the
 exchange, the special number, a card, a swap, a comment, a claimed winner, the cards left
-in a hand), the text of the game (:func:`game_text`, the game text of
-docs/format.md) and the record it stands for. An entry is offered as steps
-(:meth:`Recording.offer`): the whole game so far is read again as game text
-(:func:`~phantom_log.records.text_records.text_record`) and checked again, and the entry is
-taken only when nothing it adds is wrong. What is wrong is said in the words ``verify``
-prints: the record's check (:func:`~phantom_log.checking.verdict.check_record`) whenever
-the hands are known, the rules following the round dealt unseen otherwise, and, at the
-end of a round whose deals were not entered, the deal the rules find and the whole
-record's check with it. Nothing here applies a rule: the state machine does, and
-:func:`position` only follows it to say what comes next.
+in a hand). An entry is read as game text into steps and offered (:meth:`Recording.offer`):
+the steps make the record as written, which the replay completes
+(:func:`~phantom_log.rules.replay.complete_record`: whose turn each card is, a deal left
+out found at its round's end) and whose end says what comes next. The entry is taken only
+when nothing it adds is wrong, said in the words ``verify`` prints: the record's own
+check (:func:`~phantom_log.checking.verdict.check_record`) whenever the hands are known,
+else the first step the replay refused. The game's text is the record's
+(:func:`~phantom_log.records.record_texts.record_text`). Nothing here applies a rule.
 """
 
 from __future__ import annotations
@@ -34,20 +32,19 @@ from ..records.game_text import (
     TextPlace,
     read_games,
 )
-from ..records.record_texts import header_value, record_text
-from ..records.text_records import TextRecord, text_record
+from ..records.record_texts import record_text
+from ..records.text_records import header_fields
 from ..rules.cards import (
     CARD_CODES,
     ROLE_KEYS,
     ROLES_IN_TEXT,
-    Role,
     card_number,
     hand_codes,
     parse_card,
 )
 from ..rules.engine import TRICKS_PER_ROUND, GameState, Phase
-from ..rules.problems import Code, Illegal, Problem
-from ..rules.replay import VerdictBuilder, record_rules, record_sheet
+from ..rules.problems import Code, Problem
+from ..rules.replay import VerdictBuilder, complete_record, record_sheet
 from ..rules.sheets import Sheet
 from .picture import moment, moment_lines, sheet_lines, story_lines
 from .terminal import Style
@@ -60,7 +57,6 @@ __all__ = [
     "Refusal",
     "Step",
     "StepKind",
-    "game_text",
     "steps_of_game",
     "warm_up",
 ]
@@ -170,8 +166,7 @@ class NextStep:
     """Where a game entered so far stands: the state of the rules (``None`` before the
     header names a sheet the rules know), what comes next, in which round and trick,
     whose deal or cards left are asked (``side``), and whether the round in play was
-    dealt unseen (``hidden``). ``problem`` is the first step the rules refuse (and its
-    index), which the record's checks word when they can."""
+    dealt unseen (``hidden``)."""
 
     state: GameState | None
     awaiting: Awaiting
@@ -179,62 +174,18 @@ class NextStep:
     trick: int = 1
     side: str = "phantom"
     hidden: bool = False
-    problem: Illegal | NotationProblem | None = None
-    problem_step: int = -1
 
 
 @dataclass(slots=True)
 class _Evaluation:
     steps: list[Step]
     text: str
-    record: TextRecord
+    data: dict[str, Any]
     next_step: NextStep
     refusal: Refusal | None
 
 
-# -- the text of the steps -----------------------------------------------------------------
-
-
-def game_text(steps: Sequence[Step]) -> str:
-    """The game text of ``steps``: the header, then each round's lines (a trick's comment
-    and claimed winner at the end of its line), ending with a line break."""
-    lines = [f"{step.key}: {header_value(step.value)}" for step in steps if step.kind == "header"]
-    trick_lines: dict[tuple[int, int], int] = {}
-    tails: dict[tuple[int, int], list[str]] = {}
-    current = 0
-    for step in steps:
-        if step.kind == "header":
-            continue
-        if step.round != current:
-            lines += ["", f"round {step.round}"]
-            current = step.round
-        side = SIDE_OF_ROLE.get(step.role, "")
-        at = (step.round, step.trick)
-        if step.kind in ("deal", "left"):
-            lines.append(f"{step.kind} {side} {' '.join(step.cards)}".rstrip())
-        elif step.kind == "aside":
-            lines.append(f"aside {' '.join(step.cards)}")
-        elif step.kind == "exchange":
-            lines.append(f"exchange P {step.cards[0]} C {step.cards[1]}")
-        elif step.kind == "special":
-            lines.append(f"special {step.number}")
-        elif step.kind == "play":
-            if at in trick_lines:
-                lines[trick_lines[at]] += f" {step.cards[0]}"
-            else:
-                trick_lines[at] = len(lines)
-                lines.append(f"{step.trick}. {step.cards[0]}")
-        elif step.kind == "swap":
-            lines[trick_lines[at]] += f" ({_swap_sides(step)})"
-        elif step.kind == "comment":
-            escaped = step.value.replace("\\", "\\\\").replace("}", "\\}")
-            tails.setdefault(at, []).append("{" + escaped + "}")
-        elif step.kind == "claim":
-            tails.setdefault(at, []).append(f"={side}")
-    for at, tail in tails.items():
-        if at in trick_lines:
-            lines[trick_lines[at]] += " " + " ".join(tail)
-    return "\n".join(lines) + "\n" if lines else ""
+# -- the steps of a game text --------------------------------------------------------------
 
 
 def steps_of_game(game: TextGame) -> list[Step]:
@@ -322,69 +273,127 @@ def steps_of_game(game: TextGame) -> list[Step]:
     return steps
 
 
+# -- the record the steps write ------------------------------------------------------------
+
+
+def _written(steps: Sequence[Step]) -> tuple[dict[str, Any], list[NotationProblem]]:
+    """The record of the steps as written (:func:`~phantom_log.records.text_records.header_fields`
+    reads the header's values as the game text does; a round has its deal only when it was
+    entered, its cards are played by nobody yet, and its cards left are its ``left``), and
+    what of the header is no part of the notation."""
+    header = {step.key: (step.value, 0) for step in steps if step.kind == "header"}
+    data, problems = header_fields(header, lambda _at: TextPlace(1, 1), 0)
+    result = data.pop("result", None)
+    rounds: dict[int, list[Step]] = {}
+    for step in steps:
+        if step.kind != "header":
+            rounds.setdefault(step.round, []).append(step)
+    data["rounds"] = [_written_round(rounds[number]) for number in sorted(rounds)]
+    if result is not None:
+        data["result"] = result
+    return data, problems
+
+
+def _written_round(steps: list[Step]) -> dict[str, Any]:
+    """A round's part of the record, from its steps (in the order the record lists its
+    keys, as the game text's reader writes them)."""
+    deal = {step.role: list(step.cards) for step in steps if step.kind == "deal"}
+    aside = [list(step.cards) for step in steps if step.kind == "aside"]
+    left = {step.role: list(step.cards) for step in steps if step.kind == "left"}
+    round_: dict[str, Any] = {}
+    if deal or aside:
+        round_["deal"] = {role: deal[role] for role in ROLE_KEYS if role in deal}
+        if aside:
+            round_["deal"]["aside"] = aside[-1]
+    tricks: dict[int, dict[str, Any]] = {}
+    for step in steps:
+        if step.kind == "exchange":
+            round_["exchange"] = {"phantom": step.cards[0], "christine": step.cards[1]}
+        elif step.kind == "special":
+            round_["special_number"] = step.number
+        elif step.kind in ("play", "swap", "comment", "claim"):
+            trick = tricks.setdefault(step.trick, {"plays": []})
+            if step.kind == "play":
+                trick["plays"].append({"player": "", "card": step.cards[0]})
+            elif step.kind == "swap":
+                sides = (("phantom", step.cards), ("christine", step.given))
+                trick["plays"][-1]["swap"] = {role: list(cards) for role, cards in sides if cards}
+            else:
+                trick["winner" if step.kind == "claim" else "comment"] = (
+                    step.role if step.kind == "claim" else step.value
+                )
+    round_["tricks"] = [
+        {key: trick[key] for key in ("plays", "winner", "comment") if key in trick}
+        for _, trick in sorted(tricks.items())
+    ]
+    if left:
+        round_["left"] = {role: left[role] for role in ROLE_KEYS if role in left}
+    return round_
+
+
+def _one_deal(round_: dict[str, Any]) -> bool:
+    """True for a round that holds one deal and nothing else yet: the other is asked."""
+    deal = round_.get("deal", {})
+    one = ("phantom" in deal) != ("christine" in deal)
+    return one and len(round_) == 2 and not round_["tricks"]
+
+
+def _step_place(steps: Sequence[Step], at: str) -> TextPlace | None:
+    """Where the step that wrote the part at JSON pointer ``at`` was written (the step
+    whose part holds it most closely), if a step wrote it."""
+    found: TextPlace | None = None
+    closest = -1
+    plays = 0
+    trick_of_plays = (0, 0)
+    for step in steps:
+        if step.kind == "header":
+            continue
+        part = f"/rounds/{step.round - 1}"
+        if step.kind in ("deal", "left"):
+            part += f"/deal/{step.role}"
+        elif step.kind == "aside":
+            part += "/deal/aside"
+        elif step.kind == "exchange":
+            part += "/exchange"
+        elif step.kind == "special":
+            part += "/special_number"
+        else:
+            part += f"/tricks/{step.trick - 1}"
+            if step.kind == "play":
+                same = trick_of_plays == (step.round, step.trick)
+                plays = plays + 1 if same else 1
+                trick_of_plays = (step.round, step.trick)
+            part += {
+                "play": f"/plays/{plays - 1}",
+                "swap": f"/plays/{plays - 1}/swap",
+                "comment": "/comment",
+                "claim": "/winner",
+            }[step.kind]
+        if (at == part or at.startswith(part + "/")) and len(part) >= closest:
+            found, closest = step.place, len(part)
+    return found
+
+
 # -- where the game stands -----------------------------------------------------------------
 
 
-def _mask(cards: Sequence[str]) -> int:
-    mask = 0
-    for code in cards:
-        mask |= 1 << parse_card(code)
-    return mask
-
-
-def _step_pointer(step: Step, play_index: int) -> str:
-    at = f"/rounds/{step.round - 1}"
-    if step.kind in ("deal", "left"):
-        return f"{at}/deal/{step.role}"
-    if step.kind == "exchange":
-        return f"{at}/exchange"
-    if step.kind == "special":
-        return f"{at}/special_number"
-    trick = f"{at}/tricks/{step.trick - 1}"
-    if step.kind == "play":
-        return f"{trick}/plays/{play_index}/card"
-    if step.kind == "swap":
-        return f"{trick}/plays/{play_index}/swap"
-    return trick
-
-
-def next_step(
-    steps: Sequence[Step], start: GameState | None, header_done: bool, unseen_round: int = 0
-) -> NextStep:
-    """Where the game of ``steps`` stands, from ``start`` (the game about to be dealt): the
-    rules take each step in turn; a round with no deal entered is dealt unseen once a step
-    of it comes (or when it is ``unseen_round``: its deals were passed over)."""
-    if not header_done or start is None:
-        return NextStep(start, Awaiting.HEADER)
-    state = start.copy()
-    by_round: dict[int, list[tuple[int, Step]]] = {}
+def _step_problem(
+    steps: Sequence[Step], final: GameState | None
+) -> tuple[NotationProblem, int] | None:
+    """A step written where the game text has no place for it, and its index: a round
+    that gives one deal and goes on, or cards left written where no round ended early with
+    its hands hidden (``final``: where the game stands; ``None`` when a step before was
+    refused, which is then what is said)."""
+    rounds: dict[int, list[tuple[int, Step]]] = {}
     for index, step in enumerate(steps):
         if step.kind != "header":
-            by_round.setdefault(step.round, []).append((index, step))
-    if unseen_round and unseen_round not in by_round:
-        by_round[unseen_round] = []
-    hidden = False
-    left: dict[str, int] = {}
-
-    def refused(problem: Illegal | NotationProblem, index: int) -> NextStep:
-        return NextStep(state, Awaiting.OVER, problem=problem, problem_step=index)
-
-    for number in sorted(by_round):
-        items = by_round[number]
-        first = items[0][0] if items else len(steps)
-        if state.phase is not Phase.DEAL:  # the round before goes on
-            return refused(state.out_of_phase(), first)
-        deals = {step.role: step for _, step in items if step.kind == "deal"}
+            rounds.setdefault(step.round, []).append((index, step))
+    for number, items in sorted(rounds.items()):
+        deals = [step.role for _, step in items if step.kind == "deal"]
         rest = [(index, step) for index, step in items if step.kind not in ("deal", "aside")]
-        left = {}
-        if len(deals) == 2:
-            dealt = state.step_deal(_mask(deals["phantom"].cards), _mask(deals["christine"].cards))
-            if dealt is not None:
-                return refused(dealt.located(f"/rounds/{number - 1}/deal", number, None), first)
-            hidden = False
-        elif deals and rest:
+        if len(deals) == 1 and rest:
             missing = next(role for role in ROLE_KEYS if role not in deals)
-            return refused(
+            return (
                 NotationProblem(
                     f"round {number} gives one deal: {ROLES_IN_TEXT[ROLE_KEYS.index(missing)]}'s "
                     "is missing",
@@ -393,80 +402,43 @@ def next_step(
                 ),
                 rest[0][0],
             )
-        elif deals:
-            missing = next(role for role in ROLE_KEYS if role not in deals)
-            return NextStep(state, Awaiting.DEAL, number, 1, missing)
-        else:
-            state.step_deal_unseen()
-            hidden = True
-        plays_in_trick = 0
-        for index, step in rest:
-            problem: Illegal | None = None
-            if step.kind == "exchange":
-                problem = state.step_exchange(parse_card(step.cards[0]), parse_card(step.cards[1]))
-            elif step.kind == "special":
-                problem = state.step_special_number(step.number)
-                exchange = next((s for _, s in rest if s.kind == "exchange"), None)
-                if problem is not None and problem.code is Code.BAD_SPECIAL_NUMBER and exchange:
-                    problem = problem.with_facts(
-                        exchange=(parse_card(exchange.cards[0]), parse_card(exchange.cards[1]))
-                    )
-            elif step.kind == "play":
-                plays_in_trick = 0 if state.lead is None else 1
-                turn = state.turn
-                if turn is None:
-                    problem = state.out_of_phase()
-                else:
-                    problem = state.step_play(int(turn), parse_card(step.cards[0]))
-            elif step.kind == "swap":
-                if not state.swap_due() and (step.cards or step.given):
-                    # As the record's replay says it (`()` where no swap is due is none).
-                    card = state.last_follow if state.lead is None else state.lead
-                    phantom_empty = not (state.phantom_count if hidden else state.phantom_hand)
-                    problem = Illegal(
-                        Code.UNEXPECTED_SWAP,
-                        {
-                            "card": card,
-                            "special_number": state.special_number,
-                            "no_swap_possible": state.is_special(card),
-                            "empty": Role.PHANTOM if phantom_empty else Role.CHRISTINE,
-                        },
-                    )
-                elif state.swap_due():
-                    problem = state.step_swap(
-                        tuple(parse_card(card) for card in step.cards),
-                        tuple(parse_card(card) for card in step.given),
-                    )
-            elif step.kind == "left":
-                ended_early = state.is_over and state.tricks_played < TRICKS_PER_ROUND
-                if not hidden or not ended_early or step.role in left:
-                    return refused(
-                        NotationProblem(
-                            "the cards left in a hand are written only after the last trick "
-                            "of a round the Phantom ended early, its deals not entered",
-                            step.place or TextPlace(1, 1),
-                            "leave this line out",
-                        ),
-                        index,
-                    )
-                left[step.role] = _mask(step.cards)
-            if problem is not None:
-                trick = state.trick if step.kind in ("play", "swap") else None
-                return refused(
-                    problem.located(_step_pointer(step, plays_in_trick), number, trick), index
+        if final is None:  # a step before was refused: that is what is said
+            continue
+        ended_early = (
+            final.is_over and final.round == number and final.tricks_played < TRICKS_PER_ROUND
+        )
+        sides: set[str] = set()
+        for index, step in items:
+            if step.kind != "left":
+                continue
+            if deals or not ended_early or step.role in sides:
+                return (
+                    NotationProblem(
+                        "the cards left in a hand are written only after the last trick "
+                        "of a round the Phantom ended early, its deals not entered",
+                        step.place or TextPlace(1, 1),
+                        "leave this line out",
+                    ),
+                    index,
                 )
-    return _next(state, hidden, left, unseen_round)
+            sides.add(step.role)
+    return None
 
 
-def _next(state: GameState, hidden: bool, left: dict[str, int], unseen_round: int) -> NextStep:
-    """What the game waits for once every step is taken."""
+def _standing(
+    final: GameState | None, steps: Sequence[Step], header_done: bool, hidden: bool
+) -> NextStep:
+    """What the game waits for, from ``final`` (where the rules leave it: ``None`` before the
+    header names a sheet they know)."""
+    if not header_done or final is None:
+        return NextStep(final, Awaiting.HEADER)
+    state = final
     phase = state.phase
     round_number = state.round
     if phase is Phase.DEAL:
-        if unseen_round == round_number:
-            state.step_deal_unseen()
-            return _next(state, True, {}, 0)
-        return NextStep(state, Awaiting.DEAL, round_number, 1, "phantom")
+        entered = [s.role for s in steps if s.kind == "deal" and s.round == round_number]
+        missing = next(role for role in ROLE_KEYS if role not in entered)
+        return NextStep(state, Awaiting.DEAL, round_number, 1, missing)
     awaiting = {
         Phase.EXCHANGE: Awaiting.EXCHANGE,
         Phase.SPECIAL_NUMBER: Awaiting.SPECIAL,
@@ -476,6 +448,7 @@ def _next(state: GameState, hidden: bool, left: dict[str, int], unseen_round: in
     if awaiting is not None:
         return NextStep(state, awaiting, round_number, state.trick, hidden=hidden)
     if hidden and state.tricks_played < TRICKS_PER_ROUND:
+        left = {s.role for s in steps if s.kind == "left" and s.round == round_number}
         for role in ROLE_KEYS:
             if role not in left:
                 return NextStep(
@@ -636,7 +609,7 @@ class Recording:
     def data(self) -> dict[str, Any]:
         """The record so far, as its JSON is (a round's deals once known: entered, or found
         at the round's end)."""
-        return self._evaluation().record.data
+        return self._evaluation().data
 
     @property
     def finished(self) -> bool:
@@ -663,48 +636,61 @@ class Recording:
 
     # -- offering an entry -----------------------------------------------------------------
 
-    def _start(self, data: dict[str, Any]) -> GameState | None:
-        sheet = record_sheet(data.get("sheet"), self.sheets) if "sheet" in data else None
-        if not isinstance(sheet, Sheet):
-            return None
-        return GameState.start(sheet, record_rules(data), tracking=False)
-
     def _evaluate(self, steps: list[Step], header_done: bool, unseen_round: int) -> _Evaluation:
-        text = game_text(steps)
-        games = read_games(text) if text else []
-        game = games[0] if games else TextGame("", 0, 1, 0)
-        record = text_record(game, self.sheets, in_play=True)
-        header = [step for step in steps if step.kind == "header"]
-        data = record.data
-        found = next_step(steps, self._start(data), header_done, unseen_round)
+        """The game of ``steps`` as written and completed by the replay, what it waits for,
+        and why the last of them is not taken (``None``: it is)."""
+        written, notation = _written(steps)
+        text = record_text(written)[0] if steps else ""
+        data, _ = _written(steps)  # a copy, which the replay completes
+        rounds = data["rounds"]
+        # A round whose other deal is still asked, or whose deals were passed over before
+        # any of it was entered, is completed as about to be dealt, or dealt unseen.
+        waiting = rounds.pop() if rounds and _one_deal(rounds[-1]) else None
+        passed_over = waiting is None and unseen_round == len(rounds) + 1
+        if passed_over:
+            rounds.append({"tricks": []})
+        completion = complete_record(data, self.sheets, in_play=True) if not notation else None
+        if passed_over:
+            data["rounds"].pop()
+        if waiting is not None:
+            data["rounds"].append(waiting)
+        final = None if completion is None else completion.final
+        in_play = final.round if final is not None else 0
+        hidden = passed_over or not any(
+            step.kind == "deal" and step.round == in_play for step in steps
+        )
+        found = _standing(final, steps, header_done, hidden)
         last = steps[-1] if steps else None
         place = last.place if last is not None else None
-        refusal: Refusal | None = None
+        refused = None if completion is None else completion.refused
+        misplaced = _step_problem(steps, final if refused is None else None)
         notation = [
             problem
-            for problem in record.problems
+            for problem in notation
             if header_done or not problem.message.startswith("the header has no")
         ]
+        refusal: Refusal | None = None
         if notation:
             refusal = Refusal(notation=notation[0], place=place)
         elif last is not None and last.kind == "header":
             problems = _header_problems(data, last.key, self.sheets)
             if problems:
                 refusal = Refusal(problems[0], place=place)
-        elif isinstance(found.problem, NotationProblem):
-            refusal = Refusal(notation=found.problem, place=steps[found.problem_step].place)
-        if refusal is None and header_done and header:
+        elif misplaced is not None:
+            refusal = Refusal(notation=misplaced[0], place=steps[misplaced[1]].place)
+        if refusal is None and header_done and any(step.kind == "header" for step in steps):
             checked = _checked(data, self.sheets, found.awaiting)
-            waiting_left = found.awaiting is Awaiting.LEFT
             if checked:
                 refusal = Refusal(checked[0], place=place)
-            elif record.refusals:
-                refusal = Refusal(word(record.refusals[0]), place=place)
-            elif record.illegal and not waiting_left:
-                refusal = Refusal(word(record.illegal[0]), place=place)
-            elif isinstance(found.problem, Illegal):
-                refusal = Refusal(word(found.problem), place=steps[found.problem_step].place)
-        return _Evaluation(steps, text, record, found, refusal)
+            elif refused is not None:
+                refusal = Refusal(word(refused), place=_step_place(steps, refused.pointer) or place)
+            elif (
+                completion is not None
+                and completion.deal_problems
+                and found.awaiting is not Awaiting.LEFT
+            ):
+                refusal = Refusal(word(completion.deal_problems[0]), place=place)
+        return _Evaluation(steps, text, data, found, refusal)
 
     def offer(self, steps: Sequence[Step]) -> Refusal | None:
         """Take the steps of one entry, or say why not (nothing of it is taken then)."""
@@ -997,14 +983,12 @@ class Recording:
         if words:
             entry = self.read_entry(typed)
             steps = entry if isinstance(entry, list) else []
-        state = found.state
-        assert state is not None
-        after = (
-            self._evaluate([*self.steps, *steps], True, self.unseen_round).next_step
-            if steps
-            else found
-        )
-        moved = after.state if after.state is not None and after.problem is None else state
+        moved = found.state
+        assert moved is not None
+        if steps:
+            after = self._evaluate([*self.steps, *steps], True, self.unseen_round)
+            if after.refusal is None and after.next_step.state is not None:
+                moved = after.next_step.state
         if moved.swap_due():
             side = _last_side(typed.rpartition("(")[2]) if "(" in typed else _last_side(typed)
             role = 1 if side == "C" else 0

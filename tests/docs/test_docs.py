@@ -1,10 +1,10 @@
 """The documentation lives in the repository and agrees with the code.
 
-Every relative link of the README and of ``docs/*.md`` leads to a file of the repository
-(and to a heading that exists, when it names one); no document sends the reader outside
-the repository (``../shared``, ``RULES.md``, ``FORMAT.md``); ``docs/format.md`` lists every
-problem code with its severity and every exit code; ``docs/rules.md`` states every
-decision and names the worked example's record.
+Every relative link of the README, of ``docs/*.md`` and of ``benchmarks/RESULTS.md`` leads
+to a file of the repository (and to a heading that exists, when it names one); no document
+sends the reader outside the repository (``../shared``, ``RULES.md``, ``FORMAT.md``);
+``docs/format.md`` lists every problem code with its severity and every exit code;
+``docs/rules.md`` states every decision and names the worked example's record.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from phantom_log.tournament.cross_checks import TournamentCode
 from tests.helpers.paths import REPO
 
 DOCS = sorted((REPO / "docs").glob("*.md"))
-DOCUMENTS = [REPO / "README.md", *DOCS]
+RESULTS = REPO / "benchmarks" / "RESULTS.md"
+DOCUMENTS = [REPO / "README.md", *DOCS, RESULTS]
 FORMAT = REPO / "docs" / "format.md"
 RULES = REPO / "docs" / "rules.md"
 
@@ -115,6 +116,7 @@ def table_rows(text: str) -> dict[str, list[str]]:
 def test_the_docs_are_there() -> None:
     assert FORMAT.is_file()
     assert RULES.is_file()
+    assert RESULTS.is_file()
     assert len(RELATIVE_LINKS) > 20  # the link pattern finds the links
 
 

@@ -1,9 +1,12 @@
-"""The README is the user's manual: its commands, outputs and examples must be the real ones.
+"""The README is the user's manual, and docs/ its reference: their commands, outputs and
+examples must be the real ones.
 
-Every ``console`` block line starting with ``$ phantom-log`` is run through CliRunner (from
-the repository's root, globs expanded, pipes between phantom-log commands and into
+Every ``console`` block line starting with ``$ phantom-log``, in the README and in each page
+of docs/ (but docs/cli.md, which is the commands' own --help), is run through CliRunner
+(from the repository's root, globs expanded, pipes between phantom-log commands and into
 ``head -n``/``tail -n`` followed) and its output compared with the lines below it; the
-Python examples run as doctests; the JSON record in the format section must verify.
+Python examples of the README and of docs/api.md run as doctests; the JSON record in the
+README's format section must verify.
 """
 
 from __future__ import annotations
@@ -24,14 +27,22 @@ from phantom_log.rules.problems import Code
 from tests.helpers.paths import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
+#: The documents whose console examples are run: the README, then docs/ but for the
+#: generated command-line reference.
+DOCUMENTS = [
+    REPO / "README.md",
+    *(page for page in sorted((REPO / "docs").glob("*.md")) if page.name != "cli.md"),
+]
 #: The checkout's folder for the files the README's examples write; git ignores what it holds.
 SCRATCH = "scratch"
 BLOCK = re.compile(r"```(\w*)\n(.*?)```", re.DOTALL)
 
 
-def console_examples() -> list[tuple[str, str]]:
+def console_examples(text: str) -> list[tuple[str, str]]:
+    """The ``$ phantom-log`` commands of a Markdown text's console blocks, each with the
+    output shown below it."""
     examples = []
-    for kind, body in BLOCK.findall(README):
+    for kind, body in BLOCK.findall(text):
         if kind != "console":
             continue
         command: str | None = None
@@ -68,11 +79,51 @@ def run_pipeline(command: str) -> str:
     return text
 
 
-EXAMPLES = console_examples()
+def document_examples() -> list[tuple[str, str, str]]:
+    """Every document's examples: its name, the command, the output shown."""
+    return [
+        (str(document.relative_to(REPO)), command, output)
+        for document in DOCUMENTS
+        for command, output in console_examples(document.read_text(encoding="utf-8"))
+    ]
 
 
-def test_the_readme_has_command_examples() -> None:
-    assert len(EXAMPLES) >= 6
+DOCUMENT_EXAMPLES = document_examples()
+EXAMPLES = [(command, output) for _, command, output in DOCUMENT_EXAMPLES]
+EXAMPLE_IDS = [f"{document}: {command}" for document, command, _ in DOCUMENT_EXAMPLES]
+
+#: Every command the README shows at work (``record`` is a session on a terminal, which
+#: tests/docs/test_readme_recorder.py types).
+COMMANDS = (
+    "verify",
+    "annotate",
+    "show",
+    "analyse",
+    "simulate",
+    "export",
+    "stats",
+    "tournament check",
+    "convert",
+    "schema",
+)
+
+
+def test_the_readme_shows_every_command_with_its_output() -> None:
+    shown = [command for command, _ in console_examples(README)]
+    for name in COMMANDS:
+        assert any(command.startswith(f"phantom-log {name}") for command in shown), name
+    assert all(output.strip() for _, output in console_examples(README))
+
+
+def test_the_readme_is_a_manual() -> None:
+    """The user's manual stays short: the reference is in docs/, the benchmark figures in
+    benchmarks/RESULTS.md."""
+    assert len(README.splitlines()) <= 900
+
+
+def test_the_docs_examples_are_collected() -> None:
+    pages = {document for document, _, _ in DOCUMENT_EXAMPLES}
+    assert {"README.md", "docs/commands.md"} <= pages
 
 
 def as_from_the_root(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,7 +135,7 @@ def as_from_the_root(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(folder)
 
 
-@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[c for c, _ in EXAMPLES])
+@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=EXAMPLE_IDS)
 def test_readme_command_output_is_real(
     command: str, expected: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -94,7 +145,9 @@ def test_readme_command_output_is_real(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["examples", "schemas", SCRATCH]
 
 
-WRITING = [(command, output) for command, output in EXAMPLES if f" {SCRATCH}/" in command]
+WRITING_EXAMPLES = [example for example in DOCUMENT_EXAMPLES if f" {SCRATCH}/" in example[1]]
+WRITING = [(command, output) for _, command, output in WRITING_EXAMPLES]
+WRITING_IDS = [f"{document}: {command}" for document, command, _ in WRITING_EXAMPLES]
 
 
 def test_the_readme_has_examples_that_write_files() -> None:
@@ -103,7 +156,7 @@ def test_the_readme_has_examples_that_write_files() -> None:
         assert f"{SCRATCH}/{name}" in written
 
 
-@pytest.mark.parametrize(("command", "expected"), WRITING, ids=[c for c, _ in WRITING])
+@pytest.mark.parametrize(("command", "expected"), WRITING, ids=WRITING_IDS)
 def test_the_readme_examples_that_write_files_can_be_run_twice(
     command: str, expected: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -149,9 +202,11 @@ def test_the_scratch_folder_is_in_the_checkout_and_git_ignores_what_it_holds() -
     assert not ignored(f"{SCRATCH}/.gitignore")
 
 
-def test_readme_python_examples() -> None:
+@pytest.mark.parametrize("page", ["README.md", "docs/api.md"])
+def test_readme_python_examples(page: str) -> None:
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(README, {}, "README.md", str(REPO / "README.md"), 0)
+    path = REPO / page
+    test = parser.get_doctest(path.read_text(encoding="utf-8"), {}, page, str(path), 0)
     assert test.examples
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     with pytest.MonkeyPatch.context() as patch:
