@@ -59,21 +59,12 @@ def load_sheets(path: str | None) -> Mapping[str, Sheet] | None:
 
 
 def record_reports(
-    paths: tuple[str, ...], sheets: Mapping[str, Sheet] | None, strict: bool = False
+    paths: tuple[str, ...], sheets: Mapping[str, Sheet] | None
 ) -> Iterator[RecordReport]:
-    """The report on every record of the paths; a usage error (exit 2) for a path that
-    does not exist or paths that hold no records."""
-    from ..checking.verdict import verify_paths
+    """The report on every record of the paths, as :func:`source_records` reads them."""
+    from ..checking.verdict import verify_record
 
-    records = 0
-    try:
-        for report in verify_paths(paths, sheets, strict, standard_input()):
-            records += 1
-            yield report
-    except SourceError as error:
-        raise usage_error(str(error)) from None
-    if records == 0:
-        raise no_records()
+    return (verify_record(record, sheets) for record in source_records(paths, sheets))
 
 
 def record_report_at(
@@ -93,17 +84,14 @@ def record_report_at(
 
     count = 0
     first: SourceRecord | None = None
-    try:
-        for record in source_records((path,), sheets):
-            if count == index:
-                return verify_record(record, sheets)
-            if index is None:
-                if first is not None and path == "-":
-                    raise _several_records(path, None)
-                first = first or record
-            count += 1
-    except SourceError as error:
-        raise usage_error(str(error)) from None
+    for record in source_records((path,), sheets):
+        if count == index:
+            return verify_record(record, sheets)
+        if index is None:
+            if first is not None and path == "-":
+                raise _several_records(path, None)
+            first = first or record
+        count += 1
     if index is None and first is not None:
         if count > 1:
             raise _several_records(path, count)
