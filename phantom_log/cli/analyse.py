@@ -26,7 +26,7 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..records.trick_spans import TrickSpan
-    from ..views.terminal import ColourChoice
+    from ..views.terminal import Style
     from .destination import Destination
 
 
@@ -91,7 +91,7 @@ def analyse(
     quiet: bool,
     output: Destination,
     force: bool,
-    colour: ColourChoice,
+    style: Style,
     sheets_path: str | None,
 ) -> None:
     """Analyse every decision of the records with the solver: what each choice cost.
@@ -110,7 +110,6 @@ def analyse(
     from ..analysis.decisions import DEFAULT_WORLDS, AnalysisOptions
     from ..running.analyses import AnalysisProgress, write_analyses
     from ..running.pipeline import default_jobs
-    from ..views.terminal import detect_style
 
     if not hidden and (worlds is not None or seed is not None):
         raise usage_error("--worlds and --seed take --hidden")
@@ -124,7 +123,6 @@ def analyse(
         tricks,
     )
     sheets = load_sheets(sheets_path)
-    style = detect_style(colour, output.to_standard_output)
     progress = AnalysisProgress(not quiet and output.pager_command is None)
     with library_errors(), output.text() as stream, progress:
         records = source_records(paths, sheets)
@@ -132,5 +130,5 @@ def analyse(
         valid, failed = write_analyses(
             stream, output.format, records, sheets, options, jobs, style, progress
         )
-    say_written(output, quiet)
+    say_written(output.path, quiet)
     finish(failed, not valid)

@@ -25,7 +25,7 @@ from .reviews import decision_marks
 
 if TYPE_CHECKING:
     from ..records.trick_spans import TrickSpan
-    from ..views.terminal import ColourChoice
+    from ..views.terminal import Style
     from .destination import Destination
 
 
@@ -61,7 +61,7 @@ def annotate(
     analysis_path: str | None,
     analyse_games: bool,
     time_limit: float,
-    colour: ColourChoice,
+    style: Style,
     sheets_path: str | None,
 ) -> None:
     """Annotate every completed trick of the records, in play order.
@@ -79,11 +79,9 @@ def annotate(
     """
     from ..analysis.coach import trick_mistakes
     from ..views.annotate import AnnotationOutput
-    from ..views.terminal import detect_style
 
     sheets = load_sheets(sheets_path)
     marks = decision_marks(analysis_path, analyse_games, time_limit, sheets)
-    style = detect_style(colour, output.to_standard_output)
     with writing_output(), output.text() as stdout:
         fast = None
         if output.format == "csv" and not explain and marks is None and tricks.whole_game:
@@ -105,5 +103,5 @@ def annotate(
             fast,
         )
         annotated.write(record_reports(paths, sheets))
-    say_written(output, False)
+    say_written(output.path)
     finish(annotated.failed, not annotated.valid)

@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 import click
 
 from ..files.outputs import atomic_output, check_writable, is_standard_output
-from ..views.reports import printable
+from ..views.reports import counted, printable
 
 if TYPE_CHECKING:
     from ..files.outputs import OutputSet
@@ -236,10 +236,11 @@ def resolve_destination(
     return Destination(chosen, path, force)
 
 
-def say_written(output: Destination, quiet: bool) -> None:
-    """``wrote FILE`` on standard error, once a command's output file is in place."""
-    if not quiet and not output.to_standard_output:
-        click.echo(printable(f"wrote {output.path}"), err=True)
+def say_written(path: str | None, quiet: bool = False, what: str = "") -> None:
+    """``wrote FILE`` (or ``wrote WHAT to FILE``) on standard error, once a command's
+    output file is in place; nothing for standard output (``None``), or when ``quiet``."""
+    if not quiet and path is not None and not is_standard_output(path):
+        click.echo(printable(f"wrote {what} to {path}" if what else f"wrote {path}"), err=True)
 
 
 def say_tables_notes(run: Any, quiet: bool) -> None:
@@ -248,14 +249,13 @@ def say_tables_notes(run: Any, quiet: bool) -> None:
     or checked."""
     if run.left_out and not quiet:
         click.echo(
-            f"left out {run.left_out} invalid record{'s' if run.left_out != 1 else ''} "
-            f"of {run.records} (use --include-invalid to keep them; verify says why)",
+            f"left out {counted(run.left_out, 'invalid record')} of {run.records} (use "
+            "--include-invalid to keep them; verify says why)",
             err=True,
         )
     if run.failed:
         click.echo(
-            f"phantom-log: error: could not read or check {run.failed} record"
-            f"{'s' if run.failed != 1 else ''} (unreadable or internal-error; verify "
-            "names them); the tables hold the others",
+            f"phantom-log: error: could not read or check {counted(run.failed, 'record')} "
+            "(unreadable or internal-error; verify names them); the tables hold the others",
             err=True,
         )

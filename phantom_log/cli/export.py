@@ -8,9 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 import click
 
-from ..files.outputs import is_standard_output
-from ..views.reports import printable
-from .destination import say_tables_notes
+from .destination import say_tables_notes, say_written
 from .exits import finish, library_errors, no_records, usage_error, writing_output
 from .help import EXPORT_EPILOG, EXPORT_EXAMPLES
 from .inputs import input_paths, load_sheets
@@ -108,8 +106,7 @@ def export(
     with library_errors():
         run = export_tables(paths, targets, work, force, partial(say_tables_notes, quiet=quiet))
     for target in targets:
-        if not quiet and not is_standard_output(target.path):
-            click.echo(printable(f"wrote {target.path}"), err=True)
+        say_written(target.path, quiet)
     if run.records == 0:  # a cluster's run has written its datasets
         raise no_records()
     finish(run.failed > 0, run.invalid > 0)

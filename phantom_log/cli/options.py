@@ -20,6 +20,7 @@ from .inputs import input_paths, manifest_skipped
 from .reviews import analysis_rows
 
 if TYPE_CHECKING:
+    from ..views.terminal import ColourChoice
     from .destination import Destination
 
 #: A command, as a decorator receives and returns it.
@@ -43,11 +44,16 @@ sheets_option = click.option(
 
 def colour_option(command: F) -> F:
     """``--color auto|always|never`` (``--no-color`` is ``--color never``): the command
-    receives ``colour``."""
+    receives ``style``, how its ``output`` (:func:`output_options`, given first) is
+    painted."""
 
     @functools.wraps(command)
-    def run(*args: Any, colour: str, no_colour: bool, **kwargs: Any) -> Any:
-        return command(*args, colour="never" if no_colour else colour, **kwargs)
+    def run(*args: Any, colour: ColourChoice, no_colour: bool, **kwargs: Any) -> Any:
+        from ..views.terminal import detect_style
+
+        chosen: ColourChoice = "never" if no_colour else colour
+        style = detect_style(chosen, kwargs["output"].to_standard_output)
+        return command(*args, style=style, **kwargs)
 
     decorated = click.option(
         "--no-color", "--no-colour", "no_colour", is_flag=True, hidden=True, help="--color never."

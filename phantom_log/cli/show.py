@@ -12,7 +12,7 @@ import click
 from ..checking.verdict import RecordReport
 from ..records.number_kinds import INDEX
 from ..rules.sheets import Sheet
-from ..views.reports import printable, report_lines, shared_title
+from ..views.reports import counted, printable, report_lines, shared_title
 from .destination import Destination, say_written
 from .exits import finish, usage_error, writing_output
 from .help import SHOW_EPILOG, SHOW_EXAMPLES
@@ -32,7 +32,7 @@ from .reviews import decision_marks, decision_reviews
 if TYPE_CHECKING:
     from ..views.annotate import Marks
     from ..views.replay_page import Reviews
-    from ..views.terminal import ColourChoice, Style
+    from ..views.terminal import Style
 
 
 @click.command(epilog=SHOW_EXAMPLES + SHOW_EPILOG)
@@ -96,7 +96,7 @@ def show(
     analyse_games: bool,
     time_limit: float,
     force: bool,
-    colour: ColourChoice,
+    style: Style,
     sheets_path: str | None,
 ) -> None:
     """Show a game's sheet at a moment, or draw the game as SVG.
@@ -127,7 +127,6 @@ def show(
     shown follow the sheet: each trick's costly decisions with their label and cost, as
     annotate --analysis marks them.
     """
-    from ..views.terminal import detect_style
 
     at = _moment(at_text)
     analysed = analysis_path is not None or analyse_games
@@ -138,11 +137,10 @@ def show(
         _show_html(path, output.path or "-", at, index, force, sheets, reviews)
     report = record_report_at(path, sheets, index)
     output = _drawable(output, report)
-    style = detect_style(colour, output.to_standard_output)
     marks = decision_marks(analysis_path, analyse_games, time_limit, sheets)
     with writing_output(), output.text() as stdout:
         _show_to(stdout, report, output, at, at_text, style, marks)
-    say_written(output, False)
+    say_written(output.path)
     finish(report.failed, not report.valid)
 
 
@@ -290,8 +288,7 @@ def _show_html(
         page, report = checked_replay_page(report, "problem", reviewed)
     with writing_output():
         write_atomically(html_path, page, force, standard_output=True)
-    if not to_stdout:
-        click.echo(printable(f"wrote {html_path}"), err=True)
+    say_written(html_path)
     (sys.stderr if to_stdout else sys.stdout).writelines(
         f"{line}\n" for line in report_lines(report)
     )
@@ -333,6 +330,6 @@ def _show_html_folder(
         shown = os.path.basename(os.path.normpath(path)) or path
         add("index.html", index_page(f"Replay pages of {shown}", entries))
     sys.stdout.writelines(f"{line}\n" for line in lines)
-    count = f"{len(entries)} page{'s' if len(entries) != 1 else ''}"
-    click.echo(printable(f"wrote {count} and {os.path.join(folder, 'index.html')}"), err=True)
+    index = os.path.join(folder, "index.html")
+    click.echo(printable(f"wrote {counted(len(entries), 'page')} and {index}"), err=True)
     finish(failed, not valid)

@@ -11,8 +11,9 @@ import click
 import orjson
 
 from ..records.number_kinds import COUNT, SEED
-from ..views.reports import printable
+from ..views.reports import counted
 from ..views.terminal import stderr_is_terminal
+from .destination import say_written
 from .exits import usage_error, writing_output
 from .help import SIMULATE_EPILOG, SIMULATE_EXAMPLES
 from .inputs import load_sheets
@@ -105,11 +106,7 @@ def simulate(
 
     with writing_output(), output.binary() as stream:
         _write_games(stream, simulation, count, output.format == "json", quiet)
-    if not quiet and not output.to_standard_output:
-        click.echo(
-            printable(f"wrote {count} game{'s' if count != 1 else ''} to {output.path}"),
-            err=True,
-        )
+    say_written(output.path, quiet, counted(count, "game"))
 
 
 def _write_games(

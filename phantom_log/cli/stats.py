@@ -8,10 +8,8 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
-from ..files.outputs import is_standard_output
 from ..rules.engine import TRICKS_PER_GAME
-from ..views.reports import printable
-from .destination import say_tables_notes
+from .destination import say_tables_notes, say_written
 from .exits import finish, library_errors, usage_error, writing_output
 from .help import STATS_EPILOG, STATS_EXAMPLES
 from .inputs import input_paths, load_sheets
@@ -125,8 +123,7 @@ def stats(
             with output.text(outputs) as stream:
                 _write_figures(stream, output, frame, keys)
     for path in (plot_path, None if plot_path and not curve else output.path):
-        if path is not None and not quiet and not is_standard_output(path):
-            click.echo(printable(f"wrote {path}"), err=True)
+        say_written(path, quiet)
     finish(run.failed > 0, run.invalid > 0)
 
 

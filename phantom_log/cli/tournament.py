@@ -116,7 +116,7 @@ def tournament_check(
         text.write("".join(line + "\n" for line in lines))
     with writing_output(), output.text() as stream:
         _write_report(stream, output.format, report, text)
-    say_written(output, quiet)
+    say_written(output.path, quiet)
     finish(checked.failed, report.errors > 0)
 
 

@@ -98,5 +98,5 @@ def verify(
         streams = {valid: files.stream(path) for valid, path in kept.items()}
         jobs = jobs or default_jobs()
         tally = write_verified(stdout, streams, paths, options, jobs, progress, scheduler)
-    say_written(output, quiet)
+    say_written(output.path, quiet)
     finish(tally.failed > 0, tally.valid < tally.records)

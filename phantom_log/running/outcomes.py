@@ -15,7 +15,7 @@ from ..rules.problems import FAILURE_CODES, Problem, Severity
 from ..rules.sheets import Sheet
 from ..tournament.cross_checks import TournamentProblem
 from ..tournament.facts import FactsTable, report_facts
-from ..views.reports import report_json_line, report_lines, verdict_line
+from ..views.reports import counted, report_json_line, report_lines, verdict_line
 
 
 class CheckedRecord(NamedTuple):
@@ -150,13 +150,9 @@ class Tally:
 
     def summary(self) -> str:
         """``3 records: 2 valid, 1 invalid, 0 warnings``."""
-
-        def count(number: int, word: str) -> str:
-            return f"{number} {word}{'' if number == 1 else 's'}"
-
         return (
-            f"{count(self.records, 'record')}: {self.valid} valid, "
-            f"{self.records - self.valid} invalid, {count(self.warnings, 'warning')}"
+            f"{counted(self.records, 'record')}: {self.valid} valid, "
+            f"{self.records - self.valid} invalid, {counted(self.warnings, 'warning')}"
         )
 
 

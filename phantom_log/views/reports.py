@@ -44,6 +44,11 @@ _UNSAFE: Final = {
 }
 
 
+def counted(number: int, word: str) -> str:
+    """``1 record``, ``3 records``: a count and its word."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def printable(text: str) -> str:
     """A line of text with every character that could forge a terminal's output escaped."""
     # Every character _UNSAFE escapes is one str.isprintable refuses (a control or format
@@ -161,10 +166,7 @@ def report_lines(report: RecordReport) -> list[str]:
     more = len(report.problems) - PROBLEMS_LISTED
     if more > 0:
         lines.append(
-            printable(
-                f"{record_name(report)}: and {more} more problem{'s' if more != 1 else ''}, "
-                "not listed"
-            )
+            printable(f"{record_name(report)}: and {counted(more, 'more problem')}, not listed")
         )
     return lines
 
@@ -197,7 +199,7 @@ def verdict_text(name: str, result: Result, ended_at: tuple[int, int] | None) ->
 def result_text(result: Result, ended_at: tuple[int, int] | None) -> str:
     """A game's result in words: who won with how many notes, and where the game ended
     (``unfinished, ... so far`` for a game without a winner)."""
-    notes = f"{result.notes} note{'s' if result.notes != 1 else ''}"
+    notes = counted(result.notes, "note")
     if result.winner is None:
         return f"unfinished, {notes} completed so far"
     outcome = f"{result.winner.in_text} wins with {notes} completed"
@@ -277,10 +279,8 @@ def tournament_lines(report: Any, skipped: int, standings: bool, width: int | No
         lines.append(printable(f"{where}{name}: {severity}{problem.code}: {problem.message}"))
     all_warnings = sum(p.severity is Severity.WARNING for p in report.problems)
     lines.append(
-        f"{report.records} record{'s' if report.records != 1 else ''}: {report.valid} "
-        f"valid, {report.invalid} invalid; {report.errors} error"
-        f"{'s' if report.errors != 1 else ''}, {all_warnings} warning"
-        f"{'s' if all_warnings != 1 else ''}"
+        f"{counted(report.records, 'record')}: {report.valid} valid, {report.invalid} "
+        f"invalid; {counted(report.errors, 'error')}, {counted(all_warnings, 'warning')}"
     )
     if standings and report.standings:
         columns = list(report.standings[0])
