@@ -1,5 +1,5 @@
 """``phantom-log verify``: check records against the schema and the rules, on the
-library's one verify pipeline (:func:`phantom_log.running.pipeline.write_verified`)."""
+library's one verify pipeline (:func:`phantom_log.running.runs.write_verified`)."""
 
 from __future__ import annotations
 
