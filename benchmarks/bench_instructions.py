@@ -119,7 +119,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_corpus_options(parser)
     parser.add_argument("--limit", type=int, default=1_000, help="Records counted (1,000).")
+    parser.add_argument(
+        "--stages",
+        default=",".join(STAGES),
+        help="The stages counted, by name, with commas (every one; the floor always).",
+    )
     options = parser.parse_args(argv)
+    chosen = {"floor", *options.stages.split(",")}
+    unknown = chosen - set(STAGES)
+    if unknown:
+        parser.error(f"no stage {', '.join(sorted(unknown))}: the stages are {', '.join(STAGES)}")
     if shutil.which("valgrind") is None:
         print("bench_instructions.py needs valgrind on the path", file=sys.stderr)
         return 2
@@ -132,6 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         path.write_bytes(b"".join(lines))
         per_record: dict[str, float] = {}
         for stage, work in STAGES.items():
+            if stage not in chosen:
+                continue
             program = PROGRAM.format(setup=SETUP.get(stage, ""), warm=work, work=indented(work))
             base = instructions(program, path, "skip", folder)
             total = instructions(program, path, "run", folder)

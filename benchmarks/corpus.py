@@ -61,12 +61,11 @@ from typing import Any, Final
 import orjson
 
 from phantom_log.analysis.simulator import Simulation, simulate_game
+from phantom_log.rules.cards import CARD_CODES, NUMBERS_PER_SUIT, ROLE_KEYS, hand_cards
+from phantom_log.rules.engine import Rules
+from phantom_log.rules.events import CardPlayed, TrickEnded
+from phantom_log.rules.replay import replay_record
 from phantom_log.rules.sheets import BUILTIN_SHEETS, sheet_from_json
-
-try:
-    from phantom_log.rules.engine import Rules
-except ImportError:  # the engine's internals are being moved
-    from phantom_log.game import Rules  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 JsonDict = dict[str, Any]
 
@@ -107,11 +106,8 @@ INVALID_CODES: Final = (
     "notes-mismatch",
 )
 
-ROLES: Final = ("phantom", "christine")
 POLICY_NAMES: Final = ("random", "greedy")
 RULE_MIXES: Final = ("none", "beginner", "balance", "both")
-SUITS: Final = ("Mi", "Ch", "Ri", "Ma")
-CARDS: Final = tuple(f"{suit}{number}" for suit in SUITS for number in range(1, 7))
 
 #: Valid custom layouts: four bars, each suit once, 12 notes, bars of 1 to 6 notes.
 CUSTOM_SHEET_LAYOUTS: Final[tuple[JsonDict, ...]] = (
@@ -208,83 +204,34 @@ class Walk:
     notes: int = 0
 
 
-def sheet_owners(sheet: str | JsonDict) -> list[tuple[str, str]]:
-    """(suit, owner letter) of notes 1-12 of a record's sheet (a built-in name or an
-    object)."""
-    data = BUILTIN_SHEETS[sheet].to_json() if isinstance(sheet, str) else sheet
-    return [(bar["suit"], owner) for bar in data["bars"] for owner in bar["notes"]]
-
-
-def _leader_wins(lead: str, follow: str, super_trump: str | None) -> bool:
-    if lead[:2] == follow[:2]:
-        return int(lead[2]) > int(follow[2])
-
-    def strength(suit: str) -> int:
-        if suit == super_trump:
-            return 3
-        if suit == "Ma":
-            return 2
-        return 1 if suit == lead[:2] else 0
-
-    return strength(lead[:2]) > strength(follow[:2])
-
-
 def walk(record: JsonDict) -> Walk:
-    """Plays a legal record (as the simulator writes it) through by RULES.md, on card
-    codes, sharing no code with the package: the hands at each play, the trick winners
-    and the notes. Undefined for an illegal record."""
-    owners = sheet_owners(record["sheet"])
-    rules = record.get("rules", {})
-    beginner, balance = rules.get("beginner", False), rules.get("balance", False)
-    found = Walk()
-    notes = 0
-    for round_index, data in enumerate(record["rounds"]):
-        deal = data["deal"]
-        hands = {role: set(deal[role]) for role in ROLES}
-        if not beginner:
-            gave = data["exchange"]
-            for role in ROLES:
-                hands[role] ^= {gave["phantom"], gave["christine"]}
-        special = data["special_number"]
-        leader = ROLES[round_index % 2]
-        for trick_index, trick in enumerate(data["tricks"]):
-            follower = ROLES[1 - ROLES.index(leader)]
-            plays = trick["plays"]
-            for play_index, play in enumerate(plays):
-                role = leader if play_index == 0 else follower
-                lead_suit = plays[0]["card"][:2] if play_index == 1 else None
-                found.plays.append(
-                    PlaySpot(
-                        round_index,
-                        trick_index,
-                        play_index,
-                        role,
-                        frozenset(hands[role]),
-                        lead_suit,
-                    )
+    """A legal record (as the simulator writes it) played through by the engine's replay,
+    read from its events: the hands at each play, the trick winners and the notes."""
+    log = replay_record(record)
+    if not log.valid or log.result is None:
+        raise AssertionError(f"not a legal record: {[problem.code for problem in log.problems]}")
+    found = Walk(notes=log.result.notes)
+    lead_suit = None
+    for event in log.events:
+        if isinstance(event, CardPlayed):
+            # The hands are those after the card: the player held it as they played it.
+            hand = event.hands[event.player_code] | 1 << event.card
+            found.plays.append(
+                PlaySpot(
+                    event.round - 1,
+                    event.trick - 1,
+                    0 if event.leading else 1,
+                    event.player.key,
+                    frozenset(CARD_CODES[card] for card in hand_cards(hand)),
+                    None if event.leading else lead_suit,
                 )
-                hands[role].discard(play["card"])
-                swap = play.get("swap") or {}
-                if swap:
-                    given = {side: set(swap[side]) for side in ROLES}
-                    hands["phantom"] = hands["phantom"] - given["phantom"] | given["christine"]
-                    hands["christine"] = hands["christine"] - given["christine"] | given["phantom"]
-            if len(plays) < 2:
-                break
-            lead, follow = plays[0]["card"], plays[1]["card"]
-            super_trump = owners[notes - 1][0] if notes else None
-            winner = leader if _leader_wins(lead, follow, super_trump) else follower
-            in_order = owners[notes][1] == winner[0].upper()
-            if special not in (int(lead[2]), int(follow[2])):
-                notes += in_order
-            elif in_order:
-                notes = min(12, notes + 2)
-            else:
-                notes = max(0, notes - (1 if balance else 2))
-            found.winners[round_index, trick_index] = winner
-            found.notes_after[round_index, trick_index] = notes
-            leader = winner
-    found.notes = notes
+            )
+            if event.leading:
+                lead_suit = CARD_CODES[event.card][:2]
+        elif isinstance(event, TrickEnded):
+            place = (event.round - 1, event.trick - 1)
+            found.winners[place] = event.winner.key
+            found.notes_after[place] = event.notes_after
     return found
 
 
@@ -459,7 +406,7 @@ Mutation = Callable[[JsonDict, Walk, random.Random], JsonDict | bytes | None]
 
 
 def _other(role: str) -> str:
-    return ROLES[1 - ROLES.index(role)]
+    return ROLE_KEYS[1 - ROLE_KEYS.index(role)]
 
 
 def break_json(record: JsonDict, found: Walk, rng: random.Random) -> bytes:
@@ -492,7 +439,7 @@ def break_schema(record: JsonDict, found: Walk, rng: random.Random) -> JsonDict:
     elif how == "bad-date":
         record["date"] = rng.choice(("2026-02-30", "2026-13-01", "26-11-29", "2026/11/29"))
     elif how == "empty-name":
-        record["players"][rng.choice(ROLES)] = ""
+        record["players"][rng.choice(ROLE_KEYS)] = ""
     else:
         record["evnet"] = record.pop("event")
     return record
@@ -528,7 +475,7 @@ def break_deal(record: JsonDict, found: Walk, rng: random.Random) -> JsonDict:
         position = rng.randrange(len(deal[target]))
         deal[target][position] = rng.choice(deal["phantom"])
     else:
-        hand = deal[rng.choice(ROLES)]
+        hand = deal[rng.choice(ROLE_KEYS)]
         hand.pop(rng.randrange(len(hand)))
     return record
 
@@ -539,11 +486,11 @@ def break_exchange(record: JsonDict, found: Walk, rng: random.Random) -> JsonDic
     round_data = rng.choice(record["rounds"])
     deal = round_data["deal"]
     if "exchange" not in round_data:
-        round_data["exchange"] = {role: rng.choice(deal[role]) for role in ROLES}
+        round_data["exchange"] = {role: rng.choice(deal[role]) for role in ROLE_KEYS}
     elif rng.random() < 0.6:
-        role = rng.choice(ROLES)
+        role = rng.choice(ROLE_KEYS)
         round_data["exchange"][role] = rng.choice(
-            [card for card in CARDS if card not in deal[role]]
+            [card for card in CARD_CODES if card not in deal[role]]
         )
     else:
         del round_data["exchange"]
@@ -556,7 +503,7 @@ def break_special_number(record: JsonDict, found: Walk, rng: random.Random) -> J
     if "exchange" not in round_data:
         return None
     allowed = {int(card[2]) for card in round_data["exchange"].values()}
-    round_data["special_number"] = rng.choice(sorted({1, 2, 3, 4, 5, 6} - allowed))
+    round_data["special_number"] = rng.choice(sorted(set(range(1, NUMBERS_PER_SUIT + 1)) - allowed))
     return record
 
 
@@ -578,7 +525,7 @@ def swap_players(record: JsonDict, found: Walk, rng: random.Random) -> JsonDict:
 def play_card_not_held(record: JsonDict, found: Walk, rng: random.Random) -> JsonDict:
     """A play of a card its player does not hold."""
     spot = rng.choice(found.plays)
-    _play(record, spot)["card"] = rng.choice([card for card in CARDS if card not in spot.hand])
+    _play(record, spot)["card"] = rng.choice([card for card in CARD_CODES if card not in spot.hand])
     return record
 
 
@@ -612,7 +559,7 @@ def drop_swap(record: JsonDict, found: Walk, rng: random.Random) -> JsonDict | N
     elif how == "empty":
         play["swap"] = {}
     else:
-        play["swap"][rng.choice(ROLES)].pop()
+        play["swap"][rng.choice(ROLE_KEYS)].pop()
     return record
 
 
@@ -622,7 +569,7 @@ def add_swap(record: JsonDict, found: Walk, rng: random.Random) -> JsonDict | No
         spots = [spot for spot in found.plays if _play(record, spot).get("swap")]
         if spots:
             play = _play(record, rng.choice(spots))
-            play["swap"][rng.choice(ROLES)].append(rng.choice(CARDS))
+            play["swap"][rng.choice(ROLE_KEYS)].append(rng.choice(CARD_CODES))
             return record
     spots = [
         spot
@@ -632,7 +579,9 @@ def add_swap(record: JsonDict, found: Walk, rng: random.Random) -> JsonDict | No
     ]
     if not spots:
         return None
-    _play(record, rng.choice(spots))["swap"] = {role: [rng.choice(CARDS)] for role in ROLES}
+    _play(record, rng.choice(spots))["swap"] = {
+        role: [rng.choice(CARD_CODES)] for role in ROLE_KEYS
+    }
     return record
 
 
@@ -744,7 +693,7 @@ def build_record(seed: int, index: int, records: int) -> Built:
         record = dress(simulated, rng, index, pool, config)
         found = walk(record)
         if found.notes != record["result"]["notes"]:
-            raise AssertionError(f"record {index}: the walk disagrees with the simulator")
+            raise AssertionError(f"record {index}: the replay disagrees with the simulator")
         result: JsonDict | bytes | None = record
         if category == UNFINISHED:
             result = cut(record, found, rng)

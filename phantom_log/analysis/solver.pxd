@@ -7,6 +7,7 @@ from phantom_log.rules.engine cimport GameState, judge, playable
 
 cdef int _NOTES
 cdef int _TRICKS
+cdef int _HAND
 cdef int _SUIT_SIZE
 cdef int _DEAL
 cdef int _EXCHANGE
@@ -15,24 +16,42 @@ cdef int _PLAY
 cdef int _SWAP
 cdef int _OVER
 cdef int _DECK
+cdef int _SUITS
+cdef int _SUIT_BITS
+cdef int _SUIT_SPAN
 cdef int _MAX_PLY
 cdef int _WIDTH
-cdef int _GIVES
 cdef int _HALF
+cdef int _GIVES
+cdef int _BATCH
 cdef long long _CHECK_EVERY
 cdef int _NONE
-cdef int _MOVE_MASK
 cdef unsigned long long _MASK64
 cdef unsigned long long _HASH0
 cdef unsigned long long _HASH1
-cdef int _TOP
 cdef int _NEAR_END
 cdef int _GUESS_ABOVE
+cdef int _HISTORY_BITS
 cdef int _HISTORY_CAP
+cdef int _WANTED
+cdef int _TOP
 cdef int _TABLE_FROM
 cdef int _ETC_FROM
-cdef int _SUIT_BITS
-cdef int _SUITS
+cdef int _WORD_BITS
+cdef int _ROLE_BITS
+cdef int _NUMBER_BITS
+cdef int _CARD_BITS
+cdef int _NOTE_BITS
+cdef int _TRICK_BITS
+cdef int _ROUND_BITS
+cdef int _SWAP_BITS
+cdef int _PHASE_BITS
+cdef int _VALUE_BITS
+cdef int _VALUE_MASK
+cdef int _MOVE_AT
+cdef int _MOVE_BITS
+cdef int _MOVE_MASK
+cdef int _LEFT_AT
 
 
 cdef class Solver:

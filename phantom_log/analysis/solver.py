@@ -28,7 +28,13 @@ other card in play (in either hand or on the table) between them and none of the
 the special number, are one option *to play* (the card left behind stands in the same
 relation to every other card as the card played). They are not one option *to give* in a
 swap (then both stay in play, on opposite sides, and can meet), and the solver does not
-treat them so. ``tests/test_solver.py`` proves all of it exact against a plain minimax.
+treat them so. ``tests/analysis/test_solver.py`` proves all of it exact against a plain
+minimax.
+
+Every size the search packs or allocates comes from the engine's numbers (cards per suit,
+the deck, the hand, the swap, the die, the notes, the tricks): the fields of the table's key
+are declared once (:data:`KEY_FIELDS`), and the import fails, naming the field or the
+number, when they no longer fit the packing (:func:`check_encoding`).
 
 This module is compiled with Cython where a compiler is available (``solver.pxd``); the
 very same source runs as plain Python elsewhere.
@@ -41,10 +47,22 @@ import mmap
 import time
 from array import array
 from dataclasses import dataclass
+from math import comb
 from typing import Final
 
 from ..rules.cards import DECK_SIZE, NUMBERS_PER_SUIT, SUIT_CODES, Role, popcount
-from ..rules.engine import TRICKS_PER_ROUND, GameState, Phase, judge, playable
+from ..rules.engine import (
+    CARDS_PER_HAND,
+    DIE_FACES,
+    PLAYS_PER_TRICK,
+    ROUNDS_PER_GAME,
+    SWAP_SIZE,
+    TRICKS_PER_ROUND,
+    GameState,
+    Phase,
+    judge,
+    playable,
+)
 from ..rules.sheets import NOTES_PER_SHEET
 
 #: One option at a decision: a card (to play, or to give in the exchange), a special
@@ -63,6 +81,7 @@ ENTRY_BYTES: Final = 24
 # C copies for the compiled build (solver.pxd types them).
 _NOTES = NOTES_PER_SHEET
 _TRICKS = TRICKS_PER_ROUND
+_HAND = CARDS_PER_HAND
 _SUIT_SIZE = NUMBERS_PER_SUIT
 _DEAL = int(Phase.DEAL)
 _EXCHANGE = int(Phase.EXCHANGE)
@@ -71,28 +90,38 @@ _PLAY = int(Phase.PLAY)
 _SWAP = int(Phase.SWAP)
 _OVER = int(Phase.OVER)
 _DECK = DECK_SIZE
-#: Plies of one round at most: exchange, special number, then per trick a lead, a swap, a
-#: follow and a swap; with room to spare.
-_MAX_PLY = 2 + 4 * TRICKS_PER_ROUND + 6
-#: Children kept per ply (a hand holds at most 10 cards; six die faces).
-_WIDTH = 12
-#: Gives listed per ply: a side's choices at a swap (at most 10 choose 2), twice.
-_GIVES = 96
-_HALF = 48
+_SUITS = len(SUIT_CODES)
+#: A suit's cards as a mask of its own, and how many such masks there are.
+_SUIT_BITS = (1 << NUMBERS_PER_SUIT) - 1
+_SUIT_SPAN = 1 << NUMBERS_PER_SUIT
+#: Plies of one round at most: the exchange, the special number, then each play of each
+#: trick and the swap it may call; with room to spare.
+_MAX_PLY = 2 + 2 * PLAYS_PER_TRICK * TRICKS_PER_ROUND + 6
+#: Children kept per ply: a card of the hand, or a special number.
+_WIDTH = max(CARDS_PER_HAND, NUMBERS_PER_SUIT)
+#: Gives listed per ply: each side's choices at a swap (or the exchange), one half each.
+_HALF = max(comb(CARDS_PER_HAND, size) for size in range(1, SWAP_SIZE + 1))
+_GIVES = 2 * _HALF
+#: Children of one node looked up in the table together: a side's gives, or cards.
+_BATCH = max(_HALF, _WIDTH)
 #: The clock is read once every this many nodes (a power of two, minus one).
 _CHECK_EVERY = 1023
 _NONE = -1
-_MOVE_MASK = 0xFFFFFF
 _MASK64 = 0xFFFFFFFFFFFFFFFF
 _HASH0 = 0x9E3779B97F4A7C15
 _HASH1 = 0xC2B2AE3D27D4EB4F
-_TOP = 1 << 30
 #: Positions with at most this many tricks left go to the small part of the table.
 _NEAR_END = 2
 #: The first guess of a value, above the notes already completed (MTD(f) converges from
 #: it; a round's value is most often a few notes above).
 _GUESS_ABOVE = 2
-_HISTORY_CAP = (1 << 17) - 1
+#: Move ordering's scores: the history of cut-offs in the low bits, how close a card comes
+#: to the trick above them, winning or losing it as wanted above that, and the table's best
+#: move above all.
+_HISTORY_BITS = 17
+_HISTORY_CAP = (1 << _HISTORY_BITS) - 1
+_WANTED = 1 << 24
+_TOP = 1 << 30
 #: Positions with fewer tricks left than this are searched again rather than looked up:
 #: they are cheap, and the most numerous. So are the positions after a plain lead: the
 #: table keeps the start of each trick, the simultaneous choices and what follows a swap.
@@ -100,31 +129,140 @@ _TABLE_FROM = 2
 #: Nodes with at least this many tricks left look their children up in the table before
 #: searching any (their children then have at least :data:`_TABLE_FROM` left).
 _ETC_FROM = 4
-_SUIT_BITS = (1 << NUMBERS_PER_SUIT) - 1
-_SUITS = len(SUIT_CODES)
+
+
+# -- the encoding ------------------------------------------------------------------------
+
+
+def _bits(largest: int) -> int:
+    """Bits that hold every number from 0 to ``largest``."""
+    return max(1, largest.bit_length())
+
+
+#: Bits of a word: of the key, of an entry of the table.
+_WORD_BITS = 64
+#: Bits of a C int, which holds a mask of cards in the compiled build (its sign bit aside),
+#: and of a byte, which holds a mask of a suit's cards in the renumbering tables.
+_INT_BITS = 32
+_BYTE_BITS = 8
+#: Widths of the key's fields (see :data:`KEY_FIELDS`), from the engine's numbers.
+_ROLE_BITS = _bits(len(Role) - 1)
+_NUMBER_BITS = _bits(NUMBERS_PER_SUIT)  # the special number; 0 before it is picked
+_CARD_BITS = _bits(DECK_SIZE)  # a card plus one; 0 for none
+_NOTE_BITS = _bits(NOTES_PER_SHEET)
+_CHOICE_BITS = DIE_FACES + 1  # bit n set when n may be picked
+_TRICK_BITS = _bits(TRICKS_PER_ROUND)
+_ROUND_BITS = _bits(ROUNDS_PER_GAME - 1)
+_SWAP_BITS = _bits(SWAP_SIZE)
+_PHASE_BITS = _bits(max(Phase))
+
+#: What the transposition table tells positions apart by: the fields of its key, word by
+#: word, each as (name, bits), a word's first field in its highest bits. A field is the
+#: state's attribute of that name, but for ``side`` (the side of the search, 0 in play with
+#: no special card left in either hand: no swap can come, and both sides' values are one)
+#: and ``marked`` (the special cards in play). In play and swaps, the hands, ``marked``, the
+#: lead and the follow hold each suit's cards renumbered among its cards in play, and the
+#: special number is left out (0); a card is held plus one, 0 for none. ``_keys`` packs the
+#: fields in this order; :func:`check_encoding` checks that they fit.
+KEY_FIELDS: Final = (
+    (
+        ("side", _ROLE_BITS),
+        ("special_in_trick", 1),
+        ("turn_code", _ROLE_BITS),
+        ("leader_code", _ROLE_BITS),
+        ("special_number", _NUMBER_BITS),
+        ("lead_card", _CARD_BITS),
+        ("notes", _NOTE_BITS),
+        ("christine_hand", DECK_SIZE),
+        ("phantom_hand", DECK_SIZE),
+    ),
+    (
+        ("number_choices", _CHOICE_BITS),
+        ("tricks_played", _TRICK_BITS),
+        ("round_index", _ROUND_BITS),
+        ("swap_after_follow", 1),
+        ("pending_swap", _SWAP_BITS),
+        ("phase_code", _PHASE_BITS),
+        ("follow_card", _CARD_BITS),
+        ("marked", DECK_SIZE),
+    ),
+)
+
+#: An entry's third word, from its lowest bits: the lower bound of the value, the upper
+#: bound, the best move (a card, a special number or a give, each suit's cards renumbered;
+#: all ones for none) and the tricks left.
+_VALUE_BITS = _NOTE_BITS
+_VALUE_MASK = (1 << _VALUE_BITS) - 1
+_MOVE_AT = 2 * _VALUE_BITS
+_MOVE_BITS = DECK_SIZE
+_MOVE_MASK = (1 << _MOVE_BITS) - 1
+_LEFT_AT = _MOVE_AT + _MOVE_BITS
+
+
+def check_encoding(
+    fields: tuple[tuple[tuple[str, int], ...], ...] = KEY_FIELDS,
+    deck: int = DECK_SIZE,
+    suit: int = NUMBERS_PER_SUIT,
+    swap: int = SWAP_SIZE,
+) -> None:
+    """Raises :class:`ValueError`, naming the field or the number, unless the key's
+    ``fields``, a deck of ``deck`` cards in suits of ``suit`` and swaps of ``swap`` cards
+    fit the solver's packing: each word of the key in 64 bits, with the phase (never 0 in a
+    position searched) in the second, so that an empty entry matches no key; a mask of
+    cards in a C int; a suit's mask in a byte (the renumbering tables); gives of one or two
+    cards (what the gives' lists hold); and the entry's bounds (as wide as ``notes``), best
+    move (a mask of cards) and tricks left (as wide as ``tricks_played``) in one word."""
+    for index, word in enumerate(fields):
+        used = 0
+        for name, bits in word:
+            used += bits
+            if used > _WORD_BITS:
+                shown = ", ".join(f"{field} {width}" for field, width in word)
+                raise ValueError(
+                    f"the key's field {name!r} ends at bit {used} of word {index}, past "
+                    f"{_WORD_BITS} (bits of its fields: {shown})"
+                )
+    widths = {name: bits for word in fields for name, bits in word}
+    if len(fields) != 2 or "phase_code" not in dict(fields[1]):
+        raise ValueError("the key's field 'phase_code' is not in its second (and last) word")
+    if deck >= _INT_BITS:
+        raise ValueError(f"a hand of {deck} cards (DECK_SIZE) does not fit in a C int")
+    if suit > _BYTE_BITS:
+        raise ValueError(f"a suit of {suit} cards (NUMBERS_PER_SUIT) does not fit in a byte")
+    if not 1 <= swap <= 2:
+        raise ValueError(f"swaps of {swap} cards (SWAP_SIZE): gives are listed of 1 or 2")
+    used = 2 * widths["notes"] + deck + widths["tricks_played"]
+    if used > _WORD_BITS:
+        raise ValueError(
+            f"the entry's field 'tricks_played' does not fit in its word: {used} bits of "
+            f"{_WORD_BITS} (bounds of 'notes', a move of {deck} cards)"
+        )
+
+
+check_encoding()
 
 
 def _bit_tables() -> tuple[array[int], array[int]]:
-    """For every pair of six-bit masks (``bits``, ``within``), at index ``bits * 64 +
-    within``: the bits of ``bits`` that lie in ``within``, packed down (a "parallel bit
-    extract"), and the low bits of ``bits`` spread over the bits of ``within`` (the
-    "deposit")."""
-    extract = array("B", bytes(64 * 64))
-    deposit = array("B", bytes(64 * 64))
-    for bits in range(64):
-        for within in range(64):
+    """For every pair of masks of a suit's cards (``bits``, ``within``), at index ``bits *
+    _SUIT_SPAN + within``: the bits of ``bits`` that lie in ``within``, packed down (a
+    "parallel bit extract"), and the low bits of ``bits`` spread over the bits of ``within``
+    (the "deposit")."""
+    extract = array("B", bytes(_SUIT_SPAN * _SUIT_SPAN))
+    deposit = array("B", bytes(_SUIT_SPAN * _SUIT_SPAN))
+    for bits in range(_SUIT_SPAN):
+        for within in range(_SUIT_SPAN):
             packed = 0
             spread = 0
             position = 0
-            for bit in range(6):
+            for bit in range(_SUIT_SIZE):
                 if within >> bit & 1:
                     if bits >> bit & 1:
                         packed |= 1 << position
                     if bits >> position & 1:
                         spread |= 1 << bit
                     position += 1
-            extract[bits * 64 + within] = packed
-            deposit[bits * 64 + within] = spread
+            extract[bits * _SUIT_SPAN + within] = packed
+            deposit[bits * _SUIT_SPAN + within] = spread
     return extract, deposit
 
 
@@ -132,10 +270,10 @@ _EXTRACT, _DEPOSIT = _bit_tables()
 
 
 def _beat_table() -> array[int]:
-    """At index ``(super_trump + 1) * 24 + lead``, the cards that win the trick when
+    """At index ``(super_trump + 1) * DECK_SIZE + lead``, the cards that win the trick when
     followed to ``lead`` (a mask), as the engine's :func:`~phantom_log.rules.engine.judge` says
     for each pair: its answers kept, to order moves without a call per card."""
-    beats = array("i", bytes(4 * 5 * _DECK))
+    beats = array("i", [0]) * ((_SUITS + 1) * _DECK)
     for super_trump in range(-1, _SUITS):
         for lead in range(_DECK):
             mask = 0
@@ -240,9 +378,9 @@ class Solver:
         self.give_history = array("i", bytes(4 * 2 * _DECK))
         self.give_scores = array("i", bytes(4 * _GIVES))
         # The children of one node looked up together (see _batch_cut).
-        self.batch_keys = array("Q", bytes(8 * 2 * _HALF))
-        self.batch_slots = array("q", bytes(8 * _HALF))
-        self.batch_cards = array("i", bytes(4 * _HALF))
+        self.batch_keys = array("Q", bytes(8 * 2 * _BATCH))
+        self.batch_slots = array("q", bytes(8 * _BATCH))
+        self.batch_cards = array("i", bytes(4 * _BATCH))
         self.batch_hit = 0
         self.touched = 0
         self.root_gives: list[int] = []
@@ -445,6 +583,13 @@ class Solver:
             nodes=self.nodes,
         )
 
+    def key(self, state: GameState, side: Role) -> tuple[int, int]:
+        """The two words of the table's key of ``state`` searched for ``side``: the fields of
+        :data:`KEY_FIELDS`."""
+        self.side = int(side)
+        self._keys(state, 0)
+        return self.key0, self.key1
+
     # -- the root --------------------------------------------------------------------------
 
     def _begin(self, state: GameState, side: Role | None, deadline: float | None) -> GameState:
@@ -455,6 +600,10 @@ class Solver:
             raise ValueError(f"no decision to solve in phase {Phase(phase).name}")
         if phase == _SPECIAL_NUMBER and state.beginner:
             raise ValueError("under the beginner rule the die gives the special number")
+        if state.unseen:
+            raise ValueError("a round dealt unseen: the solver needs both hands")
+        if popcount(state.phantom_hand) > _HAND or popcount(state.christine_hand) > _HAND:
+            raise ValueError(f"a hand of more than {CARDS_PER_HAND} cards")
         if side is None:
             mover = _mover_of(state)
             if mover < 0:
@@ -631,13 +780,13 @@ class Solver:
         best_move = _NONE
         if slot >= 0:
             data = self.entries[slot + 2]
-            low = max(low, data & 15)
-            high = min(high, data >> 4 & 15)
+            low = max(low, data & _VALUE_MASK)
+            high = min(high, data >> _VALUE_BITS & _VALUE_MASK)
             if low >= beta or low >= high:
                 return low
             if high <= alpha:
                 return high
-            best_move = data >> 8 & _MOVE_MASK
+            best_move = data >> _MOVE_AT & _MOVE_MASK
             if best_move == _MOVE_MASK:
                 best_move = _NONE
         window_low = max(alpha, low)
@@ -660,8 +809,9 @@ class Solver:
         return found
 
     def _keys(self, state: GameState, ply: int) -> None:
-        """Sets :attr:`key0` and :attr:`key1` to the key of ``state``, and the cards in
-        play at ``ply`` (for :meth:`_compact`).
+        """Sets :attr:`key0` and :attr:`key1` to the key of ``state`` (the fields of
+        :data:`KEY_FIELDS`, in its order), and the cards in play at ``ply`` (for
+        :meth:`_compact`).
 
         While cards are played (and swapped), a card's number matters only by its order
         among the cards of its suit still in play and by whether it is special; so the
@@ -690,10 +840,13 @@ class Solver:
                 shift = suit * _SUIT_SIZE
                 within = live >> shift & _SUIT_BITS
                 phantom |= (
-                    self.extract[(state.phantom_hand >> shift & _SUIT_BITS) * 64 + within] << shift
+                    self.extract[(state.phantom_hand >> shift & _SUIT_BITS) * _SUIT_SPAN + within]
+                    << shift
                 )
-                marked |= self.extract[(marked_all >> shift & _SUIT_BITS) * 64 + within] << shift
-                christine |= self.extract[within * 65] << shift
+                marked |= (
+                    self.extract[(marked_all >> shift & _SUIT_BITS) * _SUIT_SPAN + within] << shift
+                )
+                christine |= self.extract[within * _SUIT_SPAN + within] << shift
             christine &= ~phantom
             if lead >= 0:
                 shift = lead - lead % _SUIT_SIZE
@@ -710,28 +863,29 @@ class Solver:
             christine = state.christine_hand
             marked = 0
             number = state.special_number
-        # The side of the search matters only where a simultaneous choice can still come:
-        # in play with no special card left in either hand, both sides' values are one
-        # (no swap is left to resolve), and so is their entry.
+        # The fields of KEY_FIELDS, in its order. The side of the search matters only
+        # where a simultaneous choice can still come: in play with no special card left in
+        # either hand, both sides' values are one (no swap is left to resolve), and so is
+        # their entry.
         key = self.side
         if phase == _PLAY and not (state.phantom_hand | state.christine_hand) & marked_all:
             key = 0
         key = key << 1 | (1 if state.special_in_trick else 0)
-        key = key << 1 | state.turn_code
-        key = key << 1 | state.leader_code
-        key = key << 3 | number
-        key = key << 5 | (lead + 1)
-        key = key << 4 | state.notes
-        key = key << 24 | christine
-        self.key0 = key << 24 | phantom
+        key = key << _ROLE_BITS | state.turn_code
+        key = key << _ROLE_BITS | state.leader_code
+        key = key << _NUMBER_BITS | number
+        key = key << _CARD_BITS | (lead + 1)
+        key = key << _NOTE_BITS | state.notes
+        key = key << _DECK | christine
+        self.key0 = key << _DECK | phantom
         key = state.number_choices
-        key = key << 4 | state.tricks_played
-        key = key << 1 | state.round_index
+        key = key << _TRICK_BITS | state.tricks_played
+        key = key << _ROUND_BITS | state.round_index
         key = key << 1 | (1 if state.swap_after_follow else 0)
-        key = key << 2 | state.pending_swap
-        key = key << 3 | phase
-        key = key << 5 | (follow + 1)
-        self.key1 = key << 24 | marked
+        key = key << _SWAP_BITS | state.pending_swap
+        key = key << _PHASE_BITS | phase
+        key = key << _CARD_BITS | (follow + 1)
+        self.key1 = key << _DECK | marked
 
     def _compact(self, ply: int, mask: int) -> int:
         """A mask of cards in play at ``ply``, each suit's renumbered from its lowest card
@@ -743,7 +897,9 @@ class Solver:
         for suit in range(_SUITS):
             shift = suit * _SUIT_SIZE
             compact |= (
-                self.extract[(mask >> shift & _SUIT_BITS) * 64 + (live >> shift & _SUIT_BITS)]
+                self.extract[
+                    (mask >> shift & _SUIT_BITS) * _SUIT_SPAN + (live >> shift & _SUIT_BITS)
+                ]
                 << shift
             )
         return compact
@@ -757,7 +913,9 @@ class Solver:
         for suit in range(_SUITS):
             shift = suit * _SUIT_SIZE
             mask |= (
-                self.deposit[(compact >> shift & _SUIT_BITS) * 64 + (live >> shift & _SUIT_BITS)]
+                self.deposit[
+                    (compact >> shift & _SUIT_BITS) * _SUIT_SPAN + (live >> shift & _SUIT_BITS)
+                ]
                 << shift
             )
         return mask
@@ -782,8 +940,8 @@ class Solver:
         rest."""
         mixed = ((key0 ^ (key1 * _HASH1 & _MASK64)) * _HASH0) & _MASK64
         if left <= _NEAR_END:
-            return ((mixed >> (64 - self.near_bits)) & ~1) * 3
-        return (self.near + ((mixed >> (64 - self.bits)) % self.far & ~1)) * 3
+            return ((mixed >> (_WORD_BITS - self.near_bits)) & ~1) * 3
+        return (self.near + ((mixed >> (_WORD_BITS - self.bits)) % self.far & ~1)) * 3
 
     def _store(self, key0: int, key1: int, low: int, high: int, move: int, left: int) -> None:
         """Keeps the bounds of a key: in its own entry if it has one; else in the first
@@ -794,14 +952,14 @@ class Solver:
         if not (self.entries[slot] == key0 and self.entries[slot + 1] == key1):
             other = slot + 3
             mine = self.entries[other] == key0 and self.entries[other + 1] == key1
-            deeper = self.entries[slot + 1] != 0 and (self.entries[slot + 2] >> 32) > left
+            deeper = self.entries[slot + 1] != 0 and (self.entries[slot + 2] >> _LEFT_AT) > left
             if mine or deeper:
                 slot = other
         self.entries[slot] = key0
         self.entries[slot + 1] = key1
         data = left
-        data = data << 24 | (move & _MOVE_MASK)
-        self.entries[slot + 2] = data << 8 | low | high << 4
+        data = data << _MOVE_BITS | (move & _MOVE_MASK)
+        self.entries[slot + 2] = data << _MOVE_AT | low | high << _VALUE_BITS
 
     def _representatives(self, state: GameState, legal: int) -> int:
         """The legal cards less the ones equivalent to play to a lower card of theirs: in a
@@ -817,9 +975,9 @@ class Solver:
             within = live >> shift & _SUIT_BITS
             # The plain legal cards, renumbered among the cards in play: a run of them is a
             # run of bits; keep the lowest bit of each run, then number back.
-            plain = self.extract[((legal & ~specials) >> shift & _SUIT_BITS) * 64 + within]
+            plain = self.extract[((legal & ~specials) >> shift & _SUIT_BITS) * _SUIT_SPAN + within]
             lowest = plain & ~(plain << 1)
-            kept |= self.deposit[lowest * 64 + within] << shift
+            kept |= self.deposit[lowest * _SUIT_SPAN + within] << shift
         return kept
 
     def _play(self, state: GameState, ply: int, alpha: int, beta: int, best_move: int) -> int:
@@ -908,8 +1066,8 @@ class Solver:
                         # win with a low card, lose with a high one.
                         won = self.beats[beats + state.lead_card] >> card & 1 != 0
                         if won == want_win:
-                            score += 1 << 24
-                        score += (_SUIT_SIZE - number if won else number) << 17
+                            score += _WANTED
+                        score += (_SUIT_SIZE - number if won else number) << _HISTORY_BITS
                     else:
                         # A lead the follower cannot beat when the trick is wanted, one
                         # they must beat when it is not.
@@ -918,7 +1076,7 @@ class Solver:
                         beaten = popcount(answers & self.beats[beats + card])
                         if total > 0:
                             share = total - beaten if want_win else beaten
-                            score += (share * 16 // total) << 17
+                            score += (share * 16 // total) << _HISTORY_BITS
                 self.cards[base + count] = card
                 self._insert(base, count, score)
                 count += 1
@@ -978,12 +1136,12 @@ class Solver:
             self.hits += 1
             data = self.entries[slot + 2]
             if maximise:
-                found = data & 15
+                found = data & _VALUE_MASK
                 if found >= beta:
                     self.batch_hit = position
                     return found
             else:
-                found = data >> 4 & 15
+                found = data >> _VALUE_BITS & _VALUE_MASK
                 if found <= alpha:
                     self.batch_hit = position
                     return found
@@ -1256,11 +1414,13 @@ def value(
 __all__ = [
     "DEFAULT_ENTRIES",
     "ENTRY_BYTES",
+    "KEY_FIELDS",
     "Choice",
     "Solution",
     "Solver",
     "Unsolved",
     "Verdict",
+    "check_encoding",
     "option_values",
     "solve",
     "value",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from ..rules.cards import ROLE_KEYS
@@ -98,17 +98,7 @@ def _round(number: int, round_: Mapping[str, Any]) -> Iterator[str]:
     if "special_number" in round_:
         yield f"special {round_['special_number']}"
     for number_in_round, trick in enumerate(round_.get("tricks", ()), 1):
-        words = [f"{number_in_round}."]
-        for play in trick.get("plays", ()):
-            words.append(play["card"])
-            if "swap" in play:
-                swap = play["swap"]
-                sides = [
-                    f"{SIDE_OF_ROLE[role]} {' '.join(swap[role])}"
-                    for role in ROLE_KEYS
-                    if swap.get(role)
-                ]
-                words.append(f"({' '.join(sides)})")
+        words = [f"{number_in_round}.", *play_words(trick.get("plays", ()))]
         if "comment" in trick:
             escaped = trick["comment"].replace("\\", "\\\\").replace("}", "\\}")
             words.append("{" + escaped + "}")
@@ -119,6 +109,23 @@ def _round(number: int, round_: Mapping[str, Any]) -> Iterator[str]:
     for role in ROLE_KEYS:
         if role in left:
             yield f"left {SIDE_OF_ROLE[role]} {' '.join(left[role])}".rstrip()
+
+
+def play_words(plays: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The words of a trick's line for its cards: each card, and the swap after it in
+    parentheses (the sides that gave cards: ``(P Mi1 Ma2 C Ri1 Ri2)``)."""
+    words: list[str] = []
+    for play in plays:
+        words.append(play["card"])
+        if "swap" in play:
+            swap = play["swap"]
+            sides = [
+                f"{SIDE_OF_ROLE[role]} {' '.join(swap[role])}"
+                for role in ROLE_KEYS
+                if swap.get(role)
+            ]
+            words.append(f"({' '.join(sides)})")
+    return words
 
 
 def canonical_record(record: Mapping[str, Any]) -> dict[str, Any]:

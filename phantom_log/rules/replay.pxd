@@ -69,8 +69,7 @@ cdef object _round_start(GameState state, dict data, object visitor, int index,
 cdef object _trick(GameState state, dict trick, object visitor, int index,
                    int trick_index, bint is_last, bint decisions, object completion)
 
-@cython.locals(player=int, card=int, swap=dict, phantom_mask=int, christine_mask=int,
-               round_no=int, trick_no=int)
+@cython.locals(player=int, card=int, swap=dict, round_no=int, trick_no=int)
 cdef object _play(GameState state, dict play, object visitor, int index,
                   int trick_index, int position, bint decisions, object completion,
                   bint is_last)
@@ -78,7 +77,7 @@ cdef object _play(GameState state, dict play, object visitor, int index,
 @cython.locals(count=int, first=int)
 cdef tuple _cards(object codes)
 
-@cython.locals(mask=int, bit=int, twice=bint)
+@cython.locals(mask=int)
 cdef int _mask(object codes) except? -1
 
 @cython.locals(rounds=list, tricks=int, claim=object, claimed_winner=object, winner_code=int)

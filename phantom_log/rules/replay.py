@@ -805,16 +805,11 @@ def _cards(codes: Sequence[Any]) -> tuple[int, ...]:
 
 
 def _mask(codes: Sequence[Any]) -> int:
-    """The cards of a list of codes as a bit mask, or -1 when a card is named twice
-    (every code read, as :func:`_cards` reads them)."""
+    """The cards of a list of codes as a bit mask."""
     mask = 0
-    twice = False
     for code in codes:
-        bit = 1 << parse_card(code)
-        if mask & bit:
-            twice = True
-        mask |= bit
-    return -1 if twice else mask
+        mask |= 1 << parse_card(code)
+    return mask
 
 
 def _play(
@@ -869,18 +864,6 @@ def _play(
             return
         phantom = swap.get("phantom")
         christine = swap.get("christine")
-        if not decisions and state.events is None:
-            # Each side as a bit mask, which the state takes when it is legal; any
-            # other swap (a card named twice, or one the state refuses) is stepped with
-            # the cards in the record's order, for the problem.
-            phantom_mask = 0 if phantom is None else _mask(phantom)
-            christine_mask = 0 if christine is None else _mask(christine)
-            if (
-                phantom_mask >= 0
-                and christine_mask >= 0
-                and state.took_swap_masks(phantom_mask, christine_mask)
-            ):
-                return
         phantom_cards = () if phantom is None else _cards(phantom)
         christine_cards = () if christine is None else _cards(christine)
         before = state.copy() if decisions else None

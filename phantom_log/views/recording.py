@@ -32,7 +32,7 @@ from ..records.game_text import (
     TextPlace,
     read_games,
 )
-from ..records.record_texts import record_text
+from ..records.record_texts import play_words, record_text
 from ..records.text_records import header_fields
 from ..rules.cards import (
     CARD_CODES,
@@ -74,8 +74,6 @@ HEADER_QUESTIONS: Final = (
 )
 #: The header's keys a record needs: Enter keeps no empty value for them.
 REQUIRED_KEYS: Final = frozenset({"game_id", "phantom", "christine", "sheet"})
-#: The steps of a round, in the order the game text writes and the recorder folds them.
-_ROUND_ORDER: Final = ("deal", "aside", "exchange", "special", "trick", "left")
 _TRICK_NUMBER: Final = re.compile(r"\d+\.")
 _STUB: Final = "game_id: recording\n"
 
@@ -913,7 +911,8 @@ class Recording:
         if _TRICK_NUMBER.fullmatch(numbered) and not written:
             prefix = ""
         elif written:
-            prefix = " ".join(_trick_words(step) for step in written) + " "
+            plays = _written_round(before)["tricks"][0]["plays"]
+            prefix = " ".join(play_words(plays)) + " "
             if found.awaiting is Awaiting.SWAP and not stripped.startswith("("):
                 line = f"({line})"
         else:
@@ -1154,16 +1153,3 @@ def _last_side(typed: str) -> str | None:
         if letter in ROLE_OF_SIDE:
             return letter
     return None
-
-
-def _trick_words(step: Step) -> str:
-    """A card played, or a swap, as a trick's line writes it."""
-    if step.kind == "play":
-        return step.cards[0]
-    return "(" + _swap_sides(step) + ")"
-
-
-def _swap_sides(step: Step) -> str:
-    """The sides of a swap that gave cards: ``P Mi1 Ma2 C Ri1 Ri2``."""
-    sides = (("P", step.cards), ("C", step.given))
-    return " ".join(f"{side} {' '.join(cards)}" for side, cards in sides if cards)

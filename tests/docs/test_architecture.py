@@ -177,3 +177,25 @@ def test_the_record_schemas_limits_are_the_engines_numbers() -> None:
     assert definitions["swapCards"]["maxItems"] == CARDS_PER_HAND
     assert definitions["bar"]["properties"]["notes"]["maxLength"] == NOTES_PER_SHEET
     assert definitions["sheet"]["properties"]["bars"]["maxItems"] == NOTES_PER_SHEET
+
+
+#: Where a game is driven step by step: the rules (the replay of what was written, its
+#: completion), the searches of the analysis, and the position view.
+_STEPPING_ALLOWED = ("rules/", "analysis/", "positions.py")
+_STEPS = frozenset({"step", "apply", "forget_hands", "inferred_deal", "with_hands"})
+
+
+def test_only_the_rules_the_analysis_and_the_position_view_step_the_state_machine() -> None:
+    stepping: list[str] = []
+    for path in MODULES:
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.startswith(_STEPPING_ALLOWED):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            name = node.func.attr
+            started = name == "start" and ast.unparse(node.func.value) == "GameState"
+            if name in _STEPS or name.startswith("step_") or started:
+                stepping.append(f"{relative}:{node.lineno} {ast.unparse(node.func)}")
+    assert not stepping, "\n".join(stepping)
