@@ -6,7 +6,8 @@ The rules engine (``phantom_log/rules/cards.py``, ``events.py``, ``engine.py`` a
 (``tabular/rows.py``) and the solver (``analysis/solver.py``) are plain Python. So is the
 record schema's gate (``records/record_gate.py``), which the build first generates from the
 schema file (``records/gate_generator.py``; a keyword the generator does not implement
-stops the build).
+stops the build). The build also first writes the events' C types (``rules/events.pxd``)
+from their dataclasses (``rules/events_pxd.py``).
 Where Cython and a C compiler are available, each is also compiled (with the C types of the
 ``.pxd`` beside it, Cython's "pure Python mode") into an extension module that Python
 imports in its place. Where either is missing, or the build fails, phantom-log installs
@@ -20,6 +21,7 @@ import os
 import sys
 from importlib.util import module_from_spec, spec_from_file_location
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
 
@@ -39,18 +41,25 @@ COMPILED = [
 ]
 
 
-def generate_gate() -> None:
-    """Writes ``phantom_log/records/record_gate.py`` (and its ``.pxd``) from the record
-    schema, with the generator loaded by its path: the package's dependencies may not be
-    installed yet."""
-    records = HERE / "phantom_log" / "records"
-    spec = spec_from_file_location("gate_generator", records / "gate_generator.py")
+def generator(path: Path) -> Any:
+    """A generator of the package loaded by its path: the package's dependencies may not
+    be installed yet."""
+    spec = spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
-    generator = module_from_spec(spec)
-    sys.modules[spec.name] = generator  # where its dataclasses look their module up
-    spec.loader.exec_module(generator)
+    module = module_from_spec(spec)
+    sys.modules[spec.name] = module  # where its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def generate() -> None:
+    """Writes ``phantom_log/records/record_gate.py`` (and its ``.pxd``) from the record
+    schema, and ``phantom_log/rules/events.pxd`` from the events' dataclasses."""
+    records = HERE / "phantom_log" / "records"
     schema = HERE / "phantom_log" / "schemas" / "game-record-1.schema.json"
-    generator.write_module(schema, records)
+    generator(records / "gate_generator.py").write_module(schema, records)
+    rules = HERE / "phantom_log" / "rules"
+    generator(rules / "events_pxd.py").write_pxd(rules)
 
 
 def extensions() -> list[object]:
@@ -73,5 +82,5 @@ def extensions() -> list[object]:
     return list(modules)
 
 
-generate_gate()
+generate()
 setup(ext_modules=extensions())

@@ -12,13 +12,22 @@ simulator, the analysis) works one out again.
 Cards are ints 0-23, hands bit masks, roles and suits ints; each event also reads them
 back as :class:`~phantom_log.rules.cards.Role`, :class:`~phantom_log.rules.cards.Suit` and
 :class:`~phantom_log.rules.engine.Reason` through its properties. No English here: wording
-an event is the views' job. This module is compiled with the engine (``events.pxd``).
+an event is the views' job.
+
+Each event is a dataclass whose annotated fields are its facts, declared once: its
+constructor, equality, hash and repr (of the facts not marked ``repr=False``) follow from
+them, and so do the C types Cython compiles this module with (``events.pxd``, which
+:mod:`.events_pxd` writes from these classes when the package is built): in the compiled
+build each event is a C struct with read-only fields. The engine makes an event without
+its constructor (``X.__new__(X)``, then each fact set: the fastest way in both builds), so
+an event is not frozen; it hashes by its facts all the same.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import Any, Final
+from typing import Final
 
 from .cards import Role, Suit, card_suit_index
 
@@ -58,6 +67,17 @@ def leader_wins(verdict: int) -> bool:
     return bool(verdict & 1)
 
 
+def trick_winner(leader_code: int, verdict: int) -> int:
+    """Who won a trick led by ``leader_code`` with that verdict, as an int (0 the Phantom,
+    1 Christine)."""
+    return leader_code if leader_wins(verdict) else 1 - leader_code
+
+
+def trick_in_order(leader_code: int, verdict: int, note_owner_code: int) -> bool:
+    """True when the winner of such a trick owns the note it was about."""
+    return trick_winner(leader_code, verdict) == note_owner_code
+
+
 class NoteChange(IntEnum):
     """Why the notes changed as they did at a trick (RULES: "Notes"), one value a branch
     of the rule: a trick without a card of the special number completes its note when in
@@ -89,50 +109,31 @@ def _suit(code: int) -> Suit | None:
     return None if code < 0 else SUITS[code]
 
 
+@dataclass(unsafe_hash=True)
 class Dealt:
     """Chance dealt a round: each player's ten cards (bit masks)."""
 
-    def __init__(self, round: int, phantom_hand: int, christine_hand: int) -> None:
-        self.round = round
-        self.phantom_hand = phantom_hand
-        self.christine_hand = christine_hand
+    round: int
+    phantom_hand: int = field(repr=False)
+    christine_hand: int = field(repr=False)
 
     @property
     def hands(self) -> tuple[int, int]:
         """Both hands dealt, the Phantom's first."""
         return (self.phantom_hand, self.christine_hand)
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.round, self.phantom_hand, self.christine_hand)
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Dealt and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return f"Dealt(round={self.round})"
-
-
+@dataclass(unsafe_hash=True)
 class Exchanged:
     """Both players gave one card at once at the start of a round. ``phantom_gave`` is
     the card the Phantom gave, which Christine received, and the other way round; the
     hands are those after the exchange."""
 
-    def __init__(
-        self,
-        round: int,
-        phantom_gave: int,
-        christine_gave: int,
-        phantom_hand: int,
-        christine_hand: int,
-    ) -> None:
-        self.round = round
-        self.phantom_gave = phantom_gave
-        self.christine_gave = christine_gave
-        self.phantom_hand = phantom_hand
-        self.christine_hand = christine_hand
+    round: int
+    phantom_gave: int
+    christine_gave: int
+    phantom_hand: int = field(repr=False)
+    christine_hand: int = field(repr=False)
 
     @property
     def phantom_received(self) -> int:
@@ -149,28 +150,8 @@ class Exchanged:
         """Both hands after the exchange, the Phantom's first."""
         return (self.phantom_hand, self.christine_hand)
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.round,
-            self.phantom_gave,
-            self.christine_gave,
-            self.phantom_hand,
-            self.christine_hand,
-        )
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Exchanged and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return (
-            f"Exchanged(round={self.round}, phantom_gave={self.phantom_gave}, "
-            f"christine_gave={self.christine_gave})"
-        )
-
-
+@dataclass(unsafe_hash=True)
 class RoundStarted:
     """A round's play begins: its special number is set. ``chooser_code`` is the role
     that picked it (the round's leader), or -1 when the die showed it (the beginner
@@ -178,29 +159,16 @@ class RoundStarted:
     with, ``notes`` the notes carried in, ``super_trump_code`` the super trump they give,
     ``exchange`` the round's exchange (``None`` under the beginner rule)."""
 
-    def __init__(
-        self,
-        round: int,
-        leader_code: int,
-        special_number: int,
-        chooser_code: int,
-        choices: tuple[int, ...],
-        phantom_hand: int,
-        christine_hand: int,
-        notes: int,
-        super_trump_code: int,
-        exchange: Exchanged | None,
-    ) -> None:
-        self.round = round
-        self.leader_code = leader_code
-        self.special_number = special_number
-        self.chooser_code = chooser_code
-        self.choices = choices
-        self.phantom_hand = phantom_hand
-        self.christine_hand = christine_hand
-        self.notes = notes
-        self.super_trump_code = super_trump_code
-        self.exchange = exchange
+    round: int
+    leader_code: int = field(repr=False)
+    special_number: int
+    chooser_code: int = field(repr=False)
+    choices: tuple[int, ...] = field(repr=False)
+    phantom_hand: int = field(repr=False)
+    christine_hand: int = field(repr=False)
+    notes: int = field(repr=False)
+    super_trump_code: int = field(repr=False)
+    exchange: Exchanged | None = field(repr=False)
 
     @property
     def leader(self) -> Role:
@@ -222,59 +190,24 @@ class RoundStarted:
         """The super trump the notes carried in give (``None`` with none completed)."""
         return _suit(self.super_trump_code)
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.round,
-            self.leader_code,
-            self.special_number,
-            self.chooser_code,
-            self.choices,
-            self.phantom_hand,
-            self.christine_hand,
-            self.notes,
-            self.super_trump_code,
-            self.exchange,
-        )
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is RoundStarted and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return f"RoundStarted(round={self.round}, special_number={self.special_number})"
-
-
+@dataclass(unsafe_hash=True)
 class CardPlayed:
     """A card was played: by whom, whether it led the trick, whether it shows the
     special number and the size of the swap it calls (0: none, also when a special card
     finds a hand empty). The hands are those after the card; ``next_code`` is who plays
     next (-1 when a swap is due or no card is: the round or the game is over)."""
 
-    def __init__(
-        self,
-        round: int,
-        trick: int,
-        player_code: int,
-        card: int,
-        leading: bool,
-        special: bool,
-        swap_due: int,
-        phantom_hand: int,
-        christine_hand: int,
-        next_code: int,
-    ) -> None:
-        self.round = round
-        self.trick = trick
-        self.player_code = player_code
-        self.card = card
-        self.leading = leading
-        self.special = special
-        self.swap_due = swap_due
-        self.phantom_hand = phantom_hand
-        self.christine_hand = christine_hand
-        self.next_code = next_code
+    round: int
+    trick: int
+    player_code: int = field(repr=False)
+    card: int
+    leading: bool = field(repr=False)
+    special: bool = field(repr=False)
+    swap_due: int = field(repr=False)
+    phantom_hand: int = field(repr=False)
+    christine_hand: int = field(repr=False)
+    next_code: int = field(repr=False)
 
     @property
     def player(self) -> Role:
@@ -291,57 +224,23 @@ class CardPlayed:
         """Both hands after the card, the Phantom's first."""
         return (self.phantom_hand, self.christine_hand)
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.round,
-            self.trick,
-            self.player_code,
-            self.card,
-            self.leading,
-            self.special,
-            self.swap_due,
-            self.phantom_hand,
-            self.christine_hand,
-            self.next_code,
-        )
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is CardPlayed and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return f"CardPlayed(round={self.round}, trick={self.trick}, card={self.card})"
-
-
+@dataclass(unsafe_hash=True)
 class CardsSwapped:
     """A swap was made, after the ``lead`` or the ``follow`` card (``card``, which shows
     the special number): the cards each side gave (in the order given), and so received
     the other's. The hands are those after the swap; ``next_code`` is who plays next (-1
     when the swap ended the trick's cards: the trick is judged)."""
 
-    def __init__(
-        self,
-        round: int,
-        trick: int,
-        after_follow: bool,
-        card: int,
-        phantom_gave: tuple[int, ...],
-        christine_gave: tuple[int, ...],
-        phantom_hand: int,
-        christine_hand: int,
-        next_code: int,
-    ) -> None:
-        self.round = round
-        self.trick = trick
-        self.after_follow = after_follow
-        self.card = card
-        self.phantom_gave = phantom_gave
-        self.christine_gave = christine_gave
-        self.phantom_hand = phantom_hand
-        self.christine_hand = christine_hand
-        self.next_code = next_code
+    round: int
+    trick: int
+    after_follow: bool
+    card: int
+    phantom_gave: tuple[int, ...]
+    christine_gave: tuple[int, ...]
+    phantom_hand: int
+    christine_hand: int
+    next_code: int
 
     @property
     def after(self) -> str:
@@ -373,25 +272,6 @@ class CardsSwapped:
         """Who plays next (``None`` when the trick is judged)."""
         return _role(self.next_code)
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.round,
-            self.trick,
-            self.after_follow,
-            self.card,
-            self.phantom_gave,
-            self.christine_gave,
-            self.phantom_hand,
-            self.christine_hand,
-            self.next_code,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is CardsSwapped and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     def __repr__(self) -> str:
         return (
             f"CardsSwapped(round={self.round}, trick={self.trick}, after={self.after!r}, "
@@ -399,114 +279,7 @@ class CardsSwapped:
         )
 
 
-#: How :attr:`TrickEnded.packed` lays a trick's facts out in one int, as ``(name, shift,
-#: bits)``: the tables read whole columns of these at once, each field a plain number to
-#: decode (roles, cards and suits as codes; ``super_trump`` the suit + 1, 0 for none;
-#: flags 0 or 1), so that reading them applies no rule.
-PACKED_LAYOUT: Final = (
-    ("round", 0, 2),
-    ("trick", 2, 4),
-    ("leader", 6, 1),
-    ("follower", 7, 1),
-    ("lead", 8, 5),
-    ("follow", 13, 5),
-    ("lead_suit", 18, 2),
-    ("super_trump", 20, 3),
-    ("winner", 23, 1),
-    ("reason", 24, 2),
-    ("note_owner", 26, 1),
-    ("in_order", 27, 1),
-    ("special", 28, 1),
-    ("notes_before", 29, 4),
-    ("notes_after", 33, 4),
-)
-
-
-def pack_trick(
-    round_no: int,
-    trick_no: int,
-    leader: int,
-    winner: int,
-    lead: int,
-    follow: int,
-    super_trump: int,
-    reason: int,
-    note_owner: int,
-    in_order: bool,
-    special: bool,
-    notes_before: int,
-    notes_after: int,
-) -> int:
-    """A trick's facts in one int, as :data:`PACKED_LAYOUT` lays them out (built from the
-    highest field down, so that the compiled build computes in 64 bits)."""
-    packed = notes_after
-    packed = packed << 4 | notes_before
-    packed = packed << 1 | (1 if special else 0)
-    packed = packed << 1 | (1 if in_order else 0)
-    packed = packed << 1 | note_owner
-    packed = packed << 2 | reason
-    packed = packed << 1 | winner
-    packed = packed << 3 | (super_trump + 1)
-    packed = packed << 2 | card_suit_index(lead)
-    packed = packed << 5 | follow
-    packed = packed << 5 | lead
-    packed = packed << 1 | (1 - leader)
-    packed = packed << 1 | leader
-    packed = packed << 4 | trick_no
-    return packed << 2 | round_no
-
-
-#: How :meth:`TrickEnded.packed_swaps` lays a trick's swaps out in one int: each swap
-#: (one at most after each card of the trick, in play order) takes :data:`SWAP_BITS`
-#: bits, the first from bit 0, the second from bit ``SWAP_BITS``; within them, as
-#: ``(name, shift, bits)``: ``present`` (1), ``after_follow`` (0 after the lead, 1 after
-#: the follow), how many cards each side gave, and the cards given as codes, in the order
-#: given (0 where a side gave fewer). No swap: 0.
-SWAP_LAYOUT: Final = (
-    ("present", 0, 1),
-    ("after_follow", 1, 1),
-    ("phantom_count", 2, 2),
-    ("christine_count", 4, 2),
-    ("phantom_1", 6, 5),
-    ("phantom_2", 11, 5),
-    ("christine_1", 16, 5),
-    ("christine_2", 21, 5),
-)
-SWAP_BITS: Final = 26
-#: The swaps and the cards a side gives in one, that :data:`SWAP_LAYOUT` holds.
-PACKED_SWAPS: Final = 2
-PACKED_SWAP_CARDS: Final = 2
-
-
-def pack_swaps(swaps: tuple[CardsSwapped, ...]) -> int:
-    """A trick's swaps in one int, as :data:`SWAP_LAYOUT` lays them out."""
-    if len(swaps) > PACKED_SWAPS:
-        raise ValueError(f"{len(swaps)} swaps in one trick: the layout holds two")
-    packed = 0
-    shift = 0
-    for swap in swaps:
-        packed |= _pack_swap(swap) << shift
-        shift += SWAP_BITS
-    return packed
-
-
-def _pack_swap(swap: CardsSwapped) -> int:
-    phantom = swap.phantom_gave
-    christine = swap.christine_gave
-    if len(phantom) > PACKED_SWAP_CARDS or len(christine) > PACKED_SWAP_CARDS:
-        raise ValueError("a side gave more than two cards: the layout holds two")
-    value = 1 | (2 if swap.after_follow else 0) | len(phantom) << 2 | len(christine) << 4
-    shift = 6
-    for card in phantom:
-        value |= card << shift
-        shift += 5
-    shift = 16
-    for card in christine:
-        value |= card << shift
-        shift += 5
-    return value
-
-
+@dataclass(unsafe_hash=True)
 class TrickEnded:
     """A trick was judged: its cards, the super trump in force (read before it was
     judged), the verdict (``reason * 2``, plus 1 when the leader's card won), the owner
@@ -517,43 +290,23 @@ class TrickEnded:
     super trump the notes after it give. Roles, suits and reasons come back as enums
     through the properties; the compact fields are named ``*_code``."""
 
-    def __init__(
-        self,
-        round: int,
-        trick: int,
-        leader_code: int,
-        lead: int,
-        follow: int,
-        super_trump_code: int,
-        verdict: int,
-        note_owner_code: int,
-        special: bool,
-        swaps: tuple[CardsSwapped, ...],
-        notes_before: int,
-        notes_after: int,
-        change: int,
-        penalty: int,
-        phantom_hand: int,
-        christine_hand: int,
-        super_trump_after_code: int,
-    ) -> None:
-        self.round = round
-        self.trick = trick
-        self.leader_code = leader_code
-        self.lead = lead
-        self.follow = follow
-        self.super_trump_code = super_trump_code
-        self.verdict = verdict
-        self.note_owner_code = note_owner_code
-        self.special = special
-        self.swaps = swaps
-        self.notes_before = notes_before
-        self.notes_after = notes_after
-        self.change = change
-        self.penalty = penalty
-        self.phantom_hand = phantom_hand
-        self.christine_hand = christine_hand
-        self.super_trump_after_code = super_trump_after_code
+    round: int
+    trick: int
+    leader_code: int
+    lead: int
+    follow: int
+    super_trump_code: int
+    verdict: int
+    note_owner_code: int
+    special: bool
+    swaps: tuple[CardsSwapped, ...]
+    notes_before: int
+    notes_after: int
+    change: int
+    penalty: int
+    phantom_hand: int
+    christine_hand: int
+    super_trump_after_code: int
 
     @property
     def leader(self) -> Role:
@@ -568,10 +321,7 @@ class TrickEnded:
     @property
     def winner_code(self) -> int:
         """The winner as an int (0 the Phantom, 1 Christine)."""
-        return self._winner()
-
-    def _winner(self) -> int:
-        return self.leader_code if leader_wins(self.verdict) else 1 - self.leader_code
+        return trick_winner(self.leader_code, self.verdict)
 
     @property
     def winner(self) -> Role:
@@ -611,10 +361,7 @@ class TrickEnded:
     @property
     def in_order(self) -> bool:
         """True when the winner owns the note the trick was about."""
-        return self._in_order()
-
-    def _in_order(self) -> bool:
-        return self._winner() == self.note_owner_code
+        return trick_in_order(self.leader_code, self.verdict, self.note_owner_code)
 
     @property
     def lead_suit(self) -> Suit:
@@ -664,98 +411,30 @@ class TrickEnded:
         """Both hands once the trick is over (bit masks, the Phantom's first)."""
         return (self.phantom_hand, self.christine_hand)
 
-    @property
-    def packed(self) -> int:
-        """The trick's facts in one int, laid out as :data:`PACKED_LAYOUT` says."""
-        return self.packed_facts()
-
-    def packed_facts(self) -> int:
-        """:attr:`packed`, as a method (which compiled callers call without a Python
-        attribute lookup)."""
-        return pack_trick(
-            self.round,
-            self.trick,
-            self.leader_code,
-            self._winner(),
-            self.lead,
-            self.follow,
-            self.super_trump_code,
-            verdict_reason_code(self.verdict),
-            self.note_owner_code,
-            self._in_order(),
-            self.special,
-            self.notes_before,
-            self.notes_after,
-        )
-
-    def packed_swaps(self) -> int:
-        """The trick's swaps in one int, laid out as :data:`SWAP_LAYOUT` says (0 without
-        a swap)."""
-        return pack_swaps(self.swaps)
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.round,
-            self.trick,
-            self.leader_code,
-            self.lead,
-            self.follow,
-            self.super_trump_code,
-            self.verdict,
-            self.note_owner_code,
-            self.special,
-            self.swaps,
-            self.notes_before,
-            self.notes_after,
-            self.change,
-            self.penalty,
-            self.phantom_hand,
-            self.christine_hand,
-            self.super_trump_after_code,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is TrickEnded and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     def __repr__(self) -> str:
         return f"TrickEnded(round={self.round}, trick={self.trick}, winner={self.winner.key})"
 
 
+@dataclass(unsafe_hash=True)
 class RoundEnded:
     """A round ended: after its tenth trick, or at the trick that completed the sheet.
     ``notes`` are the notes completed then (carried into the next round, if any),
     ``tricks`` the tricks the round played."""
 
-    def __init__(self, round: int, notes: int, tricks: int) -> None:
-        self.round = round
-        self.notes = notes
-        self.tricks = tricks
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.round, self.notes, self.tricks)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is RoundEnded and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return f"RoundEnded(round={self.round}, notes={self.notes})"
+    round: int
+    notes: int
+    tricks: int = field(repr=False)
 
 
+@dataclass(unsafe_hash=True)
 class GameEnded:
     """The game was decided, at ``trick`` of ``round``: the winner, and the notes then
     completed (12 when the Phantom completed the sheet)."""
 
-    def __init__(self, winner_code: int, notes: int, round: int, trick: int) -> None:
-        self.winner_code = winner_code
-        self.notes = notes
-        self.round = round
-        self.trick = trick
+    winner_code: int
+    notes: int
+    round: int
+    trick: int
 
     @property
     def winner(self) -> Role:
@@ -766,15 +445,6 @@ class GameEnded:
     def ended_at(self) -> tuple[int, int]:
         """Where the game was decided: ``(round, trick)``."""
         return (self.round, self.trick)
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.winner_code, self.notes, self.round, self.trick)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is GameEnded and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
 
     def __repr__(self) -> str:
         return f"GameEnded(winner={self.winner.key}, notes={self.notes})"

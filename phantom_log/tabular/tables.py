@@ -20,10 +20,11 @@ import polars as pl
 from ..checking.verdict import RecordReport
 from ..files.outputs import writing_work_files
 from ..rules.cards import CARD_CODES, SUIT_CODES, Role
-from ..rules.events import PACKED_LAYOUT, PACKED_SWAP_CARDS, SWAP_BITS, SWAP_LAYOUT, Reason
+from ..rules.engine import SWAP_SIZE
+from ..rules.events import Reason
 from ..views.annotate import ANNOTATION_FIELDS
 from ..views.csv_output import frame_csv
-from .rows import TrickRows, game_row, trick_rows
+from .rows import SWAP_LAYOUT, TRICK_LAYOUT, TrickRows, game_row, trick_rows
 
 GAME_SCHEMA: Final = {
     "source": pl.String,
@@ -101,11 +102,10 @@ _INDEX: Final = list(GAME_SCHEMA).index("index")
 
 
 def _field(name: str) -> pl.Expr:
-    shift, bits = _LAYOUT[name]
+    shift, bits = TRICK_LAYOUT.field(name)
     return (pl.col("packed") // (1 << shift)) % (1 << bits)
 
 
-_LAYOUT: Final = {name: (shift, bits) for name, shift, bits in PACKED_LAYOUT}
 _ROLE_KEYS: Final = [role.key for role in Role]
 
 
@@ -124,14 +124,13 @@ def _codes(expr: pl.Expr, codes: Sequence[str | None]) -> pl.Expr:
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
 
-_SWAP_FIELDS: Final = {name: (shift, bits) for name, shift, bits in SWAP_LAYOUT}
 _AFTER: Final = ["lead", "follow"]
 
 
 def _swap_field(packed: pl.Expr, swap: int, name: str) -> pl.Expr:
     """A field of the ``swap``-th swap of a column of packed swaps (:data:`SWAP_LAYOUT`)."""
-    shift, bits = _SWAP_FIELDS[name]
-    return (packed // (1 << (swap * SWAP_BITS + shift))) % (1 << bits)
+    shift, bits = SWAP_LAYOUT.field(name, swap)
+    return (packed // (1 << shift)) % (1 << bits)
 
 
 # What one side gave in a swap, as one index: how many cards, then the code of each card
@@ -140,17 +139,17 @@ def _swap_field(packed: pl.Expr, swap: int, name: str) -> pl.Expr:
 # list, one lookup a row, where choosing between the counts would build every choice for
 # every row. An index the engine never packs (too many cards, a code past the deck) has
 # no cards (null).
-_COUNT_BITS: Final = _SWAP_FIELDS["phantom_count"][1]
-_CARD_BITS: Final = _SWAP_FIELDS["phantom_1"][1]
+_COUNT_BITS: Final = SWAP_LAYOUT.field("phantom_count")[1]
+_CARD_BITS: Final = SWAP_LAYOUT.field("phantom_1")[1]
 
 
 def _side_cards(index: int) -> list[str] | None:
     count = index % (1 << _COUNT_BITS)
     codes = [
         (index >> (_COUNT_BITS + _CARD_BITS * place)) % (1 << _CARD_BITS)
-        for place in range(PACKED_SWAP_CARDS)
+        for place in range(SWAP_SIZE)
     ]
-    if count > PACKED_SWAP_CARDS or any(codes[count:]):
+    if count > SWAP_SIZE or any(codes[count:]):
         return None
     if any(code >= len(CARD_CODES) for code in codes[:count]):
         return None
@@ -158,7 +157,7 @@ def _side_cards(index: int) -> list[str] | None:
 
 
 _SIDE_CARDS: Final = [
-    _side_cards(index) for index in range(1 << (_COUNT_BITS + _CARD_BITS * PACKED_SWAP_CARDS))
+    _side_cards(index) for index in range(1 << (_COUNT_BITS + _CARD_BITS * SWAP_SIZE))
 ]
 _SIDE_LISTS: Final = pl.Series(_SIDE_CARDS, dtype=pl.List(pl.String))
 # A side's cards as annotate's CSV writes them: "-" for none.
@@ -171,7 +170,7 @@ _SIDE_TEXTS: Final = pl.Series(
 def _side(packed: pl.Expr, swap: int, side: str) -> pl.Expr:
     """The index (into the lists above) of what a side gave in a swap."""
     index = _swap_field(packed, swap, f"{side}_count")
-    for place in range(PACKED_SWAP_CARDS):
+    for place in range(SWAP_SIZE):
         card = _swap_field(packed, swap, f"{side}_{place + 1}")
         index = index + card * (1 << (_COUNT_BITS + _CARD_BITS * place))
     return index
@@ -179,10 +178,10 @@ def _side(packed: pl.Expr, swap: int, side: str) -> pl.Expr:
 
 def _swap_lists(packed: pl.Expr) -> pl.Expr:
     """The swaps of a trick as :data:`SWAPS_TYPE`, from the engine's packed swaps
-    (:meth:`~phantom_log.rules.events.TrickEnded.packed_swaps`): both swaps' structs, of
-    which the list keeps as many as the trick had (an array of two made into a list and
-    cut: a list built by choosing between the counts took a sixteenth of the time of
-    ``export``'s work on each trick)."""
+    (:func:`~phantom_log.tabular.rows.pack_swaps`): every swap's struct, of which the list
+    keeps as many as the trick had (an array made into a list and cut: a list built by
+    choosing between the counts took a sixteenth of the time of ``export``'s work on each
+    trick)."""
 
     def one(swap: int) -> pl.Expr:
         return pl.struct(
@@ -191,8 +190,9 @@ def _swap_lists(packed: pl.Expr) -> pl.Expr:
             christine=pl.lit(_SIDE_LISTS).gather(_side(packed, swap, "christine")),
         )
 
-    swaps = _swap_field(packed, 0, "present") + _swap_field(packed, 1, "present")
-    return pl.concat_arr([one(0), one(1)]).arr.to_list().list.slice(0, swaps)
+    copies = range(SWAP_LAYOUT.copies)
+    swaps = pl.sum_horizontal(_swap_field(packed, swap, "present") for swap in copies)
+    return pl.concat_arr([one(swap) for swap in copies]).arr.to_list().list.slice(0, swaps)
 
 
 def _swaps_text(packed: pl.Expr) -> pl.Expr:
@@ -211,12 +211,16 @@ def _swaps_text(packed: pl.Expr) -> pl.Expr:
             ]
         )
 
-    second = pl.when(_swap_field(packed, 1, "present") == 1).then(
-        pl.concat_str([pl.lit("; "), one(1)])
-    )
-    return pl.when(_swap_field(packed, 0, "present") == 1).then(
-        pl.concat_str([one(0), second], ignore_nulls=True)
-    )
+    # Each swap's text, then the next swap's (when it has one) after "; ".
+    text = None
+    for swap in reversed(range(SWAP_LAYOUT.copies)):
+        parts = [pl.lit("; ")] if swap else []
+        parts += [one(swap)] if text is None else [one(swap), text]
+        text = pl.when(_swap_field(packed, swap, "present") == 1).then(
+            pl.concat_str(parts, ignore_nulls=True)
+        )
+    assert text is not None
+    return text
 
 
 def swaps_as_text(frame: Frame) -> Frame:

@@ -485,6 +485,10 @@ def test_a_schema_with_an_unknown_keyword_fails_the_build(tmp_path: Path) -> Non
         REPO / "phantom_log" / "records" / "gate_generator.py",
         tmp_path / "phantom_log" / "records" / "gate_generator.py",
     )
+    # The build's first step also writes the events' C types from their source.
+    (tmp_path / "phantom_log" / "rules").mkdir()
+    for name in ("events.py", "events_pxd.py"):
+        shutil.copy(REPO / "phantom_log" / "rules" / name, tmp_path / "phantom_log" / "rules")
     (tmp_path / "phantom_log" / "schemas" / schema.RECORD_SCHEMA).write_text(
         _schema_with(_set("$defs/cards/uniqueItems", True)), encoding="utf-8"
     )
