@@ -2,6 +2,7 @@
 
     python benchmarks/bench_game_text.py [--records 100000] [--seed 1] [--workdir DIR]
                                          [--limit 20000] [--runs 5] [--unseen 0.2]
+                                         [--mistakes 0.05]
 
 On the records of the realistic corpus (``benchmarks/corpus.py``, cached as
 ``bench_corpus.py`` caches it) that have the schema's shape (custom sheets, both optional
@@ -9,7 +10,8 @@ rules, unfinished games, records that break the rules; the ones that are no JSON
 break the schema cannot be written as text and are left out), the first ``--limit`` are
 written twice: as JSON Lines, and as one game text of all the games (``convert``'s text,
 a share ``--unseen`` of the finished games with their deals left out, to be found from
-the play). Then, in this process, for each form:
+the play, and a share ``--mistakes`` with one card of a trick mistyped, as a hand at the
+table may write it: a ``notation`` problem). Then, in this process, for each form:
 
 - ``read``: the source read into records (``read_source``): JSON parsed, or the text
   read and made into the records it stands for (turns and deals found by the rules);
@@ -39,6 +41,7 @@ from phantom_log.checking.verdict import check_record, verify_record
 from phantom_log.records.record_texts import record_text, text_losses
 from phantom_log.records.schema import schema_valid
 from phantom_log.records.source_records import read_source
+from phantom_log.rules.problems import Severity
 from phantom_log.rules.replay import VerdictBuilder
 
 #: The target: reading text costs at most this many times what reading JSON does.
@@ -68,14 +71,22 @@ def records_of_shape(jsonl: Path, limit: int) -> tuple[list[dict[str, Any]], int
     return found, lossy
 
 
-def game_text(records: list[dict[str, Any]], unseen: float, seed: int) -> tuple[str, int]:
+def game_text(
+    records: list[dict[str, Any]], unseen: float, mistakes: float, seed: int
+) -> tuple[str, int, int]:
     """The records as one game text, a share ``unseen`` of the valid finished ones played
-    to their last trick with their deals left out; and how many were."""
+    to their last trick with their deals left out, a share ``mistakes`` with a trick's
+    card mistyped; how many were left without their deals, and how many valid records
+    a mistyped card made invalid."""
     rng = random.Random(seed)
     parts = []
-    left_out = 0
+    left_out = spoiled = 0
     for record in records:
         text, _ = record_text(record)
+        if rng.random() < mistakes:
+            mistyped = _mistyped(text, rng)
+            spoiled += mistyped != text and _valid(record)
+            text = mistyped
         rounds = record.get("rounds", [])
         played_out = all(len(round_.get("tricks", ())) == 10 for round_ in rounds)
         if played_out and rng.random() < unseen and _valid_and_finished(record):
@@ -86,7 +97,24 @@ def game_text(records: list[dict[str, Any]], unseen: float, seed: int) -> tuple[
             )
             left_out += 1
         parts.append(text)
-    return "\n".join(parts), left_out
+    return "\n".join(parts), left_out, spoiled
+
+
+def _mistyped(text: str, rng: random.Random) -> str:
+    """The text with the number of a trick's first card made 7, which no card has."""
+    lines = text.splitlines(keepends=True)
+    tricks = [index for index, line in enumerate(lines) if line[:1].isdigit() and ". " in line]
+    if not tricks:
+        return text
+    index = rng.choice(tricks)
+    number, rest = lines[index].split(". ", 1)
+    lines[index] = f"{number}. {rest[:2]}7{rest[3:]}"
+    return "".join(lines)
+
+
+def _valid(record: dict[str, Any]) -> bool:
+    problems, _ = check_record(record)
+    return all(problem.severity is not Severity.ERROR for problem in problems)
 
 
 def _valid_and_finished(record: dict[str, Any]) -> bool:
@@ -107,7 +135,7 @@ def verify_all(path: Path) -> int:
 
 
 def seconds_per_record(
-    paths: dict[str, Path], records: int, runs: int
+    paths: dict[str, Path], records: int, runs: int, spoiled: int
 ) -> dict[tuple[str, str], float]:
     work: dict[str, Callable[[Path], int]] = {"read": read_all, "verify": verify_all}
     best = {(stage, form): float("inf") for stage in work for form in paths}
@@ -122,8 +150,8 @@ def seconds_per_record(
                 best[stage, form] = min(best[stage, form], spent)
                 if stage == "verify":
                     valid[form] = counted
-    if valid["jsonl"] != valid["ptn"]:
-        raise SystemExit(f"the forms' verdicts differ: {valid} valid records")
+    if valid["jsonl"] - spoiled != valid["ptn"]:
+        raise SystemExit(f"the forms' verdicts differ: {valid} valid records, {spoiled} mistyped")
     return best
 
 
@@ -135,10 +163,13 @@ def main() -> int:
     parser.add_argument(
         "--unseen", type=float, default=0.2, help="Share of finished games without deals."
     )
+    parser.add_argument(
+        "--mistakes", type=float, default=0.05, help="Share of games with a card mistyped."
+    )
     options = parser.parse_args()
     corpus = prepare_corpus(options)
     records, lossy = records_of_shape(corpus.jsonl, options.limit)
-    text, left_out = game_text(records, options.unseen, options.seed)
+    text, left_out, spoiled = game_text(records, options.unseen, options.mistakes, options.seed)
     folder = options.workdir / "game-text"
     folder.mkdir(parents=True, exist_ok=True)
     paths = {"jsonl": folder / "records.jsonl", "ptn": folder / "records.ptn"}
@@ -146,10 +177,11 @@ def main() -> int:
     paths["ptn"].write_text(text, encoding="utf-8")
     print(
         f"{len(records):,} records of the schema's shape ({left_out:,} as text without their "
-        f"deals; {lossy:,} whose players were not the turn's passed over); rules engine: "
+        f"deals, {spoiled:,} valid ones made invalid by a mistyped card; {lossy:,} whose "
+        f"players were not the turn's passed over); rules engine: "
         f"{engine_build()}",
     )
-    best = seconds_per_record(paths, len(records), options.runs)
+    best = seconds_per_record(paths, len(records), options.runs, spoiled)
     met = True
     for stage in ("read", "verify"):
         json_us, text_us = best[stage, "jsonl"] * 1e6, best[stage, "ptn"] * 1e6

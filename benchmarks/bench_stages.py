@@ -18,7 +18,7 @@ own share (its pass less the one before) and both against the parse floor:
    (:func:`phantom_log.records.strictjson.parse_gated` with
    :func:`phantom_log.records.schema.record_gate`): the strict parse is then whole, and each
    record the gate refused also takes the exact path (the key-count walk, the exact parser
-   at any doubt, then ``jsonschema-rs``);
+   at any doubt);
 4. ``replay``: the rules engine's replay of each record that passed, told to the verdict
    builder (no event is made: what ``verify`` needs);
 5. ``wording``: ``jsonschema`` wording the errors of each record refused;
@@ -37,13 +37,10 @@ own share (its pass less the one before) and both against the parse floor:
 10. ``written``: the same, the frames then written as the work files the commands write
    (:func:`phantom_log.running.pipeline.written_tables_chunk`).
 
-Two more lines time one part on its own: ``exact``, stage 3 done as every record was
-before the generated gate (and as a refused record still is): the strict parse with its
-key-count walk (:func:`phantom_log.records.strictjson.parse_json`), then
-``jsonschema-rs``, its own time counted from stage 2, like the gate's; and ``digest``,
-the tournament's content digest of each record that passed the gate (the record written
-as JSON with sorted keys, then SHA-256), counted from stage 3: what every record paid
-before ``tournament check`` made it only for the records that may be copies.
+One more line times one part on its own: ``digest``, the tournament's content digest of
+each record that passed the gate (the record written as JSON with sorted keys, then
+SHA-256), counted from stage 3: what every record paid before ``tournament check`` made
+it only for the records that may be copies.
 
 Last, for each command-line target, where its time goes in one process: the stages it
 is made of, each against the floor (``--json`` prints the figures as JSON instead, for
@@ -74,7 +71,7 @@ from corpus import CORPUS_VERSION
 
 from phantom_log.records.chunks import read_chunks
 from phantom_log.records.schema import record_gate, schema_problems, schema_valid
-from phantom_log.records.strictjson import JsonError, _text_keys, parse_gated, parse_json
+from phantom_log.records.strictjson import JsonError, _text_keys, parse_gated
 from phantom_log.rules.replay import (
     GameLogBuilder,
     GameVisitor,
@@ -148,15 +145,6 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
         if gate(value, passed):
             content_digest(value)
 
-    def exact() -> None:
-        for line in lines:
-            try:
-                value = parse_json(line)
-            except JsonError:
-                continue
-            if isinstance(value, dict):
-                schema_valid(value)
-
     chunks = list(read_chunks(str(chunk_path)))
     # tournament check reads its files as spans, whatever its jobs: each record then says
     # where its text is, for its digest to be made only if it may be a copy.
@@ -190,7 +178,6 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
         ("events: stage 5, every event", read_then(worded_with_events)),
         ("tables: a chunk, rows and frames", each_chunk(tables)),
         ("written: the same, work files written", each_chunk(written)),
-        ("exact: key-count walk, jsonschema-rs", exact),
         ("digest: the content digest, from stage 3", read_then(digested)),
     ]
 
@@ -262,7 +249,7 @@ def measure(lines: list[bytes], runs: int) -> list[tuple[str, float]]:
 #: The stages each of which does the one before it too: its own time is the difference.
 CUMULATIVE: Final = ("floor", "scan", "gate", "replay", "wording")
 #: Parts timed from another stage: their own time is counted from that one.
-COUNTED_FROM: Final = {"exact": "scan", "digest": "gate", "events": "wording"}
+COUNTED_FROM: Final = {"digest": "gate", "events": "wording"}
 
 
 def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -311,12 +298,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if key in CUMULATIVE:
             before = per_record
-    gate_walk = figures["gate"] - figures["scan"]
-    exact_walk = figures["exact"] - figures["scan"]
-    print(
-        f"\nThe generated gate and the key count, in one walk: {gate_walk:.2f} us a record, "
-        f"against {exact_walk:.2f} for the key-count walk and jsonschema-rs."
-    )
     print(
         "\nWhere each command-line target's time goes in one process (times the floor; "
         "the command adds its start-up, reading the input and, for the tables, the "

@@ -1,7 +1,7 @@
 """The ``phantom-log`` process watches over its run, which a second process carries out.
 
 Some ends of a run cannot be handled by the process that runs it: a library written in
-Rust (polars, jsonschema-rs) that cannot allocate memory aborts the whole process (a
+Rust (polars) that cannot allocate memory aborts the whole process (a
 memory limit, ``ulimit -v``), a thread parked inside such a library does not let Python
 act on SIGTERM, and the kernel's out-of-memory killer sends SIGKILL. So the console
 script forks: the child runs the command line (:func:`.process.run_command_line`), and

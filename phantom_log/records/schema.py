@@ -1,18 +1,16 @@
 """The record's schema: the fast gate every record passes, and the wording of what it refuses.
 
-``schemas/game-record-1.schema.json`` is the contract. A record read from a text passes
-the gate generated from that file (:func:`record_gate`, :mod:`.gate_generator`) as it is
-parsed, in one walk with the strict parse's key count. Any other record, and one that
-gate refuses, is checked by ``jsonschema-rs``, which compiles the very file into a yes/no
-gate (:func:`schema_valid`); only a record it refuses goes to ``jsonschema``, which words
-every error (:func:`schema_problems`), on the failing parts of the record only, with
-bounded messages for values of any size.
+``schemas/game-record-1.schema.json`` is the contract. Every record passes the gate
+generated from that file (:func:`record_gate`, :mod:`.gate_generator`): a record read from
+a text as it is parsed, in one walk with the strict parse's key count; any other when it
+is checked (:func:`schema_valid`). Only a record the gate refuses goes to ``jsonschema``,
+which words every error (:func:`schema_problems`), on the parts of the record the gate
+refuses only, with bounded messages for values of any size.
 """
 
 from __future__ import annotations
 
 import difflib
-import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -27,7 +25,6 @@ from .quoting import EXCERPT, counted, excerpt
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, ValidationError
-    from jsonschema_rs import Validator
 
 RECORD_SCHEMA: Final = "game-record-1.schema.json"
 SHEETS_SCHEMA: Final = "sheet-1.schema.json"
@@ -71,44 +68,9 @@ def record_gate() -> Callable[[Any], int]:
     return generated
 
 
-@cache
-def schema_gate(name: str = RECORD_SCHEMA) -> Validator:
-    """The fast yes/no check of one of the shipped schemas: ``jsonschema-rs`` compiles the
-    very file that ``jsonschema`` words errors from, with format checks (``date``) on, its
-    patterns' end-of-text lookaheads written for its faster engine (:func:`gate_pattern`)."""
-    import jsonschema_rs
-
-    schema = json.loads(schema_text(name), object_hook=_gate_patterns)
-    return jsonschema_rs.validator_for(schema, validate_formats=True)
-
-
-# The end of the text, as a schema's patterns say it (ECMA-262 regular expressions have no
-# other way), and as the regular expressions of jsonschema-rs say it.
-_END_LOOKAHEAD: Final = r"(?![\s\S])"
-_END_OF_TEXT: Final = r"\z"
-
-
-def gate_pattern(pattern: str) -> str:
-    """A schema's pattern as the schema gate runs it: the same strings match. A lookahead
-    for the end of the text sends a pattern to the backtracking engine of jsonschema-rs;
-    ``\\z`` says the same to its linear-time engine (1.5 µs a record less)."""
-    return pattern.replace(_END_LOOKAHEAD, _END_OF_TEXT)
-
-
-def _gate_patterns(value: dict[str, Any]) -> dict[str, Any]:
-    pattern = value.get("pattern")
-    if isinstance(pattern, str):
-        return {**value, "pattern": gate_pattern(pattern)}
-    return value
-
-
-def schema_valid(data: Any, name: str = RECORD_SCHEMA) -> bool:
-    """True when a parsed document passes the schema (the fast check; a value it cannot
-    take, such as a string with a lone surrogate, counts as not passing)."""
-    try:
-        return schema_gate(name).is_valid(data)
-    except (ValueError, TypeError, OverflowError):
-        return False
+def schema_valid(data: Any) -> bool:
+    """True when a parsed record passes the record schema (the generated gate)."""
+    return record_gate()(data) >= 0
 
 
 @cache
@@ -319,14 +281,21 @@ def _value_at(data: Any, path: Iterable[str | int], default: Any) -> Any:
 
 
 # Stand-ins, valid under the schema, for the rounds and tricks that have no schema error:
-# jsonschema then finds the very same errors, without walking the rest of the record.
+# jsonschema then finds the very same errors, without walking the rest of the record. And
+# a record valid but for its rounds, which the gate is shown one round at a time.
 _VALID_ROUND: Final = {"deal": {"phantom": [], "christine": []}, "special_number": 1, "tricks": []}
 _VALID_TRICK: Final = {"plays": [{"player": "phantom", "card": "Mi1"}]}
+_VALID_RECORD: Final = {
+    "format": "phantom-log/1",
+    "game_id": "g",
+    "players": {"phantom": "P", "christine": "C"},
+    "sheet": "rulebook",
+}
 
 
 @dataclass
 class _Failing:
-    """Where ``jsonschema-rs`` found a record's errors, round by round."""
+    """Where the gate finds a record's errors, round by round."""
 
     #: The tricks with errors, by round.
     tricks: dict[int, set[int]] = field(default_factory=dict)
@@ -338,38 +307,44 @@ class _Failing:
     outside: bool = False
 
 
+def _refuses(*rounds: Any) -> bool:
+    """Whether the gate refuses these rounds (shown to it in a record valid but for them)."""
+    return record_gate()({**_VALID_RECORD, "rounds": list(rounds)}) < 0
+
+
 def _failing(data: Any) -> _Failing | None:
-    """Where the gate finds a record's errors; ``None`` when the record is to be checked
-    whole, as it is (no rounds to stand in, an error of the rounds array itself, errors
-    the gate cannot locate, or so many that the check stops early anyway)."""
-    if not isinstance(data, dict) or not isinstance(data.get("rounds"), list):
+    """Where the gate finds a record's errors: outside the rounds, in each round's own
+    values, in each of its tricks. ``None`` when the record is to be checked whole, as it
+    is (no rounds to stand in, or an error of the rounds array itself). It reads the
+    record as the wording reads it: arrays cut, deep values emptied."""
+    bounded = _bounded_for_schema(data)
+    if not isinstance(bounded, dict) or not isinstance(bounded.get("rounds"), list):
         return None
-    try:
-        # On the record as the wording reads it (arrays cut, deep values emptied):
-        # jsonschema-rs makes every error of what it is given before the first is read,
-        # and an array of a million bad cards would be a million errors (some 4.8 GB).
-        errors = itertools.islice(
-            schema_gate().iter_errors(_bounded_for_schema(data)), 10 * SCHEMA_ERROR_LIMIT + 1
-        )
-        paths = [list(error.instance_path) for error in errors]
-    except (ValueError, TypeError, OverflowError):
+    rounds = bounded["rounds"]
+    stood_in = [_VALID_ROUND] * len(rounds)
+    if _refuses(*stood_in):
         return None
-    if not paths or len(paths) > 10 * SCHEMA_ERROR_LIMIT:
-        return None
-    failing = _Failing()
-    for path in paths:
-        if path[:1] != ["rounds"]:
-            failing.outside = True
+    failing = _Failing(outside=record_gate()({**bounded, "rounds": stood_in}) < 0)
+    for index, item in enumerate(rounds):
+        if not _refuses(item):
             continue
-        if len(path) < 2 or not isinstance(path[1], int):
-            return None
-        index = path[1]
-        if len(path) >= 4 and path[2] == "tricks" and isinstance(path[3], int):
-            failing.tricks.setdefault(index, set()).add(path[3])
-        else:
-            failing.rounds.add(index)
-            if path[2:] == ["tricks"]:
-                failing.arrays.add(index)
+        failing.rounds.add(index)
+        tricks = item.get("tricks") if isinstance(item, dict) else None
+        if not isinstance(tricks, list):
+            continue
+        valid_tricks = [_VALID_TRICK] * len(tricks)
+        if _refuses({**_VALID_ROUND, "tricks": valid_tricks}):
+            failing.arrays.add(index)
+            continue
+        found = {
+            position
+            for position, trick in enumerate(tricks)
+            if _refuses({**_VALID_ROUND, "tricks": [trick]})
+        }
+        if found:
+            failing.tricks[index] = found
+            if not _refuses({**item, "tricks": valid_tricks}):
+                failing.rounds.discard(index)
     return failing
 
 
@@ -397,8 +372,8 @@ def _record_stood_in(data: dict[str, Any], failing: _Failing) -> dict[str, Any]:
 
 
 def _without_valid_parts(data: Any) -> Any:
-    """The record with each round and trick that ``jsonschema-rs`` finds no error in
-    replaced by a small valid stand-in (the same count of each, so that the errors, their
+    """The record with each round and trick that the gate finds no error in replaced by a
+    small valid stand-in (the same count of each, so that the errors, their
     paths and their order stay those of the whole record). A round with an error of its
     own (outside its tricks) keeps its own values, its tricks without an error stood in:
     no keyword of a round reads what its tricks hold."""
@@ -412,8 +387,8 @@ _Part = tuple[str | None, Any, tuple[str | int, ...]]
 
 
 def _checked_parts(data: Any) -> list[_Part]:
-    """The parts of a record that ``jsonschema`` words the errors of: when every error
-    ``jsonschema-rs`` finds is in the rounds, each failing round (against the ``round``
+    """The parts of a record that ``jsonschema`` words the errors of: when every error the
+    gate finds is in the rounds, each failing round (against the ``round``
     definition, its valid tricks stood in) or, when a round's only errors are in its
     tricks, each failing trick (against the ``trick`` definition), in document order;
     otherwise the whole record, its valid rounds and tricks stood in. No keyword of a
@@ -465,12 +440,12 @@ def schema_problems(
 ) -> list[Problem]:
     """Every schema error of a document, in document order, as ``schema`` problems.
 
-    A document the fast check accepts has none; any other is worded by ``jsonschema``.
+    A record the gate passes has none; any other document is worded by ``jsonschema``.
     Past :data:`SCHEMA_ERROR_LIMIT` errors the check stops, and a last problem says so;
     the items of an array past :data:`ARRAY_ITEMS_CHECKED` are not read (the array
     breaks its ``maxItems``, which says so).
     """
-    if schema_valid(data, name):
+    if name == RECORD_SCHEMA and schema_valid(data):
         return []
     problems: list[tuple[tuple[tuple[int, str | int], ...], Problem]] = []
     stopped = False

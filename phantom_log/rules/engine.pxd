@@ -19,7 +19,7 @@ from phantom_log.rules.events cimport (
     RoundEnded,
     RoundStarted,
     TrickEnded,
-    leader_wins,
+    trick_winner,
 )
 
 cdef int _NOTES

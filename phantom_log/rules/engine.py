@@ -53,7 +53,7 @@ from .events import (
     RoundEnded,
     RoundStarted,
     TrickEnded,
-    leader_wins,
+    trick_winner,
 )
 from .problems import Code, Illegal
 from .sheets import NOTES_PER_SHEET, Sheet
@@ -1155,7 +1155,7 @@ class GameState:
         notes = self.notes
         trump = super_trump_code(self.suits, notes)
         verdict = judge(lead, follow, trump)
-        winner = leader if leader_wins(verdict) else 1 - leader
+        winner = trick_winner(leader, verdict)
         note_owner = next_note_owner_code(self.owners, notes)
         in_order = winner == note_owner
         special = self.special_in_trick

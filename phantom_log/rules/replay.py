@@ -1,4 +1,5 @@
-"""The replay of a record: a fold of its actions over the state machine, told to a visitor.
+"""The replay of a written game: its actions folded over the state machine, told to a
+visitor. It is the one code that drives a game from what was written.
 
 :func:`replay_record` reads a record that passed the schema check and feeds its actions to
 a :class:`~phantom_log.rules.engine.GameState` in order: the deal, the exchange, the
@@ -12,8 +13,12 @@ What happens is told to a :class:`GameVisitor`, as python-chess's PGN reader tel
 visitors: the events of :mod:`phantom_log.rules.events` as the state emits them, each
 problem, and the end. :class:`GameLogBuilder` (the default) builds a :class:`GameLog` of
 every event; :class:`VerdictBuilder` wants the problems and the result only, and the
-state then builds no event at all (the fast path of ``verify``). A visitor that wants the
-decisions is also given the state before each decision a player made (the analysis).
+state then builds no event at all. A visitor that wants the decisions is also given the
+state before each decision a player made (the analysis).
+
+The same fold completes a game as people write it (:func:`complete_record`, for the game
+text and the recorder): a card written without its player is the turn's player's, and a
+round written without its deal is dealt unseen and its deal found at its end.
 """
 
 from __future__ import annotations

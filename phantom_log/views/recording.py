@@ -189,85 +189,43 @@ class _Evaluation:
 def steps_of_game(game: TextGame) -> list[Step]:
     """The steps a game of the text holds, each placed where the text has it: the header
     as written, then each round's parts in the order the rules take them."""
-    place = game.place
     steps = [
-        Step(StepKind.HEADER, key=key, value=value, place=place(at))
+        Step(StepKind.HEADER, key=key, value=value, place=game.place(at))
         for key, (value, at) in game.header.items()
     ]
+
+    def add(kind: StepKind, at: int, round_: int, trick: int = 0, **fields: Any) -> None:
+        steps.append(Step(kind, round_, trick, place=game.place(at), **fields))
+
     for number, written in enumerate(game.rounds, 1):
         for role, cards in sorted(written.deal.items(), key=lambda item: item[1].at):
-            steps.append(
-                Step(StepKind.DEAL, number, role=role, cards=cards.cards, place=place(cards.at))
-            )
+            add(StepKind.DEAL, cards.at, number, role=role, cards=cards.cards)
         if written.aside is not None:
-            steps.append(
-                Step(
-                    StepKind.ASIDE,
-                    number,
-                    cards=written.aside.cards,
-                    place=place(written.aside.at),
-                )
-            )
+            add(StepKind.ASIDE, written.aside.at, number, cards=written.aside.cards)
         if written.exchange is not None:
             given = tuple(written.exchange[role][0] for role in ROLE_KEYS)
-            steps.append(
-                Step(StepKind.EXCHANGE, number, cards=given, place=place(written.exchange_at))
-            )
+            add(StepKind.EXCHANGE, written.exchange_at, number, cards=given)
         if written.special_number is not None:
-            steps.append(
-                Step(
-                    StepKind.SPECIAL,
-                    number,
-                    number=written.special_number,
-                    place=place(written.special_at),
-                )
-            )
+            add(StepKind.SPECIAL, written.special_at, number, number=written.special_number)
         for trick_number, trick in enumerate(written.tricks, 1):
             for play in trick.plays:
-                steps.append(
-                    Step(
-                        StepKind.PLAY,
+                add(StepKind.PLAY, play.at, number, trick_number, cards=(play.card,))
+                if play.swap is not None:
+                    swap = play.swap
+                    add(
+                        StepKind.SWAP,
+                        swap.at,
                         number,
                         trick_number,
-                        cards=(play.card,),
-                        place=place(play.at),
-                    )
-                )
-                if play.swap is not None:
-                    steps.append(
-                        Step(
-                            StepKind.SWAP,
-                            number,
-                            trick_number,
-                            cards=play.swap.phantom.cards,
-                            given=play.swap.christine.cards,
-                            place=place(play.swap.at),
-                        )
+                        cards=swap.phantom.cards,
+                        given=swap.christine.cards,
                     )
             if trick.comment is not None:
-                steps.append(
-                    Step(
-                        StepKind.COMMENT,
-                        number,
-                        trick_number,
-                        value=trick.comment,
-                        place=place(trick.comment_at),
-                    )
-                )
+                add(StepKind.COMMENT, trick.comment_at, number, trick_number, value=trick.comment)
             if trick.claim is not None:
-                steps.append(
-                    Step(
-                        StepKind.CLAIM,
-                        number,
-                        trick_number,
-                        role=trick.claim,
-                        place=place(trick.claim_at),
-                    )
-                )
+                add(StepKind.CLAIM, trick.claim_at, number, trick_number, role=trick.claim)
         for role, cards in sorted(written.left.items(), key=lambda item: item[1].at):
-            steps.append(
-                Step(StepKind.LEFT, number, role=role, cards=cards.cards, place=place(cards.at))
-            )
+            add(StepKind.LEFT, cards.at, number, role=role, cards=cards.cards)
     return steps
 
 
