@@ -15,7 +15,7 @@ counted too, and the difference, over the records, is the stage's instructions a
 
 - ``floor``: ``orjson.loads`` of each line (the parse floor of ``bench_corpus.py``);
 - ``verify``: verify's work on each chunk (``verify --format json``:
-  :func:`phantom_log.running.pipeline.verify_chunk_in_one`, reports and their text);
+  :func:`phantom_log.running.pipeline.verify_chunk`, reports and their text);
 - ``tournament``: the same with each record's facts (``tournament check``, its chunks
   read as spans of the file, as the command reads them);
 - ``tables``: the tables' work on each chunk (``export``, ``stats``:
@@ -49,11 +49,11 @@ from bench_corpus import add_corpus_options, prepare_corpus
 STAGES: Final = {
     "floor": "for line in lines:\n    try:\n        orjson.loads(line)\n"
     "    except orjson.JSONDecodeError:\n        pass",
-    "verify": "for chunk in chunks:\n    verify_chunk_in_one(chunk, Options(output='json'))",
+    "verify": "for chunk in chunks:\n    verify_chunk(chunk, Options(output='json'))",
     # tournament check reads its files as spans (each record then knows its place in the
     # file, and its content is digested only if it may be a copy).
     "tournament": "for chunk in span_chunks:\n"
-    "    verify_chunk_in_one(chunk, Options(output='facts', quiet=True))",
+    "    verify_chunk(chunk, Options(output='facts', quiet=True))",
     "tables": "for chunk in chunks:\n    tables_chunk(chunk, None, False)",
     # annotate --format csv: each record checked with every event, its tricks as CSV.
     "annotate-csv": "trick_csv = TrickCsv(io.StringIO())\n"
@@ -80,8 +80,8 @@ import orjson
 from phantom_log.cli.inputs import record_reports
 from phantom_log.records.chunks import read_chunks
 from phantom_log.running.outcomes import Options
-from phantom_log.running.pipeline import source_tables, tables_chunk, verify_chunk_in_one
-from phantom_log.tabular.csv_output import sink_csv
+from phantom_log.running.pipeline import source_tables, tables_chunk, verify_chunk
+from phantom_log.views.csv_output import sink_csv
 from phantom_log.tabular.tables import TRICK_TEXT_COLUMNS, TrickCsv, build_tables
 path = sys.argv[1]
 with open(path, "rb") as handle:

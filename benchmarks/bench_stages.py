@@ -23,7 +23,7 @@ own share (its pass less the one before) and both against the parse floor:
    builder (no event is made: what ``verify`` needs);
 5. ``wording``: ``jsonschema`` wording the errors of each record refused;
 6. ``verify``: ``verify --format json``'s whole work on the corpus's chunks
-   (:func:`phantom_log.running.pipeline.verify_chunk_in_one`: the stages above, the reports and
+   (:func:`phantom_log.running.pipeline.verify_chunk`: the stages above, the reports and
    their JSON Lines text), without the command's start-up and writing;
 7. ``tournament``: the same with each record's tournament facts
    (``tournament check``'s work on a chunk, read as spans of the file as the command reads
@@ -81,7 +81,7 @@ from phantom_log.rules.replay import (
 )
 from phantom_log.running.collector import tune_collector_for_a_run
 from phantom_log.running.outcomes import Options
-from phantom_log.running.pipeline import tables_chunk, verify_chunk_in_one, written_tables_chunk
+from phantom_log.running.pipeline import tables_chunk, verify_chunk, written_tables_chunk
 from phantom_log.tournament.facts import content_digest
 
 
@@ -158,8 +158,8 @@ def passes(lines: list[bytes], chunk_path: Path) -> list[tuple[str, Callable[[],
 
         return work
 
-    verify = partial(verify_chunk_in_one, options=as_json)
-    tournament = partial(verify_chunk_in_one, options=facts)
+    verify = partial(verify_chunk, options=as_json)
+    tournament = partial(verify_chunk, options=facts)
     tables = partial(tables_chunk, sheets=None, include_invalid=False)
     work_files = chunk_path.parent / "work"
     work_files.mkdir(exist_ok=True)

@@ -324,8 +324,8 @@ def verify(
     permission, a broken link, larger than ``max_record_size`` bytes) is a report with
     its ``unreadable`` problem, and the other sources are still read. ``jobs`` worker
     processes check the records (``None``: one per core), as ``verify --jobs`` does: this
-    is the command's own pipeline
-    (:func:`~phantom_log.running.pipeline.verify_sources_by_chunk`), giving the reports.
+    is the command's own pipeline (:func:`~phantom_log.running.pipeline.verify_batches`),
+    giving the reports.
 
     Raises ``FileNotFoundError`` for a path that does not exist, before any record, and
     ``ValueError`` for ``jobs`` or ``max_record_size`` that cannot be (0 or less, past
@@ -333,24 +333,18 @@ def verify(
     :data:`~phantom_log.records.number_kinds.MAX_WORKERS` workers).
     """
     from .records.found_sources import SourceError
-    from .running.pipeline import chunk_reports, verify_sources_by_chunk
+    from .running.outcomes import Options
+    from .running.pipeline import verify_batches
 
     workers = _checked_jobs(jobs)
     _checked_size(max_record_size)
+    options = Options(sheets, strict, "reports")
     try:
-        chunks = verify_sources_by_chunk(
-            _path_list(paths),
-            chunk_reports,
-            workers,
-            sheets=sheets,
-            strict=strict,
-            stdin=stdin,
-            max_record_size=max_record_size,
-        )
+        batches = verify_batches(_path_list(paths), options, workers, stdin, None, max_record_size)
     except SourceError as error:
         raise FileNotFoundError(str(error)) from None
-    for reports in chunks:
-        yield from reports
+    for batch in batches:
+        yield from batch.reports
 
 
 def tables(

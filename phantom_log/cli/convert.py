@@ -15,7 +15,8 @@ from ..checking.verdict import verify_record
 from ..records.record_texts import record_text, text_losses
 from ..rules.problems import Code
 from ..rules.sheets import Sheet
-from ..views.reports import printable, problem_lines
+from ..views.reports import counted, printable, problem_lines
+from .destination import say_written
 from .exits import EXIT_FAILED, EXIT_INVALID, writing_output
 from .help import CONVERT_EPILOG, CONVERT_EXAMPLES
 from .inputs import load_sheets, source_records
@@ -66,9 +67,7 @@ def convert(
             written.append(text)
     with writing_output(), output.binary() as stream:
         stream.write(_joined(written, output.format))
-    if not quiet and not output.to_standard_output:
-        records = f"{len(written)} record{'s' if len(written) != 1 else ''}"
-        click.echo(printable(f"wrote {records} to {output.path}"), err=True)
+    say_written(output.path, quiet, counted(len(written), "record"))
     if code:
         raise click.exceptions.Exit(code)
 

@@ -22,12 +22,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import click
 
 from ..files.outputs import atomic_output, check_writable, is_standard_output
-from ..views.reports import printable
+from ..views.reports import counted, printable
 
 if TYPE_CHECKING:
     from ..files.outputs import OutputSet
@@ -236,7 +236,26 @@ def resolve_destination(
     return Destination(chosen, path, force)
 
 
-def say_written(output: Destination, quiet: bool) -> None:
-    """``wrote FILE`` on standard error, once a command's output file is in place."""
-    if not quiet and not output.to_standard_output:
-        click.echo(printable(f"wrote {output.path}"), err=True)
+def say_written(path: str | None, quiet: bool = False, what: str = "") -> None:
+    """``wrote FILE`` (or ``wrote WHAT to FILE``) on standard error, once a command's
+    output file is in place; nothing for standard output (``None``), or when ``quiet``."""
+    if not quiet and path is not None and not is_standard_output(path):
+        click.echo(printable(f"wrote {what} to {path}" if what else f"wrote {path}"), err=True)
+
+
+def say_tables_notes(run: Any, quiet: bool) -> None:
+    """The notes of a run that made the tables (here or on a cluster), on standard error:
+    the invalid records left out (unless ``quiet``), the records that could not be read
+    or checked."""
+    if run.left_out and not quiet:
+        click.echo(
+            f"left out {counted(run.left_out, 'invalid record')} of {run.records} (use "
+            "--include-invalid to keep them; verify says why)",
+            err=True,
+        )
+    if run.failed:
+        click.echo(
+            f"phantom-log: error: could not read or check {counted(run.failed, 'record')} "
+            "(unreadable or internal-error; verify names them); the tables hold the others",
+            err=True,
+        )

@@ -1,14 +1,13 @@
 """How a command ends: the exit codes, and the failures that end a command with one line
 on standard error (a usage error, a run that could not do all its work, an output that
-could not be written)."""
+could not be written): the library's errors turned into messages."""
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Final
+from typing import Final, NoReturn
 
 import click
 
@@ -26,6 +25,16 @@ def usage_error(message: str) -> click.exceptions.Exit:
     return click.exceptions.Exit(EXIT_USAGE)
 
 
+def no_records() -> click.exceptions.Exit:
+    """The usage error of paths that give no record (or none that is selected)."""
+    from ..records.selection import current_selection
+
+    selection = current_selection()
+    if selection:
+        return usage_error(f"no record of the paths given is selected by {selection.describe()}")
+    return usage_error("the paths given hold no records")
+
+
 def run_failed(message: str) -> click.exceptions.Exit:
     """The run could not do all its work (exit code 3): what was lost is said."""
     click.echo(
@@ -34,6 +43,18 @@ def run_failed(message: str) -> click.exceptions.Exit:
         err=True,
     )
     return click.exceptions.Exit(EXIT_FAILED)
+
+
+def run_error(message: str) -> click.exceptions.Exit:
+    """The run failed (exit code 3), said in one line."""
+    click.echo(printable(f"phantom-log: error: {message}"), err=True)
+    return click.exceptions.Exit(EXIT_FAILED)
+
+
+def finish(failed: bool, invalid: bool) -> NoReturn:
+    """End a command that read records as each ends: exit 3 when the run could not do all
+    its work (``failed``), 1 when a record was ``invalid``, else 0."""
+    sys.exit(EXIT_FAILED if failed else EXIT_INVALID if invalid else EXIT_OK)
 
 
 @contextmanager
@@ -49,16 +70,34 @@ def writing_output() -> Iterator[None]:
     except (OutputExists, OutputRefused) as error:
         raise usage_error(str(error)) from None
     except OutputFailed as error:
-        click.echo(printable(f"phantom-log: error: {error}"), err=True)
-        raise click.exceptions.Exit(EXIT_FAILED) from None
+        raise run_error(str(error)) from None
 
 
-def exit_once_written(failed: bool, invalid: bool) -> None:
-    """End the command, once its outputs are written (when its context closes), as every
-    command that reads records ends: exit 3 when the run could not do all its work
-    (``failed``), 1 when a record was ``invalid``; otherwise as the command ends."""
-    context = click.get_current_context()
-    if failed:
-        context.call_on_close(functools.partial(sys.exit, EXIT_FAILED))
-    elif invalid:
-        context.call_on_close(functools.partial(sys.exit, EXIT_INVALID))
+@contextmanager
+def library_errors() -> Iterator[None]:
+    """The errors of a run over records as the exit codes give them, each said in one line:
+    a path that does not exist, paths that hold no record, what a run cannot do (on a
+    cluster), Dask missing: a usage error, exit 2 (its hint: what to install); a worker
+    lost, a cluster that failed: exit 3; and the output's, as :func:`writing_output` says."""
+    from ..records.found_sources import SourceError
+    from ..running.dask_extra import ClusterUnavailable
+    from ..running.failures import ClusterFailed, NoRecords, RunRefused, WorkerLost
+
+    try:
+        with writing_output():
+            yield
+    except (SourceError, RunRefused) as error:
+        raise usage_error(str(error)) from None
+    except NoRecords:
+        raise no_records() from None
+    except WorkerLost as lost:
+        raise run_failed(f"a worker process died {lost.during}") from None
+    except ClusterFailed as error:
+        raise run_error(str(error)) from None
+    except ClusterUnavailable:
+        from .extras import install_command
+
+        # The pip command for where phantom-log was installed from (a checkout, the index).
+        raise usage_error(
+            f"--scheduler runs on Dask, which is not installed: {install_command('dask')}"
+        ) from None

@@ -3,16 +3,15 @@ JSON Lines."""
 
 from __future__ import annotations
 
-from typing import Final
+from functools import partial
+from typing import TYPE_CHECKING, Final
 
 import click
 
-from ..views.reports import printable
-from .cluster_runs import cluster_options, exit_for_cluster_run, on_cluster
-from .destination import say_written
-from .exits import usage_error, writing_output
+from .destination import say_tables_notes, say_written
+from .exits import finish, library_errors, no_records, usage_error, writing_output
 from .help import EXPORT_EPILOG, EXPORT_EXAMPLES
-from .inputs import input_paths, load_sheets, refuse_inputs_as_outputs
+from .inputs import input_paths, load_sheets
 from .options import (
     PATHS,
     jobs_option,
@@ -21,7 +20,9 @@ from .options import (
     selection_options,
     sheets_option,
 )
-from .record_tables import build_record_tables, say_tables_notes
+
+if TYPE_CHECKING:
+    from ..running.runs import TableTarget
 
 # The formats of export's tables, and the names --format takes for them.
 TABLE_FORMATS: Final = ["csv", "jsonl", "parquet"]
@@ -82,91 +83,45 @@ def export(
     is never overwritten without --force; each file is written to a temporary file first
     and then renamed.
     """
-    import os
-
-    from ..files.outputs import outputs_together, work_folder
-    from ..files.same_files import same_output
-    from .destination import Destination, DestinationError, resolve_destination
+    from ..files.output_checks import check_outputs
+    from ..records.source_names import RECORD_SUFFIXES
+    from ..running.pipeline import default_jobs
+    from ..running.runs import TablesWork, export_tables
 
     if games_path is None and tricks_path is None:
         raise usage_error("export: give --games FILE, --tricks FILE, or both")
-    if scheduler is not None:
-        if format_name not in (None, "parquet"):
-            raise usage_error("--scheduler writes Parquet datasets (folders of .parquet files)")
-        for path, option in ((games_path, "--games"), (tricks_path, "--tricks")):
-            suffix = os.path.splitext(path or "")[1].lower()
-            if path == "-" or suffix in (".csv", ".jsonl", ".ndjson", ".json"):
-                raise usage_error(
-                    f"{option} {path}: --scheduler writes Parquet datasets (folders of "
-                    ".parquet files), not standard output, CSV or JSON Lines"
-                )
-        options = cluster_options(paths, sheets_path)
-        with on_cluster() as cluster:
-            run = cluster.export_on_cluster(
-                list(paths),
-                games_path,
-                tricks_path,
-                scheduler,
-                include_invalid=include_invalid,
-                force=force,
-                quiet=quiet,
-                **options,
-            )
-        say_tables_notes(run, quiet)
-        if run.failed:
-            for line in run.problem_lines():
-                click.echo(line, err=True)
-        for path in (games_path, tricks_path):
-            if path is not None and not quiet:
-                click.echo(printable(f"wrote {path}"), err=True)
-        exit_for_cluster_run(run)
     if games_path == tricks_path == "-":
         raise usage_error("--games - and --tricks -: standard output takes one table")
-    outputs: list[tuple[Destination, str]] = []
-    for path, option in ((games_path, "--games"), (tricks_path, "--tricks")):
-        if path is None:
-            continue
-        try:
-            table = resolve_destination(TABLE_FORMATS, format_name, path, force, "", option)
-        except DestinationError as error:
-            raise usage_error(str(error)) from None
-        if not table.format:
-            if not table.to_standard_output:
-                raise usage_error(
-                    f"{option} {path}: name the format with --format, or by the extension: "
-                    ".csv, .parquet, .jsonl or .ndjson"
-                )
-            table = Destination("csv", path, force)
-        outputs.append((table, option))
-    if games_path and tricks_path and same_output(games_path, tricks_path):
-        raise usage_error(f"--games and --tricks are the same file: {games_path}")
-    refuse_inputs_as_outputs(
-        input_paths({"paths": paths, "sheets_path": sheets_path}),
-        [("--games", games_path), ("--tricks", tricks_path)],
-    )
+    targets = [
+        _target(table, path, format_name)
+        for table, path in (("games", games_path), ("tricks", tricks_path))
+        if path is not None
+    ]
+    inputs = input_paths({"paths": paths, "sheets_path": sheets_path})
     with writing_output():
-        for table, _ in outputs:
-            table.check()
-    sheets = load_sheets(sheets_path)
-    with writing_output(), work_folder() as folder:
-        files = build_record_tables(paths, sheets, str(folder), include_invalid, quiet, jobs)
-        # Both files are put in place together, once both are written: a failure leaves
-        # neither, and another run writing them meanwhile waits (OutputSet).
-        with outputs_together(force) as written:
-            for table, option in outputs:
-                as_text = table.format == "csv"  # the swaps decoded straight to their text
-                frame = files.scan_games() if option == "--games" else files.scan_tricks(as_text)
-                frame = frame.drop("game_key")
-                temporary = written.path(table.path or "-", standard_output=True)
-                if table.format == "csv":
-                    from ..tabular.csv_output import sink_csv
-                    from ..tabular.tables import TRICK_TEXT_COLUMNS
+        check_outputs(inputs, [(target.option, target.path) for target in targets], RECORD_SUFFIXES)
+    work = TablesWork(
+        load_sheets(sheets_path), include_invalid, jobs or default_jobs(), scheduler, quiet
+    )
+    with library_errors():
+        run = export_tables(paths, targets, work, force, partial(say_tables_notes, quiet=quiet))
+    for target in targets:
+        say_written(target.path, quiet)
+    if run.records == 0:  # a cluster's run has written its datasets
+        raise no_records()
+    finish(run.failed > 0, run.invalid > 0)
 
-                    tricks = option == "--tricks"
-                    sink_csv(frame, temporary, TRICK_TEXT_COLUMNS if tricks else None)
-                elif table.format == "parquet":
-                    frame.sink_parquet(temporary)
-                else:
-                    frame.sink_ndjson(temporary)
-    for table, _ in outputs:
-        say_written(table, quiet)
+
+def _target(table: str, path: str, format_name: str | None) -> TableTarget:
+    """Where ``--games`` or ``--tricks`` writes its table, and in which format: as
+    ``--format`` or the extension names it (``None`` when neither does); a usage error
+    (exit 2) when they disagree, or the extension is of a format export cannot write."""
+    from ..running.runs import TableTarget
+    from .destination import DestinationError, resolve_destination
+
+    option = f"--{table}"
+    try:
+        named = resolve_destination(TABLE_FORMATS, format_name, path, False, "", option)
+    except DestinationError as error:
+        raise usage_error(str(error)) from None
+    return TableTarget(table, option, path, named.format or None, format_name is not None)

@@ -1,22 +1,20 @@
-"""What a command reads: the records of its paths (checked, or as read) and the title a
-record is shown under, the ``--sheets`` file, standard input; and which files are its
-inputs, so that none is written over."""
+"""What a command reads: the records of its paths (checked, or as read), the ``--sheets``
+file, standard input; and which files are its inputs, so that none is written over."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, Final
 
 import click
 
 from ..checking.verdict import RecordReport, read_sheets
-from ..files.same_files import file_identity, folders_above
 from ..records.found_sources import SourceError
 from ..records.size_limit import read_limited
 from ..rules.sheets import Sheet
-from ..views.reports import game_title, printable, record_name
-from .exits import usage_error
+from ..views.reports import printable
+from .exits import no_records, usage_error
 
 if TYPE_CHECKING:
     from ..records.source_records import SourceRecord
@@ -26,16 +24,6 @@ def standard_input() -> IO[bytes] | None:
     """Standard input as bytes; ``None`` when it is closed (``phantom-log verify - <&-``),
     which reading ``-`` then reports as an unreadable source."""
     return None if sys.stdin is None else sys.stdin.buffer
-
-
-def no_records() -> click.exceptions.Exit:
-    """The usage error of paths that give no record (or none that is selected)."""
-    from ..records.selection import current_selection
-
-    selection = current_selection()
-    if selection:
-        return usage_error(f"no record of the paths given is selected by {selection.describe()}")
-    return usage_error("the paths given hold no records")
 
 
 def manifest_skipped(source: str) -> None:
@@ -71,21 +59,12 @@ def load_sheets(path: str | None) -> Mapping[str, Sheet] | None:
 
 
 def record_reports(
-    paths: tuple[str, ...], sheets: Mapping[str, Sheet] | None, strict: bool = False
+    paths: tuple[str, ...], sheets: Mapping[str, Sheet] | None
 ) -> Iterator[RecordReport]:
-    """The report on every record of the paths; a usage error (exit 2) for a path that
-    does not exist or paths that hold no records."""
-    from ..checking.verdict import verify_paths
+    """The report on every record of the paths, as :func:`source_records` reads them."""
+    from ..checking.verdict import verify_record
 
-    records = 0
-    try:
-        for report in verify_paths(paths, sheets, strict, standard_input()):
-            records += 1
-            yield report
-    except SourceError as error:
-        raise usage_error(str(error)) from None
-    if records == 0:
-        raise no_records()
+    return (verify_record(record, sheets) for record in source_records(paths, sheets))
 
 
 def record_report_at(
@@ -105,17 +84,14 @@ def record_report_at(
 
     count = 0
     first: SourceRecord | None = None
-    try:
-        for record in source_records((path,), sheets):
-            if count == index:
-                return verify_record(record, sheets)
-            if index is None:
-                if first is not None and path == "-":
-                    raise _several_records(path, None)
-                first = first or record
-            count += 1
-    except SourceError as error:
-        raise usage_error(str(error)) from None
+    for record in source_records((path,), sheets):
+        if count == index:
+            return verify_record(record, sheets)
+        if index is None:
+            if first is not None and path == "-":
+                raise _several_records(path, None)
+            first = first or record
+        count += 1
     if index is None and first is not None:
         if count > 1:
             raise _several_records(path, count)
@@ -164,12 +140,6 @@ def source_records(
         raise no_records()
 
 
-def record_title(report: RecordReport) -> str:
-    """The record's name (with the file it was read from), players, sheet and rules, as a
-    terminal prints it."""
-    return printable(game_title(record_name(report), report))
-
-
 # The parameters that name files a command reads, beside its records.
 _INPUT_FILE_PARAMETERS: Final = ("sheets_path", "manifest_path", "analysis_path")
 
@@ -183,71 +153,3 @@ def input_paths(parameters: Mapping[str, Any]) -> list[str]:
         if isinstance(value, str):
             found.append(value)
     return found
-
-
-def refuse_inputs_as_outputs(
-    inputs: Iterable[str], outputs: Iterable[tuple[str, str | None]]
-) -> None:
-    """Refuse (exit 2, before any work) an output that is one of the files the command
-    reads: with --force it would be written over, and the input lost. Files are compared
-    by identity (device and inode), so that a link, a hard link or a bind mount is seen
-    through: the output is an input given, or a record file the run reads below an input
-    folder. Standard output redirected to an input (``>> games.jsonl``) is refused too."""
-    from ..files.outputs import is_standard_output
-
-    read = [path for path in inputs if not is_standard_output(path)]
-    for option, path in outputs:
-        if path is not None and not is_standard_output(path):
-            reason = _read_as_input(path, read)
-            if reason is not None:
-                raise usage_error(f"{option} {path}: {reason}; write it elsewhere")
-    stdout = _standard_output_file()
-    if stdout is not None:
-        reason = _read_as_input(stdout, read)
-        if reason is not None:
-            raise usage_error(
-                f"standard output is redirected to a file that {reason.removeprefix('it ')}; "
-                "write it elsewhere"
-            )
-
-
-def _read_as_input(path: str, inputs: list[str]) -> str | None:
-    """Why the output ``path`` is one of the ``inputs`` (``None`` when it is not): one of
-    them by identity, or a record file below an input folder (hidden entries are not
-    read, as the search for records leaves them out)."""
-    import os
-
-    from ..records.source_names import RECORD_SUFFIXES
-
-    identity = file_identity(path)
-    if identity is None:  # nothing there yet: no input
-        return None
-    # The nearest folder wins, should a bind mount show one folder twice on the way.
-    folders = dict(reversed(folders_above(path)))
-    for given in inputs:
-        found = file_identity(given)
-        if found == identity:
-            return "it is an input"
-        below = None if found is None else folders.get(found)
-        if (
-            below is not None
-            and os.path.splitext(below)[1].lower() in RECORD_SUFFIXES
-            and not any(part.startswith(".") for part in below.split(os.sep))
-        ):
-            return f"it is an input (a record file below the input folder {given})"
-    return None
-
-
-def _standard_output_file() -> str | None:
-    """A path to the file standard output is redirected to (``/dev/fd/1``, which the
-    system resolves to it), when it is a regular file; ``None`` for a terminal, a pipe,
-    a device, or no descriptor at all."""
-    import os
-    import stat
-
-    try:
-        descriptor = sys.stdout.fileno()
-        status = os.fstat(descriptor)
-    except (AttributeError, OSError, ValueError):
-        return None
-    return f"/dev/fd/{descriptor}" if stat.S_ISREG(status.st_mode) else None

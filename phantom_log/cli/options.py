@@ -16,8 +16,12 @@ import click
 from ..records.number_kinds import SECONDS, SIZE, WORKERS, NumberKind, shown_text
 from ..records.size_limit import DEFAULT_MAX_RECORD_SIZE, record_size_limit
 from .exits import usage_error, writing_output
-from .inputs import input_paths, manifest_skipped, refuse_inputs_as_outputs
+from .inputs import input_paths, manifest_skipped
 from .reviews import analysis_rows
+
+if TYPE_CHECKING:
+    from ..views.terminal import ColourChoice
+    from .destination import Destination
 
 #: A command, as a decorator receives and returns it.
 F = TypeVar("F", bound=Callable[..., Any])
@@ -40,11 +44,16 @@ sheets_option = click.option(
 
 def colour_option(command: F) -> F:
     """``--color auto|always|never`` (``--no-color`` is ``--color never``): the command
-    receives ``colour``."""
+    receives ``style``, how its ``output`` (:func:`output_options`, given first) is
+    painted."""
 
     @functools.wraps(command)
-    def run(*args: Any, colour: str, no_colour: bool, **kwargs: Any) -> Any:
-        return command(*args, colour="never" if no_colour else colour, **kwargs)
+    def run(*args: Any, colour: ColourChoice, no_colour: bool, **kwargs: Any) -> Any:
+        from ..views.terminal import detect_style
+
+        chosen: ColourChoice = "never" if no_colour else colour
+        style = detect_style(chosen, kwargs["output"].to_standard_output)
+        return command(*args, style=style, **kwargs)
 
     decorated = click.option(
         "--no-color", "--no-colour", "no_colour", is_flag=True, hidden=True, help="--color never."
@@ -87,6 +96,7 @@ def output_options(
 
     names = format_names(formats)
     synonyms = [f"{name} is {meant}" for name, meant in names.items() if name != meant]
+    shown = f"{help} ({'; '.join(synonyms)}.)" if synonyms else help
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
@@ -97,18 +107,8 @@ def output_options(
             no_pager: bool = True,
             **kwargs: Any,
         ) -> Any:
-            from .destination import DestinationError, resolve_destination
-
-            try:
-                output = resolve_destination(formats, format_name, output_path, kwargs["force"])
-            except DestinationError as error:
-                raise usage_error(str(error)) from None
-            output = replace(output, pager=not no_pager)
-            refuse_inputs_as_outputs(input_paths(kwargs), [("-o", output_path)])
-            if checked:
-                with writing_output():
-                    output.check()
-            return command(*args, output=output, **kwargs)
+            output = _output(formats, format_name, output_path, kwargs, checked)
+            return command(*args, output=replace(output, pager=not no_pager), **kwargs)
 
         decorated: Callable[..., Any] = click.option("--force", is_flag=True, help=force_help)(run)
         if {"text", "table"} & set(formats):
@@ -132,14 +132,37 @@ def output_options(
             "format_name",
             type=click.Choice(list(names)),
             default=None,
-            help=f"{help} ({'; '.join(synonyms)}.) [default: {formats[0]}, or as the -o "
-            "file's extension says]"
-            if synonyms
-            else f"{help} [default: {formats[0]}, or as the -o file's extension says]",
+            help=f"{shown} [default: {formats[0]}, or as the -o file's extension says]",
         )(decorated)
         return cast(F, decorated)
 
     return decorate
+
+
+def _output(
+    formats: list[str],
+    format_name: str | None,
+    output_path: str | None,
+    parameters: dict[str, Any],
+    checked: bool,
+) -> Destination:
+    """The destination of ``--format`` and ``-o`` (:func:`.destination.resolve_destination`),
+    refused (exit 2) when they clash or the file is one the command reads; checked to be
+    writable, when ``checked``."""
+    from ..files.output_checks import refuse_inputs_as_outputs
+    from ..records.source_names import RECORD_SUFFIXES
+    from .destination import DestinationError, resolve_destination
+
+    try:
+        output = resolve_destination(formats, format_name, output_path, parameters["force"])
+    except DestinationError as error:
+        raise usage_error(str(error)) from None
+    with writing_output():
+        inputs = input_paths(parameters)
+        refuse_inputs_as_outputs(inputs, [("-o", output_path)], RECORD_SUFFIXES)
+        if checked:
+            output.check()
+    return output
 
 
 if TYPE_CHECKING:  # click 8.2 made the parameter types generic; 8.1 cannot subscript them

@@ -6,6 +6,7 @@ reader that stopped reading."""
 
 from __future__ import annotations
 
+import errno
 import resource
 import sys
 from contextlib import suppress
@@ -40,10 +41,13 @@ def run_command_line(program: click.Group) -> NoReturn:
     sys.exit(_flushed(code))
 
 
+#: The errors of a write that found no room: a full disk, a quota, a file too large, a
+#: device that failed.
+_NO_ROOM: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
 def _run_program(program: click.Group) -> int:
     """Run ``program``; its exit code, whatever ends it."""
-    import errno
-
     from ..files.outputs import Terminated
 
     try:
@@ -81,12 +85,7 @@ def _run_program(program: click.Group) -> int:
     except OSError as error:
         # What is written to a file goes through phantom_log.files.outputs, which names the file;
         # a failed write without a file name is one to standard output.
-        if error.filename is None and error.errno in (
-            errno.ENOSPC,
-            errno.EDQUOT,
-            errno.EFBIG,
-            errno.EIO,
-        ):
+        if error.filename is None and error.errno in _NO_ROOM:
             _silence_standard_output()
             _say(f"phantom-log: error: cannot write standard output: {error.strerror}")
             return EXIT_FAILED

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -15,11 +15,8 @@ from ..rules.sheets import Sheet
 from .exits import usage_error
 
 if TYPE_CHECKING:
+    from ..views.annotate import Marks
     from ..views.replay_page import Reviews
-
-
-# The symbols of analysed decisions, for the legends of analyse, annotate and show.
-ANALYSIS_SYMBOLS: Final = ("inaccuracy", "mistake", "blunder")
 
 
 def decision_reviews(
@@ -54,6 +51,22 @@ def decision_reviews(
 
         return analysed
     return lambda report: None
+
+
+def decision_marks(
+    analysis_path: str | None,
+    analyse_games: bool,
+    time_limit: float,
+    sheets: Mapping[str, Sheet] | None,
+) -> Callable[[RecordReport], Marks] | None:
+    """A record's analysed decisions by trick, as annotate and show mark them (read from
+    an analysis file, or by the analysis); ``None`` when neither is asked for."""
+    from ..analysis.coach import trick_reviews
+
+    if analysis_path is None and not analyse_games:
+        return None
+    reviews = decision_reviews(analysis_path, analyse_games, time_limit, sheets)
+    return lambda report: trick_reviews(reviews(report) or {})
 
 
 @functools.cache

@@ -33,4 +33,4 @@ def schema(which: str, output: Destination, force: bool) -> None:
     tournament manifest (--manifest). WHICH is record (the default), sheet or manifest."""
     with writing_output(), output.text() as stream:
         stream.write(schema_text(_SCHEMAS[which]))
-    say_written(output, False)
+    say_written(output.path)

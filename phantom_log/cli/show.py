@@ -4,9 +4,7 @@ its replay page (one, or a folder of them with an index)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING
 
 import click
@@ -14,11 +12,11 @@ import click
 from ..checking.verdict import RecordReport
 from ..records.number_kinds import INDEX
 from ..rules.sheets import Sheet
-from ..views.reports import printable, report_lines, shared_title
-from .destination import say_written
-from .exits import EXIT_FAILED, EXIT_INVALID, EXIT_OK, usage_error, writing_output
+from ..views.reports import counted, printable, report_lines, shared_title
+from .destination import Destination, say_written
+from .exits import finish, usage_error, writing_output
 from .help import SHOW_EPILOG, SHOW_EXAMPLES
-from .inputs import load_sheets, record_report_at, record_reports, record_title
+from .inputs import load_sheets, record_report_at, record_reports
 from .options import (
     PATHS,
     NumberOption,
@@ -29,12 +27,12 @@ from .options import (
     selection_options,
     sheets_option,
 )
-from .reviews import ANALYSIS_SYMBOLS, decision_reviews
+from .reviews import decision_marks, decision_reviews
 
 if TYPE_CHECKING:
+    from ..views.annotate import Marks
     from ..views.replay_page import Reviews
-    from ..views.terminal import ColourChoice, Style
-    from .destination import Destination
+    from ..views.terminal import Style
 
 
 @click.command(epilog=SHOW_EXAMPLES + SHOW_EPILOG)
@@ -98,7 +96,7 @@ def show(
     analyse_games: bool,
     time_limit: float,
     force: bool,
-    colour: ColourChoice,
+    style: Style,
     sheets_path: str | None,
 ) -> None:
     """Show a game's sheet at a moment, or draw the game as SVG.
@@ -129,17 +127,59 @@ def show(
     shown follow the sheet: each trick's costly decisions with their label and cost, as
     annotate --analysis marks them.
     """
-    from ..files.outputs import check_writable
-    from ..views.picture import parse_moment
-    from ..views.terminal import detect_style
-    from .destination import Destination, DestinationError, extension_format
 
-    at = None
-    if at_text is not None:
-        try:
-            at = parse_moment(at_text)
-        except ValueError as error:
-            raise usage_error(f"--at {error}") from None
+    at = _moment(at_text)
+    analysed = analysis_path is not None or analyse_games
+    output = _shown_output(output, svg_path, html_path, force, analysed)
+    sheets = load_sheets(sheets_path)
+    if output.format == "html":
+        reviews = decision_reviews(analysis_path, analyse_games, time_limit, sheets)
+        _show_html(path, output.path or "-", at, index, force, sheets, reviews)
+    report = record_report_at(path, sheets, index)
+    output = _drawable(output, report)
+    marks = decision_marks(analysis_path, analyse_games, time_limit, sheets)
+    with writing_output(), output.text() as stdout:
+        _show_to(stdout, report, output, at, at_text, style, marks)
+    say_written(output.path)
+    finish(report.failed, not report.valid)
+
+
+def _drawable(output: Destination, report: RecordReport) -> Destination:
+    """The output, but for the SVG of a record that cannot be replayed: none is written
+    (said on standard error), and its problems go to standard output."""
+    if output.format != "svg" or report.log is not None:
+        return output
+    click.echo(
+        printable(
+            f"phantom-log: {output.name} not written: the record cannot be replayed "
+            "(its problems follow)"
+        ),
+        err=True,
+    )
+    return Destination("text")
+
+
+def _moment(at_text: str | None) -> tuple[int, int] | None:
+    """The moment ``--at`` names; a usage error (exit 2) for one that is none."""
+    from ..views.picture import parse_moment
+
+    try:
+        return None if at_text is None else parse_moment(at_text)
+    except ValueError as error:
+        raise usage_error(f"--at {error}") from None
+
+
+def _shown_output(
+    output: Destination, svg_path: str | None, html_path: str | None, force: bool, analysed: bool
+) -> Destination:
+    """The output of ``-o`` and ``--format``, or of ``--svg FILE`` or ``--html FILE``
+    (short for ``-o FILE --format svg`` or ``html``): given with either, or both, or an
+    SVG with the analysis (``analysed``), a usage error (exit 2); a picture's file that
+    cannot be written is refused before any work (the replay pages', as they are
+    written)."""
+    from ..files.outputs import check_writable
+    from .destination import DestinationError, extension_format
+
     if svg_path is not None and html_path is not None:
         raise usage_error("--svg and --html: give one of them")
     for flag, given, kind in (("--svg", svg_path, "svg"), ("--html", html_path, "html")):
@@ -154,45 +194,12 @@ def show(
         except DestinationError as error:
             raise usage_error(f"{flag} {error}") from None
         output = Destination(kind, given, force)
-    svg_path = (output.path or "-") if output.format == "svg" else None
-    html_path = (output.path or "-") if output.format == "html" else None
-    if svg_path is not None and (analysis_path is not None or analyse_games):
+    if output.format == "svg" and analysed:
         raise usage_error("--analysis and --analyse mark the terminal picture or --html, not --svg")
-    if html_path is not None:
-        sheets = load_sheets(sheets_path)
-        reviews = decision_reviews(analysis_path, analyse_games, time_limit, sheets)
-        _show_html(path, html_path, at, index, force, sheets, reviews)
-    with writing_output():
-        check_writable(output.path or "-", force, standard_output=True)
-    sheets = load_sheets(sheets_path)
-    report = record_report_at(path, sheets, index)
-    style = detect_style(colour, output.to_standard_output)
-    if svg_path is not None and report.log is None:
-        click.echo(
-            printable(
-                f"phantom-log: {output.name} not written: the record cannot be replayed "
-                "(its problems follow)"
-            ),
-            err=True,
-        )
-        output = Destination("text")
-    with writing_output(), output.text() as stdout:
-        _show_to(
-            stdout,
-            report,
-            output,
-            at,
-            at_text,
-            style,
-            analysis_path,
-            analyse_games,
-            time_limit,
-            sheets,
-        )
-    say_written(output, False)
-    if report.failed:
-        sys.exit(EXIT_FAILED)
-    sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
+    if output.format != "html":
+        with writing_output():
+            check_writable(output.path or "-", force, standard_output=True)
+    return output
 
 
 def _show_to(
@@ -202,76 +209,31 @@ def _show_to(
     at: tuple[int, int] | None,
     at_text: str | None,
     style: Style,
-    analysis_path: str | None,
-    analyse_games: bool,
-    time_limit: float,
-    sheets: Mapping[str, Sheet] | None,
+    marks: Callable[[RecordReport], Marks] | None,
 ) -> None:
     """Write what ``show`` shows of one record (the picture at a moment, or the SVG) to
-    ``stdout``, and the record's problems after it."""
-    from ..views.picture import (
-        SHEET_SYMBOLS,
-        Moment,
-        MomentError,
-        before_play_lines,
-        game_svg,
-        moment,
-        moment_lines,
-        story_lines,
-    )
+    ``stdout``, and the record's problems after it: an SVG's beside it (on standard error
+    when the SVG itself is written there)."""
+    from ..analysis.coach import mistake_lines
+    from ..views.picture import MomentError, game_svg, terminal_picture
 
-    svg = output.format == "svg"
-    if report.log is None:
-        pass
-    elif svg:
-        try:
-            picture = game_svg(report.log, shared_title(report), report.problems, at)
-        except MomentError as error:
-            # The SVG draws a moment the replay reached, or refuses.
-            raise usage_error(f"--at {at_text}: {error}") from None
-        stdout.write(picture)
-    else:
-        shown: Moment | None = None
-        missed = ""
-        try:
-            shown = moment(report.log, at)
-        except MomentError as error:
-            if report.valid:  # a moment the record does not reach
-                raise usage_error(f"--at {at_text}: {error}") from None
-            # An illegal record: shown where its replay stopped, its problems below.
-            if at is not None:
-                missed = f"--at {at_text}: {error}; shown where the replay stops"
-            if report.log.rounds:
-                shown = moment(report.log)
-        for line in style.fit(record_title(report)):
-            stdout.write(style.paint(line, bold=True) + "\n")
-        if missed:
-            stdout.write(style.fitted(missed))
-        lines = (
-            before_play_lines(report.log, style)
-            if shown is None
-            else moment_lines(report.log, shown, style)
-        )
-        story = [] if shown is None else story_lines(report.log, shown, style.text_width(88))
-        if story:
-            lines += ["", *(printable(line) for line in story)]
-        analysed = analysis_path is not None or analyse_games
-        if analysed:
-            from ..analysis.coach import mistake_lines, trick_reviews
+    mistakes = None
+    if marks is not None:
 
-            reviews = decision_reviews(analysis_path, analyse_games, time_limit, sheets)
-            marks = trick_reviews(reviews(report) or {})
-            until = None if shown is None else (shown.round, shown.trick)
-            lines += ["", *(printable(line) for line in mistake_lines(marks, until))]
-        if shown is not None:
-            symbols = [*SHEET_SYMBOLS, *(ANALYSIS_SYMBOLS if analysed else ())]
-            lines += ["", *style.fit(style.legend(symbols))]
-        for line in lines:
-            stdout.write(style.fitted(line))
-    # The problems follow the picture; an SVG's go beside it (on standard error when the
-    # SVG itself is written there).
+        def mistakes(until: tuple[int, int] | None) -> list[str]:
+            assert marks is not None
+            return mistake_lines(marks(report), until)
+
+    try:
+        if report.log is not None and output.format == "svg":
+            stdout.write(game_svg(report.log, shared_title(report), report.problems, at))
+        elif report.log is not None:
+            stdout.writelines(terminal_picture(report, report.log, at, at_text, style, mistakes))
+    except MomentError as error:
+        # The picture draws a moment the replay reached, or refuses.
+        raise usage_error(f"--at {at_text}: {error}") from None
     problems = stdout
-    if svg:
+    if output.format == "svg":
         problems = sys.stderr if output.to_standard_output else sys.stdout
     for line in report_lines(report):
         problems.write(line + "\n")
@@ -326,14 +288,11 @@ def _show_html(
         page, report = checked_replay_page(report, "problem", reviewed)
     with writing_output():
         write_atomically(html_path, page, force, standard_output=True)
-    messages = sys.stderr if to_stdout else sys.stdout
-    if not to_stdout:
-        click.echo(printable(f"wrote {html_path}"), err=True)
-    for line in report_lines(report):
-        messages.write(line + "\n")
-    if report.failed:
-        sys.exit(EXIT_FAILED)
-    sys.exit(EXIT_OK if report.valid else EXIT_INVALID)
+    say_written(html_path)
+    (sys.stderr if to_stdout else sys.stdout).writelines(
+        f"{line}\n" for line in report_lines(report)
+    )
+    finish(report.failed, not report.valid)
 
 
 def _show_html_folder(
@@ -344,13 +303,11 @@ def _show_html_folder(
     reviews: Callable[[RecordReport], Reviews | None],
 ) -> None:
     """``show --html DIR``: a replay page per record of ``path`` and an ``index.html``
-    listing them; every file is checked before the first is written, and the folder is
-    put in place as a whole once all are (see :mod:`phantom_log.files.output_folders`);
-    exits."""
+    listing them, the folder put in place as a whole once all are written (see
+    :func:`phantom_log.files.output_folders.folder_written`); exits."""
     import os
 
-    from ..files.output_folders import atomic_folder, folder_target
-    from ..files.outputs import failures_named
+    from ..files.output_folders import folder_written
     from ..views.replay_page import checked_replay_page, index_entry, index_page, page_file_name
 
     folder = os.path.normpath(folder_path)
@@ -359,70 +316,20 @@ def _show_html_folder(
     parent = os.path.dirname(os.path.abspath(folder))
     if not os.path.isdir(parent):
         raise usage_error(f"--html {folder_path}: the folder {parent} does not exist")
-    # Each record's page is made as the record is read, into a folder beside DIR, and
-    # only what the index and the verdicts need is kept of it: the memory taken is one
-    # record's, whatever PATH holds. The pages then go into the new folder together.
-    with writing_output():
-        # Refused at once where the folder cannot be written (no folder, a mount point,
-        # its index there without --force), before any page is made.
-        target = folder_target(folder, force, ["index.html"])
-    with (
-        writing_output(),
-        _pages_folder(os.fspath(target)) as pages,
-        failures_named(folder_path, probe=pages),
-    ):
-        names: list[str] = []
-        entries = []
-        verdicts: list[tuple[list[str], bool, bool]] = []
+    entries, lines, failed, valid = [], [], False, True
+    # Only what the index and the verdicts need is kept of each record's page.
+    with writing_output(), folder_written(folder_path, force, ["index.html"]) as add:
         for number, report in enumerate(record_reports((path,), sheets), 1):
             name = page_file_name(number, report.game_id)
             page, report = checked_replay_page(report, reviews=reviews(report))
-            (pages / name).write_bytes(page.encode("utf-8"))
-            names.append(name)
+            add(name, page)
             entries.append(index_entry(report, name))
-            verdicts.append((list(report_lines(report)), report.failed, report.valid))
-        # The folder is checked (refused, or a page there without --force) before any
-        # page is put in it.
-        with atomic_folder(folder, force, [*names, "index.html"]) as building:
-            for name in names:
-                os.replace(pages / name, building / name)
-            # The folder's or the file's name, not its path: the index is shared too.
-            shown = os.path.basename(os.path.normpath(path)) or path
-            index = index_page(f"Replay pages of {shown}", entries)
-            (building / "index.html").write_bytes(index.encode("utf-8"))
-    stdout = sys.stdout
-    for lines, _, _ in verdicts:
-        for line in lines:
-            stdout.write(line + "\n")
-    count = f"{len(names)} page{'s' if len(names) != 1 else ''}"
-    click.echo(printable(f"wrote {count} and {os.path.join(folder, 'index.html')}"), err=True)
-    if any(failed for _, failed, _ in verdicts):
-        sys.exit(EXIT_FAILED)
-    sys.exit(EXIT_OK if all(valid for _, _, valid in verdicts) else EXIT_INVALID)
-
-
-@contextmanager
-def _pages_folder(folder: str) -> Iterator[Path]:
-    """A hidden folder beside ``folder`` (so on its disk) where the pages are made before
-    they go into the new folder; removed at the end, whatever ends the run."""
-    import os
-    import shutil
-    import tempfile
-
-    from ..files import temporaries
-    from ..files.outputs import signals_held
-
-    parent = os.path.dirname(os.path.abspath(folder))
-    made: str | None = None
-    try:
-        with signals_held():
-            made = tempfile.mkdtemp(
-                prefix=f".{os.path.basename(folder)}.pages.", suffix=".tmp", dir=parent
-            )
-            temporaries.made(made)
-        yield Path(made)
-    finally:
-        if made is not None:
-            with signals_held():
-                shutil.rmtree(made, ignore_errors=True)
-                temporaries.removed(made)
+            lines += report_lines(report)
+            failed, valid = failed or report.failed, valid and report.valid
+        # The folder's or the file's name, not its path: the index is shared too.
+        shown = os.path.basename(os.path.normpath(path)) or path
+        add("index.html", index_page(f"Replay pages of {shown}", entries))
+    sys.stdout.writelines(f"{line}\n" for line in lines)
+    index = os.path.join(folder, "index.html")
+    click.echo(printable(f"wrote {counted(len(entries), 'page')} and {index}"), err=True)
+    finish(failed, not valid)

@@ -11,14 +11,16 @@ import click
 import orjson
 
 from ..records.number_kinds import COUNT, SEED
-from ..views.reports import printable
+from ..views.reports import counted
 from ..views.terminal import stderr_is_terminal
+from .destination import say_written
 from .exits import usage_error, writing_output
 from .help import SIMULATE_EPILOG, SIMULATE_EXAMPLES
 from .inputs import load_sheets
 from .options import F, NumberOption, output_options, sheets_option
 
 if TYPE_CHECKING:
+    from ..analysis.simulator import Simulation
     from .destination import Destination
 
 
@@ -83,7 +85,7 @@ def simulate(
     requires, gives away its weakest cards). The games are for testing and study, not
     real play records.
     """
-    from ..analysis.simulator import Simulation, simulate_game
+    from ..analysis.simulator import Simulation
     from ..rules.engine import Rules
     from ..rules.sheets import BUILTIN_SHEETS
 
@@ -102,25 +104,26 @@ def simulate(
         sheet_is_builtin=sheet_name in BUILTIN_SHEETS,
     )
 
-    def write_games(stream: IO[bytes]) -> None:
-        numbers = range(1, count + 1)
-        show = not quiet and stderr_is_terminal()
-        with click.progressbar(
-            numbers, label="simulating", file=sys.stderr if show else io.StringIO()
-        ) as progress:
-            array = output.format == "json"
-            for number in progress:
-                game = orjson.dumps(simulate_game(simulation, number))
-                if array:
-                    game = (b"[\n" if number == 1 else b",\n") + game
-                stream.write(game if array else game + b"\n")
-            if array:
-                stream.write(b"\n]\n")
-
     with writing_output(), output.binary() as stream:
-        write_games(stream)
-    if not quiet and not output.to_standard_output:
-        click.echo(
-            printable(f"wrote {count} game{'s' if count != 1 else ''} to {output.path}"),
-            err=True,
-        )
+        _write_games(stream, simulation, count, output.format == "json", quiet)
+    say_written(output.path, quiet, counted(count, "game"))
+
+
+def _write_games(
+    stream: IO[bytes], simulation: Simulation, count: int, array: bool, quiet: bool
+) -> None:
+    """Games 1 to ``count`` of the simulation, as JSON Lines or (``array``) one JSON array,
+    with a progress bar on a terminal (unless ``quiet``)."""
+    from ..analysis.simulator import simulate_game
+
+    show = not quiet and stderr_is_terminal()
+    with click.progressbar(
+        range(1, count + 1), label="simulating", file=sys.stderr if show else io.StringIO()
+    ) as progress:
+        for number in progress:
+            game = orjson.dumps(simulate_game(simulation, number))
+            if array:
+                game = (b"[\n" if number == 1 else b",\n") + game
+            stream.write(game if array else game + b"\n")
+        if array:
+            stream.write(b"\n]\n")

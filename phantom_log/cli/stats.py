@@ -3,16 +3,16 @@ the tables), and the progress curve, drawn with ``--plot``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import IO, TYPE_CHECKING
 
 import click
 
 from ..rules.engine import TRICKS_PER_GAME
-from ..views.reports import printable
-from .cluster_runs import cluster_options, on_cluster
-from .exits import exit_once_written, usage_error, writing_output
+from .destination import say_tables_notes, say_written
+from .exits import finish, library_errors, usage_error, writing_output
 from .help import STATS_EPILOG, STATS_EXAMPLES
-from .inputs import input_paths, load_sheets, no_records, refuse_inputs_as_outputs
+from .inputs import input_paths, load_sheets
 from .options import (
     PATHS,
     jobs_option,
@@ -22,7 +22,6 @@ from .options import (
     selection_options,
     sheets_option,
 )
-from .record_tables import build_record_tables, say_tables_notes
 
 if TYPE_CHECKING:
     import polars as pl
@@ -89,9 +88,11 @@ def stats(
     their mean net effect on the notes. --curve gives, per trick of the game, the mean
     notes completed and the share of games still running; --plot draws it.
     """
-    from ..files.outputs import check_writable, outputs_together, work_folder
-    from ..tabular.stats import progress_curve, summary
-    from ..views.terminal import terminal_width
+    from ..files.output_checks import check_outputs
+    from ..files.outputs import outputs_together
+    from ..records.source_names import RECORD_SUFFIXES
+    from ..running.pipeline import default_jobs
+    from ..running.runs import TablesWork, table_statistics
 
     keys = list(dict.fromkeys(groupings))
     if plot_path is not None and not plot_path.lower().endswith((".svg", ".png")):
@@ -102,43 +103,15 @@ def stats(
         raise usage_error(
             f"--plot draws with matplotlib, which is not installed: {install_command('plot')}"
         )
-    if plot_path is not None and output.path is not None:
-        from ..files.outputs import is_standard_output
-        from ..files.same_files import same_output
-
-        if not is_standard_output(output.path) and same_output(plot_path, output.path):
-            raise usage_error(f"--plot and -o are the same file: {plot_path}")
-    refuse_inputs_as_outputs(
-        input_paths({"paths": paths, "sheets_path": sheets_path}), [("--plot", plot_path)]
-    )
+    inputs = input_paths({"paths": paths, "sheets_path": sheets_path})
     with writing_output():
-        if plot_path is not None:
-            check_writable(plot_path, force)
-    if scheduler is not None:
-        options = cluster_options(paths, sheets_path)
-        with on_cluster() as cluster:
-            frame, run = cluster.stats_on_cluster(
-                list(paths),
-                scheduler,
-                by=keys,
-                curve=curve or plot_path is not None,
-                quiet=quiet,
-                work_url=work_url,
-                **options,
-            )
-        if run.records == 0:
-            raise no_records()
-        say_tables_notes(run, quiet)
-        exit_once_written(run.failed > 0, run.invalid > 0)
-    else:
-        if work_url is not None:
-            raise usage_error("--work-url takes --scheduler")
-        sheets = load_sheets(sheets_path)
-        with writing_output(), work_folder() as folder:
-            files = build_record_tables(paths, sheets, str(folder), False, quiet, jobs)
-            frame = progress_curve(files, keys) if curve or plot_path else summary(files, keys)
-    shown = plot_path is None or curve  # --plot alone draws the curve, and no more
-    written = []
+        plot = [("--plot", plot_path)]
+        check_outputs(inputs, plot, RECORD_SUFFIXES, force, [("-o", output.path)])
+    work = TablesWork(load_sheets(sheets_path), False, jobs or default_jobs(), scheduler, quiet)
+    notes = partial(say_tables_notes, quiet=quiet)
+    with library_errors():
+        curved = curve or plot_path is not None
+        frame, run = table_statistics(paths, keys, curved, work, notes, work_url)
     # The files are put in place together, once all are written: a failure leaves none.
     with writing_output(), outputs_together(force) as outputs:
         if plot_path is not None:
@@ -146,24 +119,12 @@ def stats(
 
             temporary = outputs.path(plot_path)
             plot_curve(frame, keys, temporary, plot_path.lower().endswith(".png"))
-            written.append(plot_path)
-        if shown:
+        if plot_path is None or curve:  # --plot alone draws the curve, and no more
             with output.text(outputs) as stream:
-                if output.format == "table":
-                    width = terminal_width() if output.to_terminal else None
-                    for line in _frame_lines(frame, keys, width):
-                        stream.write(line + "\n")
-                elif output.format == "csv":
-                    from ..tabular.csv_output import frame_csv
-
-                    stream.write(frame_csv(frame))
-                else:
-                    stream.write(frame.write_ndjson())
-            if not output.to_standard_output:
-                written.append(str(output.path))
-    if not quiet:
-        for path in written:
-            click.echo(printable(f"wrote {path}"), err=True)
+                _write_figures(stream, output, frame, keys)
+    for path in (plot_path, None if plot_path and not curve else output.path):
+        say_written(path, quiet)
+    finish(run.failed > 0, run.invalid > 0)
 
 
 def _plotting_installed() -> bool:
@@ -176,35 +137,21 @@ def _plotting_installed() -> bool:
         return False
 
 
-def _frame_lines(frame: pl.DataFrame, keys: list[str], width: int | None = None) -> list[str]:
-    """A table of statistics for people, fitted to the terminal's ``width``."""
-    from ..views.terminal import table
+def _write_figures(
+    stream: IO[str], output: Destination, frame: pl.DataFrame, keys: list[str]
+) -> None:
+    """The figures as ``--format`` says: a table for people (fitted to the terminal), CSV
+    or JSON Lines."""
+    from ..views.csv_output import frame_csv
+    from ..views.reports import figure_lines
+    from ..views.terminal import terminal_width
 
-    rows = frame.rows()
-    # Few groups and many figures read best as one column per group; a curve (a row per
-    # trick) or many groups as rows.
-    grouped = len(rows) <= 6 if keys else len(rows) == 1
-    if not grouped or not rows:
-        lines = table(frame.columns, [[_cell(value) for value in row] for row in rows], width)
+    if output.format == "table":
+        width = terminal_width() if output.to_terminal else None
+        stream.writelines(
+            line + "\n" for line in figure_lines(frame.columns, frame.rows(), keys, width)
+        )
+    elif output.format == "csv":
+        stream.write(frame_csv(frame))
     else:
-        # Few groups and many figures: one column per group reads best.
-        headers = [
-            "",
-            *(" / ".join(_cell(row[i]) for i in range(len(keys))) or "all" for row in rows),
-        ]
-        body = [
-            [name, *(_cell(row[index]) for row in rows)]
-            for index, name in enumerate(frame.columns)
-            if name not in keys
-        ]
-        lines = table(headers, body, width)
-    return lines
-
-
-def _cell(value: object) -> str:
-    """A figure as a table shows it: ``-`` for none, three decimals for a fraction."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.3f}"
-    return printable(str(value))
+        stream.write(frame.write_ndjson())

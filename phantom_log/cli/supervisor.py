@@ -179,19 +179,7 @@ def _watch_over(child: int, own: int, raw: int, ledger: Ledger) -> int:
                 # shown by the child takes it for itself, and the run goes on).
                 asked = number
                 deadline = time.monotonic() + END_SECONDS
-            if (
-                number != signal.SIGCHLD
-                and not from_terminal
-                and info.si_pid
-                not in (
-                    child,
-                    os.getpid(),
-                )
-            ):
-                # Sent to this process alone (``kill PID``): the child is told too. From
-                # the terminal (si_pid 0), the whole group, the child with it, got it.
-                with suppress(ProcessLookupError):
-                    os.kill(child, number)
+            _pass_on(info, child)
             info = signal.sigtimedwait(_WATCHED, 0)
         done, found = os.waitpid(child, os.WNOHANG)
         if done == child:
@@ -210,6 +198,15 @@ def _watch_over(child: int, own: int, raw: int, ledger: Ledger) -> int:
     if not os.WIFEXITED(status):
         copier.end_line()
     return _exit_code(status, asked, ledger)
+
+
+def _pass_on(info: signal.struct_siginfo, child: int) -> None:
+    """A signal sent to this process alone (``kill PID``) is sent to the child too. From
+    the terminal (``si_pid`` 0), the whole group, the child with it, got it."""
+    sender = info.si_pid
+    if info.si_signo != signal.SIGCHLD and sender != 0 and sender not in (child, os.getpid()):
+        with suppress(ProcessLookupError):
+            os.kill(child, info.si_signo)
 
 
 def _exit_code(status: int, asked: int | None, ledger: Ledger) -> int:

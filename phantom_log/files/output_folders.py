@@ -26,7 +26,7 @@ import secrets
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
@@ -133,6 +133,44 @@ def atomic_folder(
                 temporaries.removed(building)
         if made is not None:
             temporaries.removed(made)
+
+
+@contextmanager
+def folder_written(
+    path: str, force: bool, fixed: Iterable[str]
+) -> Iterator[Callable[[str, str], None]]:
+    """A folder of files made one at a time (``add(name, text)``), and put in the place of
+    ``path`` as a whole when the block ends without error (:func:`atomic_folder`): each
+    file is written as it is made into a hidden folder beside ``path`` (so on its disk),
+    and only its name is kept, so that the memory taken is one file's, however many
+    there are. Refused at once as :func:`folder_target` refuses (``fixed``: names the
+    folder is sure to get), before any file is made; the hidden folder is removed at the
+    end, whatever ends the run."""
+    folder = os.path.normpath(path)
+    target = folder_target(folder, force, fixed)
+    parent = os.path.dirname(os.path.abspath(target))
+    made: str | None = None
+    try:
+        with signals_held():
+            made = tempfile.mkdtemp(prefix=f".{target.name}.pages.", suffix=".tmp", dir=parent)
+            temporaries.made(made)
+        files = Path(made)
+        names: list[str] = []
+
+        def add(name: str, text: str) -> None:
+            (files / name).write_bytes(text.encode("utf-8"))
+            names.append(name)
+
+        with _failures_as(path, probe=files):
+            yield add
+            with atomic_folder(folder, force, names) as building:
+                for name in names:
+                    os.replace(files / name, building / name)
+    finally:
+        if made is not None:
+            with signals_held():
+                shutil.rmtree(made, ignore_errors=True)
+                temporaries.removed(made)
 
 
 def _take_mode(building: Path, target: Path) -> None:

@@ -245,12 +245,6 @@ def _failures_as(path: str, target: str | None = None, probe: Path | None = None
         raise failed from error
 
 
-def failures_named(path: str, probe: Path | None = None) -> AbstractContextManager[None]:
-    """A write failure in the block (a full disk) becomes :class:`OutputFailed` naming
-    ``path``, asking the disk of ``probe`` again when the error lost its reason."""
-    return _failures_as(path, probe=probe)
-
-
 def _as_failed(
     error: Exception, path: str, target: str | None = None, probe: Path | None = None
 ) -> OutputFailed | None:
@@ -616,23 +610,6 @@ def outputs_together(force: bool = False) -> Iterator[OutputSet]:
         outputs._commit()
     finally:
         outputs._discard()
-
-
-@contextmanager
-def atomic_path(
-    path: str | os.PathLike[str], force: bool = False, standard_output: bool = False
-) -> Iterator[Path]:
-    """A temporary path, beside the output, to write; on success it becomes the output
-    in one step (for standard output, its bytes are copied there): an
-    :class:`OutputSet` of one.
-
-    Refuses as :func:`output_target` does (the file existing without ``force`` is
-    checked before and again at the end). A write that fails in the block or at the end
-    raises :class:`OutputFailed`. Whatever ends the block early (an error, Ctrl-C,
-    SIGTERM), the temporary file is removed and the output is left as it was.
-    """
-    with outputs_together(force) as outputs:
-        yield outputs.path(path, standard_output)
 
 
 @contextmanager

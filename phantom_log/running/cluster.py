@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import posixpath
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import polars as pl
 
@@ -37,6 +37,7 @@ from ..rules.sheets import Sheet
 from ..tabular.batch import PROBLEM_SCHEMA, failed_batch, problems_of
 from .cluster_tasks import Job, Part, PartResult, PartWriteFailed, part_result, run_part
 from .dask_extra import require_cluster
+from .failures import ClusterFailed, RunRefused
 from .parquet_datasets import (
     DatasetTarget,
     check_dataset_target,
@@ -50,16 +51,15 @@ from .stored_sources import StoredSource, find_stored_sources
 if TYPE_CHECKING:
     from distributed import Client
 
+    from ..views.terminal import Progress
+
+Returned = TypeVar("Returned")
+
 #: The bytes of one task, by default: an object larger than this is cut into ranges of
 #: about this size, at line boundaries.
 DEFAULT_BLOCKSIZE: Final = 64 * 2**20
 #: How the scheduler is named to run a cluster of this machine's cores.
 LOCAL: Final = "local"
-
-
-class ClusterFailed(RuntimeError):
-    """The cluster could not do the run: the scheduler cannot be reached, or a worker
-    died (the run ends; its outputs are left as they were)."""
 
 
 # --- running on the cluster -------------------------------------------------------------
@@ -150,9 +150,11 @@ def run_on_cluster(
     job: Job,
     blocksize: int | None = DEFAULT_BLOCKSIZE,
     quiet: bool = False,
+    progress: Progress | None = None,
 ) -> ClusterRun:
     """Run the job on every source: each object, or range of a large JSON Lines object,
-    is one task; the results are gathered in input order.
+    is one task; the results are gathered in input order, counted on ``progress`` (by
+    default a bar of its own, unless ``quiet``).
 
     A source of this machine that is no regular file (a broken link, a link loop, a file
     without permission or gone, a FIFO or device found in a folder; a FIFO or a device
@@ -168,7 +170,8 @@ def run_on_cluster(
 
     from ..views.terminal import Progress
 
-    progress = Progress("reading", not quiet)
+    if progress is None:
+        progress = Progress("reading", not quiet)
     sizes = [source.size for source in sources]
     progress.start(None if None in sizes else sum(size or 0 for size in sizes))
     results: list[PartResult] = []
@@ -342,6 +345,30 @@ def _combined(results: Sequence[PartResult], parts: int) -> ClusterRun:
 # --- the three commands -----------------------------------------------------------------
 
 
+def run_for_command(
+    function: Callable[..., Returned], urls: Sequence[str], *args: Any, **kwargs: Any
+) -> Returned:
+    """``function`` (one of the three below) run for a command: on the records that the
+    command's selection and size limit take (:mod:`phantom_log.records.selection`,
+    :mod:`phantom_log.records.size_limit`), what it refuses to do (standard input, any
+    ``ValueError``) a :class:`~.failures.RunRefused`."""
+    from ..records.selection import current_selection
+    from ..records.size_limit import max_record_size
+
+    if "-" in urls:
+        raise RunRefused("--scheduler reads storage (paths, URLs): not standard input (-)")
+    try:
+        return function(
+            list(urls),
+            *args,
+            selection=current_selection(),
+            max_record_size=max_record_size(),
+            **kwargs,
+        )
+    except ValueError as error:
+        raise RunRefused(str(error)) from None
+
+
 def export_on_cluster(
     urls: Sequence[str],
     games_url: str | None,
@@ -443,11 +470,13 @@ def verify_on_cluster(
     max_record_size: int | None = None,
     storage_options: Mapping[str, Any] | None = None,
     workers: int | None = None,
+    progress: Progress | None = None,
 ) -> ClusterRun:
     """``verify`` on a cluster: the counts of its summary line, its problems counted per
     code (:meth:`ClusterRun.by_code`), and every problem of every record, in input order
     (:attr:`ClusterRun.problems`, worded as the text report words them by
-    :meth:`ClusterRun.problem_lines`)."""
+    :meth:`ClusterRun.problem_lines`), counted on ``progress`` as
+    :func:`run_on_cluster` counts."""
     options = dict(storage_options or {})
     sources = find_stored_sources(urls, options)
     job = Job(
@@ -459,7 +488,7 @@ def verify_on_cluster(
         storage_options=options,
     )
     with cluster_client(scheduler, workers) as client:
-        return run_on_cluster(client, sources, job, blocksize, quiet)
+        return run_on_cluster(client, sources, job, blocksize, quiet, progress)
 
 
 def stats_on_cluster(

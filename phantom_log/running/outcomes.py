@@ -1,7 +1,7 @@
-"""What a verify run carries from its workers to the main process: the outcome of each
-record (:class:`Outcome`: its verdict, the text to print, tournament facts), a chunk of
-them in one piece (:class:`Batch`), and the counts of a run (:class:`Tally`); and what a
-worker makes them of, a chunk's records with their reports (:class:`CheckedRecord`)."""
+"""What a verify run carries from its workers to the main process: a chunk of records in
+one piece (:class:`Batch`: the text to print, the counts, the records' texts, tournament
+facts) and the counts of a run (:class:`Tally`); and what a worker makes them of, a
+chunk's records with their reports (:class:`CheckedRecord`)."""
 
 from __future__ import annotations
 
@@ -14,33 +14,13 @@ from ..records.source_records import SourceRecord, record_line
 from ..rules.problems import FAILURE_CODES, Problem, Severity
 from ..rules.sheets import Sheet
 from ..tournament.cross_checks import TournamentProblem
-from ..tournament.facts import FactsRow, FactsTable, report_facts
-from ..views.reports import report_json_line, report_lines, verdict_line
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What the main process needs of one verified record: its verdict, the text to
-    print, and (for tournament checking) its facts and problems."""
-
-    valid: bool
-    warnings: int
-    text: str
-    #: For tournament checking: the record's facts, as a table takes them.
-    facts: FactsRow | None = None
-    problems: tuple[TournamentProblem, ...] = ()
-    #: True when the run could not check this record (``internal-error``, ``unreadable``).
-    failed: bool = False
-    #: The code of each of the record's problems (a code as often as it is found).
-    codes: tuple[str, ...] = ()
-    #: The record's text as one line of JSON Lines (with ``Options.keep_text``), ``None``
-    #: when there is none (a source that could not be read).
-    record_text: bytes | None = None
+from ..tournament.facts import FactsTable, report_facts
+from ..views.reports import counted, report_json_line, report_lines, verdict_line
 
 
 class CheckedRecord(NamedTuple):
     """A record as it was read, and the report on it: what the verify pipeline's workers
-    make their results of (:func:`phantom_log.running.pipeline.verify_sources_by_chunk`)."""
+    make their results of (:func:`phantom_log.running.pipeline.verify_chunk`)."""
 
     record: SourceRecord
     report: RecordReport
@@ -48,8 +28,9 @@ class CheckedRecord(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """How to verify and what to return: ``output`` is ``text``, ``json`` or ``facts``
-    (tournament checking: the text lines and the facts)."""
+    """How to verify and what to return: ``output`` is ``text``, ``json``, ``facts``
+    (tournament checking: the text lines and the facts) or ``reports`` (the reports
+    themselves, as :func:`phantom_log.verify` gives them)."""
 
     sheets: Mapping[str, Sheet] | None = None
     strict: bool = False
@@ -59,33 +40,15 @@ class Options:
     keep_text: bool = False
 
 
-def report_outcome(
-    report: RecordReport, options: Options, read: SourceRecord | None = None
-) -> Outcome:
-    """The outcome of one report (of the record as it was ``read``, when it is given: a
-    record's tournament facts then say where its text is, for its content's digest to be
-    made only if it may be a copy)."""
-    valid, warnings, failed, codes = _verdict(report.problems)
+def report_text(report: RecordReport, options: Options, valid: bool) -> str:
+    """What verify prints of one report (``valid``: ``report.valid``, as the caller found
+    it): its line of JSON Lines, or its problems and (unless quiet) its verdict line."""
     if options.output == "json":
-        return Outcome(valid, warnings, report_json_line(report, valid), failed=failed, codes=codes)
+        return report_json_line(report, valid)
     lines = report_lines(report) if report.problems else []
     if valid and not options.quiet:
         lines.append(verdict_line(report))
-    text = "".join(line + "\n" for line in lines)
-    if options.output == "facts":
-        problems = tuple(
-            TournamentProblem(
-                report.source,
-                report.index,
-                report.game_id,
-                problem.code.value,
-                problem.severity,
-                problem.message,
-            )
-            for problem in report.problems
-        )
-        return Outcome(valid, warnings, text, report_facts(report, read), problems, failed, codes)
-    return Outcome(valid, warnings, text, failed=failed, codes=codes)
+    return "".join(line + "\n" for line in lines)
 
 
 _NO_PROBLEM: Final = (True, 0, False, ())
@@ -110,21 +73,41 @@ def _verdict(problems: tuple[Problem, ...]) -> tuple[bool, int, bool, tuple[str,
     return warnings == len(problems), warnings, failed, tuple(codes)
 
 
-def chunk_outcomes(checked: Iterable[CheckedRecord], options: Options) -> list[Outcome]:
-    """The outcome of each record of a chunk, in order, with its text as a line of JSON
-    Lines when ``options.keep_text`` asks for it."""
-    outcomes = []
-    for record, report in checked:
-        outcome = report_outcome(report, options, record)
-        if options.keep_text:
-            outcome.record_text = record_line(record)
-        outcomes.append(outcome)
-    return outcomes
-
-
 def chunk_batch(checked: Iterable[CheckedRecord], options: Options) -> Batch:
-    """The outcomes of a chunk's records as one :class:`Batch`."""
-    return batch_outcomes(chunk_outcomes(checked, options))
+    """A chunk's checked records as one :class:`Batch`, in their order: what ``options``
+    asks for of them (their reports alone, for ``output="reports"``). A record's
+    tournament facts say where its text is, for its content's digest to be made only if
+    it may be a copy."""
+    if options.output == "reports":
+        return Batch("", Tally(), reports=[report for _, report in checked])
+    tally = Tally()
+    texts: list[str] = []
+    kept: dict[bool, list[bytes]] = {True: [], False: []}
+    facts = FactsTable() if options.output == "facts" else None
+    problems: list[TournamentProblem] = []
+    for record, report in checked:
+        valid, warnings, failed, codes = _verdict(report.problems)
+        tally.add(valid, warnings, failed, codes)
+        texts.append(report_text(report, options, valid))
+        if facts is not None:
+            facts.add(report_facts(report, record))
+            problems += [
+                TournamentProblem(
+                    report.source,
+                    report.index,
+                    report.game_id,
+                    problem.code.value,
+                    problem.severity,
+                    problem.message,
+                )
+                for problem in report.problems
+            ]
+        line = record_line(record) if options.keep_text else None
+        if line is not None:
+            kept[valid].append(line)
+    return Batch(
+        "".join(texts), tally, b"".join(kept[True]), b"".join(kept[False]), facts, problems
+    )
 
 
 @dataclass
@@ -138,13 +121,14 @@ class Tally:
     failed: int = 0
     codes: dict[str, int] = field(default_factory=dict)
 
-    def add(self, outcome: Outcome) -> None:
-        """Count one record."""
+    def add(self, valid: bool, warnings: int, failed: bool, codes: Iterable[str]) -> None:
+        """Count one record: whether it is valid, its warnings, whether the run could not
+        check it, and its problems' codes."""
         self.records += 1
-        self.valid += outcome.valid
-        self.warnings += outcome.warnings
-        self.failed += outcome.failed
-        for code in outcome.codes:
+        self.valid += valid
+        self.warnings += warnings
+        self.failed += failed
+        for code in codes:
             self.codes[code] = self.codes.get(code, 0) + 1
 
     def merge(self, other: Tally) -> None:
@@ -166,13 +150,9 @@ class Tally:
 
     def summary(self) -> str:
         """``3 records: 2 valid, 1 invalid, 0 warnings``."""
-
-        def count(number: int, word: str) -> str:
-            return f"{number} {word}{'' if number == 1 else 's'}"
-
         return (
-            f"{count(self.records, 'record')}: {self.valid} valid, "
-            f"{self.records - self.valid} invalid, {count(self.warnings, 'warning')}"
+            f"{counted(self.records, 'record')}: {self.valid} valid, "
+            f"{self.records - self.valid} invalid, {counted(self.warnings, 'warning')}"
         )
 
 
@@ -190,23 +170,5 @@ class Batch:
     #: one table, and their own problems.
     facts: FactsTable | None = None
     problems: list[TournamentProblem] = field(default_factory=list)
-
-
-def batch_outcomes(outcomes: list[Outcome]) -> Batch:
-    """The outcomes of a chunk's records as one batch, in their order."""
-    tally = Tally()
-    valid: list[bytes] = []
-    invalid: list[bytes] = []
-    for outcome in outcomes:
-        tally.add(outcome)
-        if outcome.record_text is not None:
-            (valid if outcome.valid else invalid).append(outcome.record_text)
-    text = "".join(outcome.text for outcome in outcomes)
-    batch = Batch(text, tally, b"".join(valid), b"".join(invalid))
-    if outcomes and outcomes[0].facts is not None:
-        table = batch.facts = FactsTable()
-        for outcome in outcomes:
-            if outcome.facts is not None:
-                table.add(outcome.facts)
-        batch.problems = [problem for outcome in outcomes for problem in outcome.problems]
-    return batch
+    #: The reports themselves (``Options.output`` is ``reports``).
+    reports: list[RecordReport] = field(default_factory=list)

@@ -3,8 +3,9 @@
 The main process reads the sources as raw chunks (:func:`~phantom_log.records.chunks.read_chunks`),
 workers parse and verify them and return what is to be printed, and the main process
 prints it in order. At most a few chunks per worker are in flight, so memory stays
-bounded on any input size. Every verify run, of the command line or of the API, is one
-pipeline: :func:`verify_sources_by_chunk`.
+bounded on any input size. Each job has one entry: :func:`verify_batches` verifies (every
+verify run, of the command line or of the API), :func:`source_tables` makes the tables,
+:func:`digest_possible_copies` compares a tournament's possible copies.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import multiprocessing
 import os
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
@@ -22,7 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final, Protocol, TypeVar
 
-from ..checking.verdict import LogBuilder, RecordReport, verify_record
+from ..checking.verdict import verify_record
 from ..files import temporaries
 from ..files.outputs import is_library_panic, ran_out_of_memory
 from ..records.chunks import Chunk, read_chunks
@@ -30,8 +31,10 @@ from ..records.found_sources import find_sources, source_size
 from ..records.source_records import chunk_records
 from ..rules.replay import GameLogBuilder, VerdictBuilder
 from ..rules.sheets import Sheet
+from ..views.terminal import Progress
 from .collector import collector_for_records
-from .outcomes import Batch, CheckedRecord, Options, Outcome, chunk_batch, chunk_outcomes
+from .failures import WorkerLost
+from .outcomes import Batch, CheckedRecord, Options, chunk_batch
 from .thread_failures import failure_of
 from .worker_watch import start_worker
 
@@ -42,8 +45,6 @@ if TYPE_CHECKING:  # the tables need polars: imported only by the commands that 
 
 Item = TypeVar("Item")
 Output = TypeVar("Output")
-#: What a worker of the verify pipeline makes of a chunk's checked records.
-Summary = TypeVar("Summary")
 
 
 def default_jobs() -> int:
@@ -197,15 +198,6 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
         results._writer.close()  # type: ignore[union-attr]
 
 
-class WorkerLost(RuntimeError):
-    """A worker process died (killed, or out of memory): the run cannot be completed.
-    ``done`` is how many chunks were finished and given out before."""
-
-    def __init__(self, done: int) -> None:
-        super().__init__(f"a worker process died after {done} chunks of records were done")
-        self.done = done
-
-
 class ProgressHook(Protocol):
     """What the pipeline tells a progress display: the input's size, the bytes read."""
 
@@ -247,122 +239,47 @@ def _chunks(
     return chunks()
 
 
-def verify_chunk(
-    chunk: Chunk,
-    summarise: Callable[[Iterator[CheckedRecord]], Summary],
-    sheets: Mapping[str, Sheet] | None = None,
-    strict: bool = False,
-    builder: LogBuilder = GameLogBuilder,
-) -> Summary:
-    """Parse and verify the records of one chunk (in a worker, or in the main process):
-    what ``summarise`` makes of them, each with its report by
-    :func:`~phantom_log.checking.verdict.verify_record` (its game log as ``builder``
-    builds it: every event, or the verdict only)."""
+def verify_chunk(chunk: Chunk, options: Options) -> Batch:
+    """Parse and verify the records of one chunk (in a worker, or in the main process), each
+    by :func:`~phantom_log.checking.verdict.verify_record`, as one
+    :class:`~.outcomes.Batch` of what ``options`` asks for: the reports themselves, every
+    event in their game logs (``output="reports"``); else the text to print, the counts and
+    the tournament's facts, of reports that need no event (a
+    :class:`~phantom_log.rules.replay.VerdictBuilder`'s)."""
+    sheets, strict = options.sheets, options.strict
+    builder = GameLogBuilder if options.output == "reports" else VerdictBuilder
     with collector_for_records():
-        return summarise(
-            CheckedRecord(record, verify_record(record, sheets, strict, builder))
-            for record in chunk_records(chunk, sheets)
+        return chunk_batch(
+            (
+                CheckedRecord(record, verify_record(record, sheets, strict, builder))
+                for record in chunk_records(chunk, sheets)
+            ),
+            options,
         )
 
 
-def verify_sources_by_chunk(
-    paths: Iterable[str],
-    summarise: Callable[[Iterator[CheckedRecord]], Summary],
+def verify_batches(
+    paths: Sequence[str],
+    options: Options,
     jobs: int,
-    sheets: Mapping[str, Sheet] | None = None,
-    strict: bool = False,
-    builder: LogBuilder = GameLogBuilder,
     stdin: IO[bytes] | None = None,
-    progress: ProgressHook | None = None,
+    progress: Progress | None = None,
     max_record_size: int | None = None,
-    spans: bool = False,
-) -> Iterator[Summary]:
+) -> Iterator[Batch]:
     """The one pipeline that verifies records, for ``phantom-log verify``, ``tournament
-    check`` and :func:`phantom_log.verify` alike: the sources of the paths are read and
-    cut into chunks here (counted on ``progress``; a record over ``max_record_size``
-    bytes, by default the limit in force, is an ``unreadable`` problem), ``jobs`` worker
-    processes check each chunk's records (:func:`verify_chunk`), and what
-    ``summarise`` makes of a chunk there (a picklable function: the reports themselves,
-    :func:`chunk_reports`, or the text a command prints) comes back, a chunk at a time,
-    in input order. With ``spans``, the records read from regular files (but for game
-    texts) name their places in them, even on one core.
+    check`` and :func:`phantom_log.verify` alike: the sources of the paths are read and cut
+    into chunks here (counted on ``progress``; a record over ``max_record_size`` bytes, by
+    default the limit in force, is an ``unreadable`` problem), ``jobs`` worker processes
+    verify each chunk (:func:`verify_chunk`), and a :class:`~.outcomes.Batch` a chunk comes
+    back, in input order. The tournament's facts say where each record's text is (its
+    content's digest is made only if it may be a copy: :func:`digest_possible_copies`).
 
     Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not
     exist, at once, before any record is read.
     """
+    spans = options.output == "facts"
     chunks = _chunks(paths, stdin, progress, jobs, max_record_size, spans)
-    work = partial(verify_chunk, summarise=summarise, sheets=sheets, strict=strict, builder=builder)
-    return ordered_map(work, chunks, jobs)
-
-
-def chunk_reports(checked: Iterable[CheckedRecord]) -> list[RecordReport]:
-    """The reports on a chunk's records, in order (what :func:`phantom_log.verify` gives)."""
-    return [report for _, report in checked]
-
-
-def verify_sources(
-    paths: Iterable[str],
-    options: Options,
-    jobs: int,
-    stdin: IO[bytes] | None = None,
-    progress: ProgressHook | None = None,
-) -> Iterator[Outcome]:
-    """The outcome of every record of the paths, in input order, on ``jobs`` processes
-    (:func:`verify_sources_by_chunk`, a record at a time).
-
-    Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not exist,
-    before any record is read.
-    """
-    summarise = partial(chunk_outcomes, options=options)
-    for outcomes in verify_sources_by_chunk(
-        paths,
-        summarise,
-        jobs,
-        sheets=options.sheets,
-        strict=options.strict,
-        builder=VerdictBuilder,
-        stdin=stdin,
-        progress=progress,
-        spans=options.output == "facts",
-    ):
-        yield from outcomes
-
-
-def verify_chunk_in_one(chunk: Chunk, options: Options) -> Batch:
-    """What a worker of :func:`verify_sources_in_batches` makes of one chunk: its
-    records parsed, verified and formatted as one :class:`~.outcomes.Batch`."""
-    summarise = partial(chunk_batch, options=options)
-    return verify_chunk(chunk, summarise, options.sheets, options.strict, VerdictBuilder)
-
-
-def verify_sources_in_batches(
-    paths: Iterable[str],
-    options: Options,
-    jobs: int,
-    stdin: IO[bytes] | None = None,
-    progress: ProgressHook | None = None,
-) -> Iterator[Batch]:
-    """What ``phantom-log verify`` and ``tournament check`` print and count, a chunk of
-    records at a time (:func:`verify_sources_by_chunk`), with the least work left to
-    the main process: the workers format the records as ``options`` says, and send one
-    :class:`~.outcomes.Batch` a chunk (one object to receive, one text to write).
-    Raises as :func:`verify_sources` does."""
-    # The events are for the annotations and the pictures: neither the printed
-    # reports nor the tournament's facts need them, and they cost time (VerdictBuilder).
-    # The tournament's facts say where each record's text is (its content's digest is made
-    # only if it may be a copy: digest_possible_copies).
-    summarise = partial(chunk_batch, options=options)
-    yield from verify_sources_by_chunk(
-        paths,
-        summarise,
-        jobs,
-        sheets=options.sheets,
-        strict=options.strict,
-        builder=VerdictBuilder,
-        stdin=stdin,
-        progress=progress,
-        spans=options.output == "facts",
-    )
+    return ordered_map(partial(verify_chunk, options=options), chunks, jobs)
 
 
 def digest_possible_copies(

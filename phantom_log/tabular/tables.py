@@ -23,7 +23,7 @@ from ..rules.cards import CARD_CODES, SUIT_CODES, Role
 from ..rules.engine import SWAP_SIZE
 from ..rules.events import Reason
 from ..views.annotate import ANNOTATION_FIELDS
-from .csv_output import frame_csv
+from ..views.csv_output import frame_csv
 from .rows import SWAP_LAYOUT, TRICK_LAYOUT, TrickRows, game_row, trick_rows
 
 GAME_SCHEMA: Final = {
@@ -87,7 +87,7 @@ TRICK_SCHEMA: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
 #: The tricks table's columns of anyone's text (a source's name, a game id): its other
 #: text columns hold phantom-log's own codes (cards, suits, roles, reasons, and the swaps
 #: written as "lead P:Ma2 C:-"), of which none begins a spreadsheet formula, so CSV marks
-#: the cells of these two only (:func:`~phantom_log.tabular.csv_output.text_cells`).
+#: the cells of these two only (:func:`~phantom_log.views.csv_output.text_cells`).
 TRICK_TEXT_COLUMNS: Final = ("source", "game_id")
 # The key joining the two tables inside phantom-log (game_id need not be unique).
 GAME_KEY: Final = "game_key"

@@ -7,11 +7,15 @@ No rule is applied here: every fact comes from the game log's events
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final, Literal, TypedDict, cast
+from typing import IO, Any, Final, Literal, Protocol, TypedDict, cast
 
+import orjson
+
+from ..checking.verdict import RecordReport
 from ..records.trick_spans import WHOLE_GAME, TrickSpan
 from ..rules.cards import CARD_CODES, Role, RoleKey, SuitCode, card_suit
 from ..rules.events import (
@@ -24,7 +28,17 @@ from ..rules.events import (
     TrickEnded,
 )
 from ..rules.replay import GameLog
-from .terminal import ROLE_COLOURS, SUIT_COLOURS, Style, table, table_parts, visible_width
+from .csv_output import CsvRows
+from .reports import printable, record_title, report_lines, verdict_line
+from .terminal import (
+    ANALYSIS_SYMBOLS,
+    ROLE_COLOURS,
+    SUIT_COLOURS,
+    Style,
+    table,
+    table_parts,
+    visible_width,
+)
 
 #: Why a trick was won (:class:`~phantom_log.rules.events.Reason`'s values).
 TrickReason = Literal["higher-number", "super-trump", "trump", "lead-suit"]
@@ -511,3 +525,126 @@ def _wrap(text: str, width: int) -> list[str]:
     import textwrap
 
     return textwrap.wrap(text, width) or [""]
+
+
+#: A record's analysed decisions by trick (round, trick), as JSON objects (``player``,
+#: ``kind``, ``played``, ``cost``, ``label``), for annotate to add to its tricks.
+Marks = Mapping[tuple[int, int], list[Any]]
+
+
+class FastRows(Protocol):
+    """A writer of the rows of ``annotate --format csv`` of whole records (the tricks of
+    the whole game, no explanation, no analysis), faster than a row at a time."""
+
+    def add(self, report: RecordReport) -> None: ...
+
+    def flush(self) -> None: ...
+
+
+@dataclass
+class AnnotationOutput:
+    """``annotate``'s output of many records, added one at a time: ``form`` is ``table``
+    (for people, in ``style``; the record's problems follow its table), ``json`` or ``csv``
+    (a row per trick of the span ``tricks``; the problems on standard error). Each trick
+    has its explanation with ``explain`` (in the table's compact layout only if
+    ``explain_asked``), and its analysed decisions given ``marks`` (``worded``: how a
+    trick's are put in a cell). ``fast`` writes the CSV instead, when it is given.
+    :meth:`close` ends the output; ``valid`` and ``failed`` then say how the run ends."""
+
+    stream: IO[str]
+    form: str
+    style: Style
+    explain: bool
+    tricks: TrickSpan = WHOLE_GAME
+    explain_asked: bool = True
+    marks: Callable[[RecordReport], Marks] | None = None
+    worded: Callable[[Sequence[Mapping[str, Any]]], str] = str
+    fast: FastRows | None = None
+    valid: bool = True
+    failed: bool = False
+    records: int = 0
+    #: The symbols of the table layouts used, in order.
+    symbols: dict[str, None] = field(default_factory=dict)
+    csv: CsvRows | None = None
+
+    def __post_init__(self) -> None:
+        if self.form == "csv" and self.fast is None:
+            fields = [*ANNOTATION_FIELDS, *(["explanation"] if self.explain else [])]
+            self.csv = CsvRows(self.stream, fields + (["analysis"] if self.marks else []))
+            self.csv.write_header()
+
+    def write(self, reports: Iterable[RecordReport]) -> None:
+        """Annotate the records, and end the output."""
+        for report in reports:
+            self.add(report)
+        self.close()
+
+    def add(self, report: RecordReport) -> None:
+        """Annotate one record."""
+        self.valid &= report.valid
+        self.failed |= report.failed
+        self.records += 1
+        if self.fast is not None:
+            self.fast.add(report)
+        else:
+            annotations = [
+                annotation
+                for annotation in (
+                    () if report.log is None else annotate(report.log, report.game_id, self.explain)
+                )
+                if self.tricks.covers(annotation.round, annotation.trick)
+            ]
+            marks = None if self.marks is None else self.marks(report)
+            if self.form == "table":
+                self._table(report, annotations, marks)
+                return
+            self._rows(annotations, marks)
+        for line in report_lines(report):
+            sys.stderr.write(line + "\n")
+
+    def _rows(self, annotations: list[Annotation], marks: Marks | None) -> None:
+        for annotation in annotations:
+            trick = (annotation.round, annotation.trick)
+            if self.csv is not None:
+                row = annotation.to_csv_row(self.explain)
+                if marks is not None:
+                    row["analysis"] = self.worded(marks.get(trick, []))
+                self.csv.write(row)
+                continue
+            data = annotation.to_json(self.explain)
+            if marks is not None:
+                data["analysis"] = marks.get(trick, [])
+            self.stream.write(orjson.dumps(data).decode() + "\n")
+
+    def _table(
+        self, report: RecordReport, annotations: list[Annotation], marks: Marks | None
+    ) -> None:
+        style, stream = self.style, self.stream
+        if self.records > 1:
+            stream.write("\n")
+        for line in style.fit(record_title(report)):
+            stream.write(style.paint(line, bold=True) + "\n")
+        if report.log is not None:
+            mistakes = None
+            if marks is not None:
+                mistakes = {trick: printable(self.worded(found)) for trick, found in marks.items()}
+            layout = choose_layout(annotations, report.log, style, mistakes)
+            self.symbols.update(dict.fromkeys(table_symbols(layout)))
+            explained = self.explain and (self.explain_asked or layout is Layout.WIDE)
+            for line in table_lines(
+                annotations, report.log, style, explained, mistakes, self.tricks, layout
+            ):
+                stream.write(line + "\n")
+        for line in report_lines(report):
+            stream.write(line + "\n")
+        if report.valid:
+            stream.write(style.fitted(verdict_line(report)))
+
+    def close(self) -> None:
+        """End the output: the rows held written, the table's legend."""
+        if self.fast is not None:
+            self.fast.flush()
+        if self.form == "table" and self.records:
+            analysed = ANALYSIS_SYMBOLS if self.marks is not None else ()
+            legend = self.style.legend([*(self.symbols or TABLE_SYMBOLS), *analysed])
+            self.stream.write("\n" + self.style.fitted(legend))

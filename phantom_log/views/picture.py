@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 from xml.etree import ElementTree
 
+from ..checking.verdict import RecordReport
 from ..rules.cards import Role, hand_cards, hand_codes
 from ..rules.engine import (
     ROUNDS_PER_GAME,
@@ -23,7 +24,8 @@ from ..rules.engine import (
 )
 from ..rules.replay import GameLog
 from ..rules.sheets import NOTES_PER_SHEET, Sheet
-from .terminal import SUIT_COLOURS, SUIT_SYMBOLS, Style, visible_width
+from .reports import printable, record_title
+from .terminal import ANALYSIS_SYMBOLS, SUIT_COLOURS, SUIT_SYMBOLS, Style, visible_width
 
 if TYPE_CHECKING:
     from ..rules.problems import Problem
@@ -644,3 +646,43 @@ def svg_position(
         line = ElementTree.SubElement(svg, "text", {"x": "20", "y": str(290 + 24 * number)})
         line.text = text
     return ElementTree.tostring(svg, encoding="unicode", xml_declaration=False) + "\n"
+
+
+def terminal_picture(
+    report: RecordReport,
+    log: GameLog,
+    at: tuple[int, int] | None,
+    at_text: str | None,
+    style: Style,
+    mistakes: Callable[[tuple[int, int] | None], list[str]] | None = None,
+) -> list[str]:
+    """``show``'s picture of a record in the terminal, its lines ended: the title, the
+    sheet at the moment ``at`` (``at_text`` as it was given; the end by default) and the
+    story of the trick, given ``mistakes`` the costly decisions up to that moment, and the
+    legend. An illegal record is shown where its replay stops, saying so when ``at`` is
+    past it; :class:`MomentError` for a moment a valid record does not reach."""
+    shown: Moment | None = None
+    missed = []
+    try:
+        shown = moment(log, at)
+    except MomentError as error:
+        if report.valid:
+            raise
+        if at is not None:
+            missed = [f"--at {at_text}: {error}; shown where the replay stops"]
+        if log.rounds:
+            shown = moment(log)
+    title = [style.paint(line, bold=True) + "\n" for line in style.fit(record_title(report))]
+    if shown is None:
+        lines = [*missed, *before_play_lines(log, style)]
+    else:
+        lines = [*missed, *moment_lines(log, shown, style)]
+        story = story_lines(log, shown, style.text_width(88))
+        lines += ["", *(printable(line) for line in story)] if story else []
+    if mistakes is not None:
+        until = None if shown is None else (shown.round, shown.trick)
+        lines += ["", *(printable(line) for line in mistakes(until))]
+    if shown is not None:
+        symbols = [*SHEET_SYMBOLS, *(ANALYSIS_SYMBOLS if mistakes is not None else ())]
+        lines += ["", *style.fit(style.legend(symbols))]
+    return title + [style.fitted(line) for line in lines]

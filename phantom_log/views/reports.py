@@ -5,8 +5,8 @@ report (``verify --format json``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 import orjson
 
@@ -42,6 +42,11 @@ _UNSAFE: Final = {
         ]
     },
 }
+
+
+def counted(number: int, word: str) -> str:
+    """``1 record``, ``3 records``: a count and its word."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def printable(text: str) -> str:
@@ -133,6 +138,12 @@ def game_title(name: str, report: RecordReport) -> str:
     return title
 
 
+def record_title(report: RecordReport) -> str:
+    """The record's name (with the file it was read from), players, sheet and rules, as a
+    terminal prints it."""
+    return printable(game_title(record_name(report), report))
+
+
 def shared_title(report: RecordReport) -> str:
     """The title of a page or a picture meant to be shared: :func:`shared_name`, the
     players, the sheet and the rules; no local path (made printable)."""
@@ -155,10 +166,7 @@ def report_lines(report: RecordReport) -> list[str]:
     more = len(report.problems) - PROBLEMS_LISTED
     if more > 0:
         lines.append(
-            printable(
-                f"{record_name(report)}: and {more} more problem{'s' if more != 1 else ''}, "
-                "not listed"
-            )
+            printable(f"{record_name(report)}: and {counted(more, 'more problem')}, not listed")
         )
     return lines
 
@@ -191,7 +199,7 @@ def verdict_text(name: str, result: Result, ended_at: tuple[int, int] | None) ->
 def result_text(result: Result, ended_at: tuple[int, int] | None) -> str:
     """A game's result in words: who won with how many notes, and where the game ended
     (``unfinished, ... so far`` for a game without a winner)."""
-    notes = f"{result.notes} note{'s' if result.notes != 1 else ''}"
+    notes = counted(result.notes, "note")
     if result.winner is None:
         return f"unfinished, {notes} completed so far"
     outcome = f"{result.winner.in_text} wins with {notes} completed"
@@ -251,3 +259,69 @@ def _json_count(number: int | None) -> str:
 
 def _json_winner(result: Result) -> str:
     return "null" if result.winner is None else f'"{result.winner.key}"'
+
+
+# -- the tournament's report -----------------------------------------------------------
+
+
+def tournament_lines(report: Any, skipped: int, standings: bool, width: int | None) -> list[str]:
+    """``tournament check``'s text report (of a
+    :class:`~phantom_log.tournament.report.TournamentReport`) after the records' own
+    problems, the first ``skipped`` of its problems: the problems across records, the
+    summary and (``standings``) the standings table, fitted to ``width``."""
+    from .terminal import table
+
+    lines = []
+    for problem in report.problems[skipped:]:
+        where = problem.source if problem.index is None else f"{problem.source}#{problem.index}"
+        name = f" ({problem.game_id})" if problem.game_id else ""
+        severity = "warning: " if problem.severity is Severity.WARNING else ""
+        lines.append(printable(f"{where}{name}: {severity}{problem.code}: {problem.message}"))
+    all_warnings = sum(p.severity is Severity.WARNING for p in report.problems)
+    lines.append(
+        f"{counted(report.records, 'record')}: {report.valid} valid, {report.invalid} "
+        f"invalid; {counted(report.errors, 'error')}, {counted(all_warnings, 'warning')}"
+    )
+    if standings and report.standings:
+        columns = list(report.standings[0])
+        rows = [
+            [str(place), *(printable(str(row[column])) for column in columns)]
+            for place, row in enumerate(report.standings, start=1)
+        ]
+        lines += ["", "Standings", *table(["#", *columns], rows, width)]
+    return lines
+
+
+# -- the statistics --------------------------------------------------------------------
+
+
+def figure_lines(
+    columns: Sequence[str], rows: Sequence[Sequence[Any]], keys: Sequence[str], width: int | None
+) -> list[str]:
+    """``stats``'s figures for people, fitted to the terminal's ``width``: few groups and
+    many figures as one column per group (groups by ``keys``); a curve (a row per trick)
+    or many groups as rows."""
+    from .terminal import table
+
+    grouped = len(rows) <= 6 if keys else len(rows) == 1
+    if not grouped or not rows:
+        return table(columns, [[_figure(value) for value in row] for row in rows], width)
+    headers = [
+        "",
+        *(" / ".join(_figure(row[i]) for i in range(len(keys))) or "all" for row in rows),
+    ]
+    body = [
+        [name, *(_figure(row[index]) for row in rows)]
+        for index, name in enumerate(columns)
+        if name not in keys
+    ]
+    return table(headers, body, width)
+
+
+def _figure(value: object) -> str:
+    """A figure as a table shows it: ``-`` for none, three decimals for a fraction."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return printable(str(value))

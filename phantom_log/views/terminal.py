@@ -40,6 +40,8 @@ SYMBOLS: Final = {
     "mistake": ("?", "?", "a mistake, 2 notes lost"),
     "blunder": ("??", "??", "a blunder, 3 notes or more, or a won game, lost"),
 }
+#: The symbols of analysed decisions, for the legends of analyse, annotate and show.
+ANALYSIS_SYMBOLS: Final = ("inaccuracy", "mistake", "blunder")
 _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -382,7 +384,7 @@ class Progress:
             self.drawn = 0
 
     def close(self) -> None:
-        """End the line."""
+        """End the line (once: closed again, it says nothing more)."""
         _shown.discard(self)
         if self.enabled and self.shown:
             line = f"{self.label}: {self.count:,} records"
@@ -392,6 +394,7 @@ class Progress:
             self.stream.write(f"\r{line}{' ' * padding}\n")
             self.stream.flush()
             self.drawn = 0
+            self.shown = 0.0
 
 
 #: The environment variable that tells a run whether its standard error is a terminal,

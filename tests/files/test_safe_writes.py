@@ -835,9 +835,9 @@ def test_a_signal_while_a_temporary_is_made_waits_until_it_is_remembered(
         with (
             pytest.raises(output.Terminated),
             output.ending_cleanly_on_signals(),
-            output.atomic_path(tmp_path / "out.csv") as temporary,
+            output.outputs_together() as outputs,
         ):
-            temporary.write_text("never")
+            outputs.path(tmp_path / "out.csv").write_text("never")
     assert made and not made[0].exists()
     assert list(tmp_path.iterdir()) == []
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL

@@ -1,5 +1,5 @@
 """Verifying on several processes (phantom_log.running.pipeline): ``ordered_map`` keeps the input
-order on one process or several, and ``verify_sources`` gives exactly the reports of
+order on one process or several, and ``verify_batches`` gives exactly the reports of
 ``verify_record``, record by record."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import itertools
 import json
 import os
 import time
+from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import pytest
@@ -20,13 +21,19 @@ from phantom_log.analysis.simulator import Simulation, simulate_game
 from phantom_log.checking.verdict import verify_record
 from phantom_log.records.chunks import read_again
 from phantom_log.records.found_sources import SourceError, find_sources
-from phantom_log.records.source_records import read_source
+from phantom_log.records.source_records import read_source, record_line
 from phantom_log.records.strictjson import parse_json
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
-from phantom_log.running.outcomes import Options, Outcome, Tally
-from phantom_log.running.pipeline import ordered_map, verify_sources, verify_sources_in_batches
-from phantom_log.tournament.facts import FactsRow, content_digest, report_facts
+from phantom_log.running.outcomes import Batch, Options, Tally
+from phantom_log.running.pipeline import ordered_map, verify_batches
+from phantom_log.tournament.facts import (
+    FactsRow,
+    FactsTable,
+    RecordFacts,
+    content_digest,
+    report_facts,
+)
 from phantom_log.views.reports import problem_lines, verdict_line
 
 JOBS = [1, 2]
@@ -119,7 +126,7 @@ def test_ordered_map_raises_what_the_function_raises(jobs: int) -> None:
         next(results)
 
 
-# -- verify_sources -----------------------------------------------------------------
+# -- verify_batches -----------------------------------------------------------------
 
 
 @pytest.fixture
@@ -151,27 +158,56 @@ def sources(tmp_path: Path) -> list[str]:
     ] + [str(folder)]
 
 
-def reports(paths: list[str], strict: bool = False) -> list[Any]:
+def checked(paths: list[str], strict: bool = False) -> list[Any]:
+    """Each record of the paths as read, and ``verify_record``'s report on it."""
     return [
-        verify_record(record, None, strict)
+        (record, verify_record(record, None, strict))
         for source in find_sources(paths)
         for record in read_source(source)
     ]
 
 
+def reports(paths: list[str], strict: bool = False) -> list[Any]:
+    return [report for _, report in checked(paths, strict)]
+
+
+def tally_of(reports: list[Any]) -> Tally:
+    """What verify counts of the reports."""
+    tally = Tally(
+        len(reports),
+        sum(r.valid for r in reports),
+        sum(r.warnings for r in reports),
+        sum(r.failed for r in reports),
+    )
+    for report in reports:
+        for problem in report.problems:
+            tally.codes[problem.code.value] = tally.codes.get(problem.code.value, 0) + 1
+    return tally
+
+
+def verified(
+    paths: list[str], options: Options, jobs: int, stdin: Any = None
+) -> tuple[str, Tally, list[Batch]]:
+    """The text of the pipeline's batches, their counts merged, and the batches."""
+    batches = list(verify_batches(paths, options, jobs, stdin))
+    tally = Tally()
+    for batch in batches:
+        tally.merge(batch.tally)
+    return "".join(batch.text for batch in batches), tally, batches
+
+
 @pytest.mark.parametrize("jobs", JOBS)
 @pytest.mark.parametrize("strict", [False, True])
-def test_verify_sources_json_is_verify_record_s_report(
+def test_verify_batches_json_is_verify_record_s_report(
     sources: list[str], jobs: int, strict: bool
 ) -> None:
     expected = reports(sources, strict)
-    outcomes = list(verify_sources(sources, Options(strict=strict, output="json"), jobs))
-    assert len(outcomes) == len(expected) == 16 + 18 + 1 + 1 + 1 + 9
-    assert [outcome.text for outcome in outcomes] == [
-        orjson.dumps(report.to_json()).decode() + "\n" for report in expected
-    ]
-    assert [(o.valid, o.warnings) for o in outcomes] == [(r.valid, r.warnings) for r in expected]
-    assert {outcome.facts for outcome in outcomes} == {None}
+    text, tally, batches = verified(sources, Options(strict=strict, output="json"), jobs)
+    assert len(expected) == 16 + 18 + 1 + 1 + 1 + 9
+    assert text == "".join(orjson.dumps(report.to_json()).decode() + "\n" for report in expected)
+    assert tally == tally_of(expected)
+    assert 0 < tally.valid < tally.records and tally.codes
+    assert {batch.facts is None for batch in batches} == {True}
 
 
 def text_of(report: Any, quiet: bool) -> str:
@@ -183,13 +219,24 @@ def text_of(report: Any, quiet: bool) -> str:
 
 @pytest.mark.parametrize("jobs", JOBS)
 @pytest.mark.parametrize("quiet", [False, True])
-def test_verify_sources_text_is_verify_record_s_report(
+def test_verify_batches_text_is_verify_record_s_report(
     sources: list[str], jobs: int, quiet: bool
 ) -> None:
     expected = reports(sources)
-    outcomes = list(verify_sources(sources, Options(quiet=quiet), jobs))
-    assert [outcome.text for outcome in outcomes] == [text_of(r, quiet) for r in expected]
-    assert [(o.valid, o.warnings) for o in outcomes] == [(r.valid, r.warnings) for r in expected]
+    text, tally, _ = verified(sources, Options(quiet=quiet), jobs)
+    assert text == "".join(text_of(r, quiet) for r in expected)
+    assert tally == tally_of(expected)
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_verify_batches_reports_are_verify_record_s(sources: list[str], jobs: int) -> None:
+    """The reports themselves (what ``phantom_log.verify`` gives), every event in their
+    game logs, and no text."""
+    _, tally, batches = verified(sources, Options(output="reports"), jobs)
+    found = [report for batch in batches for report in batch.reports]
+    assert [r.to_json() for r in found] == [r.to_json() for r in reports(sources)]
+    assert sum(len(r.log.events) for r in found if r.log is not None) > 1000
+    assert tally == Tally()
 
 
 def digested(facts: FactsRow | None) -> FactsRow | None:
@@ -202,75 +249,79 @@ def digested(facts: FactsRow | None) -> FactsRow | None:
     return (*facts[:7], content_digest(parse_json(text)), *facts[8:12], None, 0, 0)
 
 
+def facts_rows(batches: list[Batch]) -> list[FactsRow]:
+    """The facts of the batches' records, a tuple each, in order."""
+    table = FactsTable()
+    for batch in batches:
+        assert batch.facts is not None
+        table.extend(batch.facts)
+    names = [field.name for field in fields(RecordFacts)]
+    return [cast(FactsRow, tuple(getattr(facts, name) for name in names)) for facts in table]
+
+
 @pytest.mark.parametrize("jobs", JOBS)
-def test_verify_sources_facts_are_those_of_verify_record_s_report(
+def test_verify_batches_facts_are_those_of_verify_record_s_report(
     sources: list[str], jobs: int
 ) -> None:
     """A record read from a regular file, whose replay dealt, says where its text is
     instead of its content's digest; the digest made from that text is the one made of the
     record when it was checked."""
     expected = reports(sources)
-    outcomes = list(verify_sources(sources, Options(output="facts", quiet=True), jobs))
-    left_to_read = [o.facts for o in outcomes if o.facts is not None and o.facts[12] is not None]
+    text, _, batches = verified(sources, Options(output="facts", quiet=True), jobs)
+    rows = facts_rows(batches)
+    left_to_read = [facts for facts in rows if facts[12] is not None]
     assert len(left_to_read) > 16
     assert all(facts[7] is None and facts[8] for facts in left_to_read)
-    assert [digested(outcome.facts) for outcome in outcomes] == [report_facts(r) for r in expected]
+    assert [digested(facts) for facts in rows] == [report_facts(r) for r in expected]
     assert [
-        [(p.source, p.index, p.game_id, p.code, p.severity, p.message) for p in o.problems]
-        for o in outcomes
+        (p.source, p.index, p.game_id, p.code, p.severity, p.message)
+        for batch in batches
+        for p in batch.problems
     ] == [
-        [(r.source, r.index, r.game_id, p.code.value, p.severity, p.message) for p in r.problems]
+        (r.source, r.index, r.game_id, p.code.value, p.severity, p.message)
         for r in expected
+        for p in r.problems
     ]
-    assert [outcome.text for outcome in outcomes] == [text_of(r, True) for r in expected]
+    assert text == "".join(text_of(r, True) for r in expected)
 
 
-def test_verify_sources_gives_the_same_on_one_job_and_two(sources: list[str]) -> None:
+def test_verify_batches_gives_the_same_on_one_job_and_two(sources: list[str]) -> None:
     for output in ("text", "json", "facts"):
         options = Options(output=output)
-        one: list[Outcome] = list(verify_sources(sources, options, 1))
-        two: list[Outcome] = list(verify_sources(sources, options, 2))
-        assert one == two
+        one, two = verified(sources, options, 1), verified(sources, options, 2)
+        assert one[:2] == two[:2]
+        if output == "facts":
+            assert facts_rows(one[2]) == facts_rows(two[2])
 
 
 @pytest.mark.parametrize("jobs", JOBS)
 @pytest.mark.parametrize("output", ["text", "json"])
-def test_verify_sources_in_batches_is_verify_sources_record_by_record(
+def test_verify_batches_keep_each_records_text_by_its_verdict(
     sources: list[str], jobs: int, output: str
 ) -> None:
-    """What verify prints, counts and splits into --valid-out and --invalid-out is the same
-    whether the outcomes come a record or a chunk at a time."""
-    options = Options(output=output, keep_text=True)
-    outcomes = list(verify_sources(sources, options, 1))
-    batches = list(verify_sources_in_batches(sources, options, jobs))
-    assert len(batches) < len(outcomes)
-    assert "".join(batch.text for batch in batches) == "".join(o.text for o in outcomes)
-    tally, merged = Tally(), Tally()
-    for outcome in outcomes:
-        tally.add(outcome)
-    for batch in batches:
-        merged.merge(batch.tally)
-    assert merged == tally
-    assert tally.records == len(outcomes)
-    assert 0 < tally.valid < tally.records and tally.codes
+    """What verify splits into --valid-out and --invalid-out: each record's text as a line
+    of JSON Lines, in input order, with the valid records or the invalid ones."""
+    read = checked(sources)
+    _, _, batches = verified(sources, Options(output=output, keep_text=True), jobs)
+    assert 1 < len(batches) < len(read)
     for valid, field in ((True, "valid_records"), (False, "invalid_records")):
-        texts = [o.record_text for o in outcomes if o.valid == valid and o.record_text]
-        assert b"".join(getattr(batch, field) for batch in batches) == b"".join(texts)
+        texts = [record_line(record) for record, report in read if report.valid == valid]
+        assert b"".join(getattr(batch, field) for batch in batches) == b"".join(
+            text for text in texts if text
+        )
 
 
 @pytest.mark.parametrize("jobs", JOBS)
-def test_verify_sources_reads_standard_input(jobs: int) -> None:
+def test_verify_batches_reads_standard_input(jobs: int) -> None:
     simulation = Simulation(RULEBOOK_SHEET, Rules(), seed=4)
     games = [simulate_game(simulation, number) for number in range(1, 4)]
     stdin = io.BytesIO(b"".join(orjson.dumps(game) + b"\n" for game in games))
-    outcomes = list(verify_sources(["-"], Options(output="json"), jobs, stdin))
-    assert [json.loads(outcome.text)["source"] for outcome in outcomes] == ["-"] * 3
-    assert [json.loads(outcome.text)["game_id"] for outcome in outcomes] == [
-        game["game_id"] for game in games
-    ]
+    text, _, _ = verified(["-"], Options(output="json"), jobs, stdin)
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert [line["source"] for line in lines] == ["-"] * 3
+    assert [line["game_id"] for line in lines] == [game["game_id"] for game in games]
 
 
-def test_verify_sources_refuses_a_missing_path_before_reading(sources: list[str]) -> None:
-    outcomes = verify_sources([*sources, sources[0] + ".missing"], Options(), 2)
+def test_verify_batches_refuses_a_missing_path_before_reading(sources: list[str]) -> None:
     with pytest.raises(SourceError, match="no such file or directory"):
-        next(outcomes)
+        verify_batches([*sources, sources[0] + ".missing"], Options(), 2)

@@ -29,7 +29,6 @@ from phantom_log.records.model import GameRecord
 from phantom_log.rules.events import RoundEnded, RoundStarted
 from phantom_log.rules.problems import Code, Severity
 from phantom_log.running.pipeline import tables_chunk
-from phantom_log.tabular.csv_output import CsvRows
 from phantom_log.tabular.tables import (
     GAME_KEY,
     GAME_SCHEMA,
@@ -41,6 +40,7 @@ from phantom_log.tabular.tables import (
     record_rows,
 )
 from phantom_log.views.annotate import ANNOTATION_FIELDS, annotate
+from phantom_log.views.csv_output import CsvRows
 from tests.helpers.paths import REPO
 
 CORPUS_RECORDS = 3_000

@@ -22,7 +22,7 @@ from phantom_log.records.chunks import FileChanged, TextFile, read_again
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
 from phantom_log.running.outcomes import Options
-from phantom_log.running.pipeline import digest_possible_copies, verify_sources_in_batches
+from phantom_log.running.pipeline import digest_possible_copies, verify_batches
 from phantom_log.tournament.copies import TEXTS_PER_TASK, texts_to_read
 from phantom_log.tournament.facts import FactsTable
 
@@ -69,7 +69,7 @@ def copies_found(document: dict[str, Any]) -> list[tuple[str, int, str]]:
 def facts_table(paths: list[str], jobs: int = 1) -> FactsTable:
     """The facts of the records of ``paths``, as ``tournament check`` gathers them."""
     table = FactsTable()
-    for batch in verify_sources_in_batches(paths, Options(output="facts", quiet=True), jobs):
+    for batch in verify_batches(paths, Options(output="facts", quiet=True), jobs):
         assert batch.facts is not None
         table.extend(batch.facts)
     return table
@@ -205,17 +205,17 @@ def test_tournament_check_says_a_changed_file_and_exits_3(
 ) -> None:
     """The file is written to between the check of its records and the comparison of its
     possible copies: the run could not do all its work (exit 3), and says which records."""
-    import phantom_log.running.pipeline as pipeline
+    import phantom_log.running.runs as runs
 
     records = games(3)
     (here / "a.jsonl").write_text(lines([*records, copied(records[2], "copy")]), "utf-8")
-    real = pipeline.digest_possible_copies
+    real = runs.digest_possible_copies
 
     def written_to_first(table: FactsTable, jobs: int, done: Any = None) -> list[Any]:
         os.utime(here / "a.jsonl", ns=(1, 1))
         return real(table, jobs, done)
 
-    monkeypatch.setattr(pipeline, "digest_possible_copies", written_to_first)
+    monkeypatch.setattr(runs, "digest_possible_copies", written_to_first)
     result = CliRunner().invoke(main, ["tournament", "check", "--jobs", "1", "a.jsonl"])
     assert result.exit_code == 3
     assert result.stdout.splitlines()[:2] == [

@@ -1,4 +1,4 @@
-"""The one rule of every CSV cell (``tabular/csv_output.py``): text a spreadsheet would run
+"""The one rule of every CSV cell (``views/csv_output.py``): text a spreadsheet would run
 as a formula gets a single quote before it, the same in rows of Python values and in
 polars frames; numbers stay numbers; and no module writes CSV another way."""
 
@@ -13,7 +13,7 @@ import polars as pl
 from hypothesis import given
 from hypothesis import strategies as st
 
-from phantom_log.tabular.csv_output import (
+from phantom_log.views.csv_output import (
     FORMULA_STARTS,
     TEXT_MARK,
     CsvRows,
