@@ -18,8 +18,7 @@ from .manifest import Manifest, ScheduledGame
 
 
 class TournamentCode:
-    """The codes of the checks across records and against the manifest (docs/format.md's two,
-    and the ones this command adds)."""
+    """The codes of the checks across records and against the manifest."""
 
     DUPLICATE_GAME_ID: Final = "duplicate-game-id"
     DUPLICATE_DEAL: Final = "duplicate-deal"
@@ -62,8 +61,10 @@ _SLOTS_PRESENT: Final = [
 ]
 
 
-def _problem(facts: RecordFacts, code: str, severity: Severity, message: str) -> TournamentProblem:
-    return TournamentProblem(facts.source, facts.index, facts.game_id, code, severity, message)
+def _error(facts: RecordFacts, code: str, message: str) -> TournamentProblem:
+    return TournamentProblem(
+        facts.source, facts.index, facts.game_id, code, Severity.ERROR, message
+    )
 
 
 #: How many other records a ``duplicate-game-id`` names; the rest are counted.
@@ -83,20 +84,17 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
     (warning, on the later game), one player on both sides (error). Game ids and names
     are compared by :mod:`~phantom_log.records.identity`'s keys.
 
-    The repeated ids, contents and deals are found by 64-bit words a part at a time, so
-    that a million records need no dictionary of a million keys; only the records that
-    share one are looked at one by one."""
+    The candidates are found by 64-bit words (:func:`~.columns.repeated`); only the
+    records that share one are looked at one by one."""
     table = facts_table(all_facts)
-    count = len(table)
-    holders: dict[str, list[int]] = defaultdict(list)
+    held_by: dict[str, list[int]] = defaultdict(list)
     shared_id = repeated(table.game_key_hashes)
     for position in sorted(shared_id):
         game_id = table.game_ids[position]
         if game_id is not None:
-            holders[game_key(game_id)].append(position)
-    # Equal hashes of different keys (or a key held once among equal hashes) are no
-    # repeats.
-    holders = defaultdict(list, {key: found for key, found in holders.items() if len(found) > 1})
+            held_by[game_key(game_id)].append(position)
+    # Equal hashes of different keys are no repeats.
+    holders = {key: found for key, found in held_by.items() if len(found) > 1}
     # A digest's first word: equal digests have equal first words.
     shared_content = repeated(table.content, table.has_content, every=2)
     # Every deal slot of every record (DEAL_SLOTS a record), present when the record has it.
@@ -117,7 +115,7 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
             TournamentProblem(source, index, table.game_ids[position], code, severity, message)
         )
 
-    for position in range(count):
+    for position in range(len(table)):
         game_id = table.game_ids[position] if position in shared_id else None
         if game_id is not None:
             same_id = holders.get(game_key(game_id))
@@ -188,56 +186,32 @@ def manifest_problems(
         for facts in all_facts:
             for role, name in (("the Phantom", facts.phantom), ("Christine", facts.christine)):
                 if name is not None and person_key(name) not in known:
-                    problems.append(
-                        _problem(
-                            facts,
-                            TournamentCode.UNKNOWN_PLAYER,
-                            Severity.ERROR,
-                            f"{quoted(name)} ({role}) is not a player of the event",
-                        )
-                    )
-    matched: set[int] = set()
+                    message = f"{quoted(name)} ({role}) is not a player of the event"
+                    problems.append(_error(facts, TournamentCode.UNKNOWN_PLAYER, message))
     by_id: dict[str, list[int]] = defaultdict(list)
+    by_pair: dict[frozenset[str], list[int]] = defaultdict(list)
     for position, facts in enumerate(all_facts):
         if facts.game_id is not None:
             by_id[game_key(facts.game_id)].append(position)
-    missing: list[ScheduledGame] = []
-    pairings: list[ScheduledGame] = []
-    for game in manifest.games:
-        if game.game_id is None:
-            pairings.append(game)
-            continue
-        positions = by_id.get(game_key(game.game_id), [])
-        if not positions:
-            missing.append(game)
-            continue
-        matched.update(positions)
-        for position in positions:
-            problems.extend(_compare(game, all_facts[position]))
-    by_pair: dict[frozenset[str], list[int]] = defaultdict(list)
-    for position, facts in enumerate(all_facts):
         if facts.phantom is not None and facts.christine is not None:
-            by_pair[frozenset((person_key(facts.phantom), person_key(facts.christine)))].append(
-                position
-            )
-    for game in pairings:
-        assert game.phantom is not None and game.christine is not None
-        wanted = frozenset((person_key(game.phantom), person_key(game.christine)))
-        candidates = [position for position in by_pair[wanted] if position not in matched]
-        if not candidates:
+            by_pair[_pair(facts.phantom, facts.christine)].append(position)
+    matched: set[int] = set()
+    missing: list[ScheduledGame] = []
+    # The games scheduled by id first: a game scheduled by its pairing takes a record that
+    # no id took.
+    for game in sorted(manifest.games, key=lambda game: game.game_id is None):
+        if game.game_id is not None:
+            found = by_id.get(game_key(game.game_id), [])
+        else:
+            assert game.phantom is not None and game.christine is not None
+            pairing = by_pair[_pair(game.phantom, game.christine)]
+            candidates = [position for position in pairing if position not in matched]
+            found = [_closest(game, candidates, all_facts)] if candidates else []
+        if not found:
             missing.append(game)
-            continue
-
-        def fit(position: int, game: ScheduledGame = game) -> tuple[bool, bool]:
-            facts = all_facts[position]
-            return (
-                person_key(facts.phantom or "") != person_key(game.phantom or ""),
-                facts.stage != game.stage,
-            )
-
-        best = min(candidates, key=fit)
-        matched.add(best)
-        problems.extend(_compare(game, all_facts[best]))
+        matched.update(found)
+        for position in found:
+            problems.extend(_compare(game, all_facts[position]))
     for game in missing:
         problems.append(
             TournamentProblem(
@@ -251,21 +225,29 @@ def manifest_problems(
         )
     for position, facts in enumerate(all_facts):
         if position not in matched:
-            problems.append(
-                _problem(
-                    facts,
-                    TournamentCode.UNSCHEDULED_GAME,
-                    Severity.ERROR,
-                    "the schedule has no such game"
-                    + (
-                        f" (the Phantom {shortened(facts.phantom)}, "
-                        f"Christine {shortened(facts.christine)})"
-                        if facts.phantom and facts.christine
-                        else ""
-                    ),
-                )
+            players = (
+                f" (the Phantom {shortened(facts.phantom)}, Christine {shortened(facts.christine)})"
+                if facts.phantom and facts.christine
+                else ""
             )
+            message = f"the schedule has no such game{players}"
+            problems.append(_error(facts, TournamentCode.UNSCHEDULED_GAME, message))
     return problems
+
+
+def _pair(phantom: str, christine: str) -> frozenset[str]:
+    return frozenset((person_key(phantom), person_key(christine)))
+
+
+def _closest(game: ScheduledGame, candidates: list[int], all_facts: Sequence[RecordFacts]) -> int:
+    """Of the records of a scheduled pairing, the first with its roles, then its stage."""
+
+    def misfit(position: int) -> tuple[bool, bool]:
+        facts = all_facts[position]
+        phantom_differs = person_key(facts.phantom or "") != person_key(game.phantom or "")
+        return phantom_differs, facts.stage != game.stage
+
+    return min(candidates, key=misfit)
 
 
 def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]:
@@ -275,28 +257,19 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
         expected = (person_key(game.phantom), person_key(game.christine))
         actual = (person_key(facts.phantom or ""), person_key(facts.christine or ""))
         if expected != actual:
-            swapped = expected == actual[::-1]
-            problems.append(
-                _problem(
-                    facts,
-                    TournamentCode.WRONG_PLAYERS,
-                    Severity.ERROR,
-                    f"the schedule has {shortened(game.phantom)} as the Phantom against "
-                    f"{shortened(game.christine)} as Christine in {game.name}; the record has "
-                    f"{shortened(facts.phantom or '')} against "
-                    f"{shortened(facts.christine or '')}"
-                    + (" (the roles are swapped)" if swapped else ""),
-                )
+            swapped = " (the roles are swapped)" if expected == actual[::-1] else ""
+            message = (
+                f"the schedule has {shortened(game.phantom)} as the Phantom against "
+                f"{shortened(game.christine)} as Christine in {game.name}; the record has "
+                f"{shortened(facts.phantom or '')} against {shortened(facts.christine or '')}"
+                f"{swapped}"
             )
+            problems.append(_error(facts, TournamentCode.WRONG_PLAYERS, message))
     if facts.stage != game.stage:
-        problems.append(
-            _problem(
-                facts,
-                TournamentCode.WRONG_STAGE,
-                Severity.ERROR,
-                f"the schedule puts {game.name} in stage {shortened(game.stage)}, but the "
-                "record says "
-                + ("no stage" if facts.stage is None else f"stage {shortened(facts.stage)}"),
-            )
+        stage = "no stage" if facts.stage is None else f"stage {shortened(facts.stage)}"
+        message = (
+            f"the schedule puts {game.name} in stage {shortened(game.stage)}, but the "
+            f"record says {stage}"
         )
+        problems.append(_error(facts, TournamentCode.WRONG_STAGE, message))
     return problems

@@ -24,8 +24,7 @@ STANDINGS_COLUMNS: Final = (
 
 class StandingsRow(Mapping[str, Any]):
     """One player's row of the standings: a read-only mapping of
-    :data:`STANDINGS_COLUMNS` to values (``row["wins"]``, ``dict(row)``), held in a
-    quarter of a dict's memory (an event may have hundreds of thousands of players)."""
+    :data:`STANDINGS_COLUMNS` to values (``row["wins"]``, ``dict(row)``)."""
 
     __slots__ = STANDINGS_COLUMNS
 
@@ -50,9 +49,8 @@ class StandingsRow(Mapping[str, Any]):
 
 
 class Standings(Column[StandingsRow]):
-    """The standings in their order, each row made when it is read: per player the name
-    in one buffer and each count in a column (about half the memory of a row object and
-    a name each; an event may have hundreds of thousands of players)."""
+    """The standings in their order, each row made when it is read: the names in one
+    buffer and each count in a column."""
 
     __hash__ = None  # type: ignore[assignment]
 
