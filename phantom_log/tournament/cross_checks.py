@@ -13,7 +13,7 @@ from ..records.identity import game_key, person_key
 from ..records.quoting import quoted, shortened
 from ..rules.problems import Severity
 from .columns import repeated
-from .facts import DEAL_SLOTS, RecordFacts, facts_table, player_key
+from .facts import DEAL_SLOTS, FactsTable, RecordFacts, facts_table, player_key
 from .manifest import Manifest, ScheduledGame
 
 
@@ -78,6 +78,12 @@ def _named(others: list[str]) -> str:
     return ", ".join(others[:-1]) + (" and " if len(others) > 1 else "") + others[-1]
 
 
+def _titled(table: FactsTable, position: int) -> str:
+    """A record's place and its game id: ``a.jsonl#0 (open/1)``."""
+    game_id = table.game_ids[position]
+    return table.where(position) + (f" ({game_id})" if game_id else "")
+
+
 def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentProblem]:
     """The problems between records: the same game id twice (error, on every copy), the
     same content twice (warning, on the later copies), the same deal in two games
@@ -117,49 +123,32 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
 
     for position in range(len(table)):
         game_id = table.game_ids[position] if position in shared_id else None
-        if game_id is not None:
-            same_id = holders.get(game_key(game_id))
-            if same_id:
-                others = [table.where(other) for other in same_id if other != position]
-                problem(
-                    position,
-                    TournamentCode.DUPLICATE_GAME_ID,
-                    Severity.ERROR,
-                    f"game id {quoted(game_id)} is held by {len(same_id)} "
-                    f"records: this one and {_named(others)}",
-                )
+        if game_id is not None and (same_id := holders.get(game_key(game_id))):
+            others = _named([table.where(other) for other in same_id if other != position])
+            message = (
+                f"game id {quoted(game_id)} is held by {len(same_id)} records: "
+                f"this one and {others}"
+            )
+            problem(position, TournamentCode.DUPLICATE_GAME_ID, Severity.ERROR, message)
         copy = False
         if position in shared_content:
             digest = contents[2 * position : 2 * position + 2].tobytes()
             first = first_content.setdefault(digest, position)
             if first != position:
                 copy = True  # a copy also repeats the deals: say it once
-                first_id = table.game_ids[first]
-                problem(
-                    position,
-                    TournamentCode.DUPLICATE_RECORD,
-                    Severity.WARNING,
-                    f"the same record as {table.where(first)}"
-                    + (f" ({first_id})" if first_id else "")
-                    + ", apart from the game id",
-                )
+                message = f"the same record as {_titled(table, first)}, apart from the game id"
+                problem(position, TournamentCode.DUPLICATE_RECORD, Severity.WARNING, message)
         for round_index in range(0 if copy else table.deal_counts[position]):
             slot = DEAL_SLOTS * position + round_index
             if slot not in shared_deals:
                 continue
-            deal = deals[slot]
-            seen = first_deal.setdefault(deal, (position, round_index))
-            if seen[0] != position:
-                seen_id = table.game_ids[seen[0]]
-                problem(
-                    position,
-                    TournamentCode.DUPLICATE_DEAL,
-                    Severity.WARNING,
-                    f"the deal of round {round_index + 1} is the deal of round "
-                    f"{seen[1] + 1} of {table.where(seen[0])}"
-                    + (f" ({seen_id})" if seen_id else "")
-                    + ": a reused shuffle or a copied record",
+            seen, seen_round = first_deal.setdefault(deals[slot], (position, round_index))
+            if seen != position:
+                message = (
+                    f"the deal of round {round_index + 1} is the deal of round {seen_round + 1} "
+                    f"of {_titled(table, seen)}: a reused shuffle or a copied record"
                 )
+                problem(position, TournamentCode.DUPLICATE_DEAL, Severity.WARNING, message)
         if (
             phantoms.present(position)
             and christines.present(position)
@@ -167,12 +156,8 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
         ):
             phantom = phantoms[position]
             assert phantom is not None  # present
-            problem(
-                position,
-                TournamentCode.SAME_PLAYER,
-                Severity.ERROR,
-                f"{quoted(phantom)} plays both the Phantom and Christine",
-            )
+            message = f"{quoted(phantom)} plays both the Phantom and Christine"
+            problem(position, TournamentCode.SAME_PLAYER, Severity.ERROR, message)
     return problems
 
 

@@ -65,14 +65,10 @@ class Standings(Column[StandingsRow]):
         return len(self._order)
 
     def dicts(self) -> Iterator[dict[str, Any]]:
-        """The rows as dicts, in order."""
-        names = self._names
-        columns = STANDINGS_COLUMNS
-        counts = self._counts
+        """The rows as dicts, in order, made without a row object each."""
         for player in self._order:
-            yield dict(
-                zip(columns, (names[player] or "", *(c[player] for c in counts)), strict=True)
-            )
+            values = (self._names[player] or "", *(column[player] for column in self._counts))
+            yield dict(zip(STANDINGS_COLUMNS, values, strict=True))
 
     def _item(self, position: int) -> StandingsRow:
         player = self._order[position]
@@ -147,10 +143,7 @@ def standings(
 
 
 def standings_dicts(standings: Sequence[StandingsRow]) -> Iterator[dict[str, Any]]:
-    """The rows of standings as dicts (of :data:`STANDINGS_COLUMNS`), in their order; made
-    from the columns of :class:`Standings` without a row object each."""
+    """The rows of standings as dicts (of :data:`STANDINGS_COLUMNS`), in their order."""
     if isinstance(standings, Standings):
-        yield from standings.dicts()
-    else:
-        for row in standings:
-            yield dict(row)
+        return standings.dicts()
+    return (dict(row) for row in standings)
