@@ -322,22 +322,20 @@ def _items(decisions: list[tuple[GameState, Action]]) -> Iterator[_Item]:
             forced = len(state.number_options()) <= 1
             kind = DecisionKind.SPECIAL_NUMBER
             yield _Item(index, state, state.leader, kind, action.number, None, forced)
-        elif isinstance(action, SwapCards):
-            due = state.swap_due()
-            gives = (tuple(sorted(action.phantom)), tuple(sorted(action.christine)))
-            after: SwapAfter = "follow" if state.swap_after_follow else "lead"
+        elif isinstance(action, SwapCards | ExchangeCards):
+            # Both sides give at once: a decision each, judged against the other's give.
+            gives: tuple[Choice, Choice]
+            if isinstance(action, SwapCards):
+                kind, size = DecisionKind.SWAP, state.swap_due()
+                gives = (tuple(sorted(action.phantom)), tuple(sorted(action.christine)))
+                after: SwapAfter | None = "follow" if state.swap_after_follow else "lead"
+            else:
+                kind, size, after = DecisionKind.EXCHANGE, 1, None
+                gives = (action.phantom, action.christine)
             for player in (Role.PHANTOM, Role.CHRISTINE):
-                forced = comb(popcount(state.hand(player)), due) <= 1
+                forced = comb(popcount(state.hand(player)), size) <= 1
                 mine, theirs = gives[player], gives[player.other]
-                kind = DecisionKind.SWAP
                 yield _Item(index, state, player, kind, mine, theirs, forced, after)
-        elif isinstance(action, ExchangeCards):
-            cards = (action.phantom, action.christine)
-            for player in (Role.PHANTOM, Role.CHRISTINE):
-                forced = popcount(state.hand(player)) <= 1
-                kind = DecisionKind.EXCHANGE
-                card, other = cards[player], cards[player.other]
-                yield _Item(index, state, player, kind, card, other, forced)
 
 
 # -- what the mover could not see ------------------------------------------------------------

@@ -186,19 +186,12 @@ class _Game:
         state = self.state
         deck = list(range(DECK_SIZE))
         rng.shuffle(deck)
-        deal = [
-            sorted(deck[:CARDS_PER_HAND]),
-            sorted(deck[CARDS_PER_HAND : 2 * CARDS_PER_HAND]),
-            sorted(deck[2 * CARDS_PER_HAND :]),
-        ]
-        _legal(state.step_deal(hand_mask(deal[0]), hand_mask(deal[1])))
-        data: dict[str, Any] = {
-            "deal": {
-                "phantom": _codes(deal[0]),
-                "christine": _codes(deal[1]),
-                "aside": _codes(deal[2]),
-            }
-        }
+        phantom = sorted(deck[:CARDS_PER_HAND])
+        christine = sorted(deck[CARDS_PER_HAND : 2 * CARDS_PER_HAND])
+        aside = sorted(deck[2 * CARDS_PER_HAND :])
+        _legal(state.step_deal(hand_mask(phantom), hand_mask(christine)))
+        deal = {"phantom": _codes(phantom), "christine": _codes(christine), "aside": _codes(aside)}
+        data: dict[str, Any] = {"deal": deal}
         if state.phase == Phase.EXCHANGE:
             given = [
                 self.policies[role].give_in_exchange(rng, state.hand(role), self.view())

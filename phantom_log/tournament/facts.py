@@ -55,14 +55,37 @@ class RecordFacts(NamedTuple):
     text_length: int = 0
 
 
-#: The name the workers' outcomes know the facts by.
-FactsRow = RecordFacts
+#: The facts of one record as a plain tuple, in :class:`RecordFacts`' order: what a worker
+#: fills its table with (a RecordFacts made for each record would cost more than the
+#: tuple and the table together).
+FactsRow = tuple[
+    str,
+    int,
+    str | None,
+    bool,
+    str | None,
+    str | None,
+    str | None,
+    bytes | None,
+    tuple[int, ...],
+    str | None,
+    int | None,
+    bool,
+    TextFile | None,
+    int,
+    int,
+]
 
 
-def report_facts(report: RecordReport, read: SourceRecord | None = None) -> RecordFacts:
-    """The facts of one verified record. Given the record as it was ``read``, the digest
-    of a record whose text can be read again from its file and whose replay dealt is left
-    to be made."""
+def record_facts(report: RecordReport) -> RecordFacts:
+    """The facts of one verified record, its content digested."""
+    return RecordFacts(*report_facts(report))
+
+
+def report_facts(report: RecordReport, read: SourceRecord | None = None) -> FactsRow:
+    """The facts of one verified record, as a tuple (:data:`FactsRow`). Given the record as
+    it was ``read``, the digest of a record whose text can be read again from its file and
+    whose replay dealt is left to be made."""
     result = report.result
     winner = None if result is None or result.winner is None else result.winner.key
     record = report.record
@@ -90,7 +113,7 @@ def report_facts(report: RecordReport, read: SourceRecord | None = None) -> Reco
             text_file, text_offset, text_length = read.file, read.offset, len(read.text)
         else:
             content = content_digest(record)
-    return RecordFacts(
+    return (
         report.source,
         report.index,
         report.game_id,
@@ -225,8 +248,8 @@ class FactsTable(Column[RecordFacts]):
         for item in facts:
             self.add(item)
 
-    def add(self, facts: RecordFacts) -> None:
-        """Add one record's facts."""
+    def add(self, facts: FactsRow) -> None:
+        """Add one record's facts (a :class:`RecordFacts` or a :data:`FactsRow`)."""
         (
             source,
             index,

@@ -27,6 +27,7 @@ from phantom_log.tournament.facts import (
     FactsTable,
     RecordFacts,
     content_digest,
+    record_facts,
     report_facts,
 )
 from tests.helpers.cli import run
@@ -136,7 +137,7 @@ def model_facts(report: Any) -> RecordFacts:
     model, its content digested as a copy without the game id written with sorted keys."""
     model = report.model
     body = {key: value for key, value in report.record.items() if key != "game_id"}
-    facts = report_facts(report)
+    facts = record_facts(report)
     return RecordFacts(
         report.source,
         report.index,
@@ -174,15 +175,17 @@ def test_the_facts_of_a_record_of_the_schema_s_shape_are_those_its_model_reads(
             continue
         shaped += 1
         assert report.schema_shaped
-        assert report_facts(report) == model_facts(report)
+        assert record_facts(report) == model_facts(report)
     assert shaped > 600
 
 
 def test_a_chunk_s_table_filled_from_its_reports_holds_their_record_facts(
     corpus: Path,
 ) -> None:
-    """A worker fills its chunk's table with each report's facts: the table gives them
-    back, those of a record cut short, refused by the schema or by the rules included."""
+    """A worker fills its chunk's table with each report's facts as a tuple
+    (``report_facts``, no RecordFacts made): the table holds the same facts, column for
+    column, as one filled with each record's RecordFacts; that of a record cut short,
+    refused by the schema or by the rules included."""
     records = [record for chunk in read_chunks(str(corpus)) for record in chunk_records(chunk)] + [
         record for source in find_sources([str(EXAMPLES)]) for record in read_source(source)
     ]
@@ -192,7 +195,12 @@ def test_a_chunk_s_table_filled_from_its_reports_holds_their_record_facts(
     rows = FactsTable()
     for report in reports:
         rows.add(report_facts(report))
-    assert list(rows) == [report_facts(report) for report in reports]
+    expected = [record_facts(report) for report in reports]
+    assert list(rows) == expected
+    made = FactsTable(expected)
+    for column in ("source_ids", "game_key_hashes", "phantom_keys", "content", "deals"):
+        assert getattr(rows, column) == getattr(made, column), column
+    assert rows.sources == made.sources
 
 
 def test_a_deal_key_is_the_whole_deal_in_one_word() -> None:

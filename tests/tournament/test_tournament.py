@@ -1136,7 +1136,7 @@ def test_the_facts_table_gives_back_every_fact_as_it_was_added() -> None:
 
 def test_the_checks_across_records_are_the_same_on_a_table_and_on_a_list(here: Path) -> None:
     from phantom_log.tournament.cross_checks import cross_record_problems
-    from phantom_log.tournament.facts import FactsTable, report_facts
+    from phantom_log.tournament.facts import FactsTable, record_facts
     from phantom_log.tournament.standings import standings
 
     folder = here / "event"
@@ -1146,7 +1146,7 @@ def test_the_checks_across_records_are_the_same_on_a_table_and_on_a_list(here: P
     twin["game_id"] = "game-2"
     same = game(3, "game-3", "Kim", "Kim", "final")
     (folder / "a.json").write_text(json.dumps([first, twin, same, first]))
-    facts = [report_facts(report) for report in phantom_log.verify(folder)]
+    facts = [record_facts(report) for report in phantom_log.verify(folder)]
     table = FactsTable(facts)
     problems = cross_record_problems(facts)
     assert {problem.code for problem in problems} >= {
@@ -1163,7 +1163,7 @@ def test_one_player_by_the_key_of_their_name_however_written(here: Path) -> None
     (made in the workers): a name written in several ways is one player, named as in
     their first game; names with other keys are other players."""
     from phantom_log.tournament.cross_checks import cross_record_problems
-    from phantom_log.tournament.facts import FactsTable, report_facts
+    from phantom_log.tournament.facts import FactsTable, record_facts
     from phantom_log.tournament.standings import standings
 
     folder = here / "event"
@@ -1177,7 +1177,7 @@ def test_one_player_by_the_key_of_their_name_however_written(here: Path) -> None
         game(6, "game-6", "Kim", "Kimm", None),
     ]
     (folder / "a.json").write_text(json.dumps(records))
-    table = FactsTable(report_facts(report) for report in phantom_log.verify(folder))
+    table = FactsTable(record_facts(report) for report in phantom_log.verify(folder))
     rows = {row.player: row for row in standings(table)}
     assert sorted(rows) == ["Ana", "Bo", "Kim", "Kimm", "Lee"]
     assert [rows[name].games for name in ("Ana", "Bo", "Kim", "Kimm", "Lee")] == [2, 1, 6, 1, 2]
@@ -1212,7 +1212,7 @@ def test_the_json_report_is_written_as_it_is_built(
     import io
 
     from phantom_log.tournament import report as tournament
-    from phantom_log.tournament.facts import FactsTable, report_facts
+    from phantom_log.tournament.facts import FactsTable, record_facts
     from phantom_log.tournament.report import tournament_report
 
     monkeypatch.setattr(tournament, "_ITEMS_WRITTEN_AT_ONCE", at_once)
@@ -1231,7 +1231,7 @@ def test_the_json_report_is_written_as_it_is_built(
     ]
     (folder / "a.json").write_text(json.dumps(records))
     reports = phantom_log.verify(folder)
-    report = tournament_report(FactsTable(report_facts(item) for item in reports), [], None)
+    report = tournament_report(FactsTable(record_facts(item) for item in reports), [], None)
     assert report.problems and report.standings
     stream = io.StringIO()
     report.write_json(stream)
