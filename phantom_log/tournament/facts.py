@@ -16,9 +16,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import sys
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final, NamedTuple, cast
+from collections.abc import Iterable, Sequence
+from typing import Any, Final, NamedTuple
 
 import orjson
 
@@ -26,6 +27,7 @@ from ..checking.verdict import RecordReport
 from ..records.chunks import TextFile
 from ..records.identity import game_key, person_key
 from ..records.source_records import SourceRecord
+from ..records.strictjson import MAX_DEPTH
 from ..rules.cards import DECK_SIZE
 from ..rules.engine import ROUNDS_PER_GAME
 from ..rules.replay import GameLog
@@ -145,44 +147,23 @@ def content_digest(record: dict[str, Any]) -> bytes:
     try:
         text = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:
-        # Nested deeper than orjson writes, or a number it cannot write: the same text,
-        # written without recursion. The same content always takes the same way.
+        # Nested deeper than orjson writes, or a number it cannot write: the same text, by
+        # the standard library. The same content always takes the same way.
         text = _canonical_json(body)
     return hashlib.sha256(text).digest()[:_DIGEST]
 
 
-_END: Final = object()
-
-
 def _canonical_json(value: Any) -> bytes:
-    """The JSON text of a value with sorted keys, written with a stack of its own, so
-    that no depth is too deep."""
-    out: list[str] = []
-    # Each frame: the items still to write, the closing bracket, whether none is written
-    # yet, whether the items are an object's (key, value) pairs.
-    stack: list[tuple[Iterator[Any], str, list[bool], bool]] = [(iter((value,)), "", [True], False)]
-    while stack:
-        items, closing, first, pairs = stack[-1]
-        item = next(items, _END)
-        if item is _END:
-            out.append(closing)
-            stack.pop()
-            continue
-        if not first[0]:
-            out.append(",")
-        first[0] = False
-        if pairs:
-            key, item = cast(tuple[str, Any], item)
-            out.append(json.dumps(key) + ":")
-        if isinstance(item, dict):
-            out.append("{")
-            stack.append((iter(sorted(item.items())), "}", [True], True))
-        elif isinstance(item, list):
-            out.append("[")
-            stack.append((iter(item), "]", [True], False))
-        else:
-            out.append(json.dumps(item))
-    return "".join(out).encode("utf-8", "surrogatepass")
+    """The JSON text of a value with sorted keys and no spaces, at any depth the strict
+    parse reads (:data:`~phantom_log.records.strictjson.MAX_DEPTH`)."""
+    # The standard library's writer recurses once a level, within the interpreter's
+    # recursion limit: room for every level is made above the caller's frames.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + MAX_DEPTH + 100)
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":")).encode("ascii")
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _deal_keys(log: GameLog) -> tuple[int, ...]:
