@@ -128,11 +128,11 @@ class Decision:
     player: Role
     kind: DecisionKind
     played: Choice
-    value_played: float | None
-    value_best: float | None
-    best: tuple[Choice, ...]
-    cost: float | None
-    label: Label | None
+    value_played: float | None = None
+    value_best: float | None = None
+    best: tuple[Choice, ...] = ()
+    cost: float | None = None
+    label: Label | None = None
     bounds: tuple[int, int] | None = None
     answer: Choice | None = None
     worlds: int | None = None
@@ -576,13 +576,8 @@ def _decision(
         item.player,
         item.kind,
         item.played,
-        None,
-        None,
-        (),
-        None,
-        None,
-        bounds,
-        item.answer,
+        bounds=bounds,
+        answer=item.answer,
         swap_after=item.swap_after,
     )
     if values is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from ..records.number_kinds import SEED
 from ..rules.cards import (
@@ -67,20 +67,6 @@ class View:
         Christine out of order, so both want to win exactly when the player who must win
         it for it to be in order is the Phantom."""
         return next_note_owner_code(self.sheet.owner_bits, self.notes) == Role.PHANTOM
-
-
-class Policy(Protocol):
-    """How one side chooses among legal moves."""
-
-    def give_in_exchange(self, rng: random.Random, hand: int, view: View) -> int: ...
-
-    def choose_special_number(
-        self, rng: random.Random, numbers: list[int], hand: int, view: View
-    ) -> int: ...
-
-    def play(self, rng: random.Random, legal: int, lead: int | None, view: View) -> int: ...
-
-    def give_in_swap(self, rng: random.Random, hand: int, size: int, view: View) -> list[int]: ...
 
 
 class RandomPolicy:
@@ -136,6 +122,10 @@ class GreedyPolicy:
 
     def give_in_swap(self, rng: random.Random, hand: int, size: int, view: View) -> list[int]:
         return sorted(self._weakest(hand_cards(hand), view)[:size])
+
+
+#: How one side chooses among the moves the state allows.
+Policy = RandomPolicy | GreedyPolicy
 
 
 def make_policy(name: str) -> Policy:
