@@ -138,10 +138,8 @@ class Decision:
     worlds: int | None = None
     #: The best choice won the game for the mover, the one made did not.
     won_game_lost: bool = False
-    #: At a swap: the card whose special number called it, ``"lead"`` or ``"follow"``
-    #: (the special number can call one after each in a trick; the engine's
-    #: ``swap_after_follow``, as the annotations' ``after``); ``None`` for any other
-    #: decision.
+    #: At a swap: the card whose special number called it, ``"lead"`` or ``"follow"`` (the
+    #: engine's ``swap_after_follow``); ``None`` for any other decision.
     swap_after: SwapAfter | None = None
 
     @property
@@ -241,9 +239,7 @@ def _costliest(rows: Iterable[tuple[int, Decision]]) -> list[tuple[int, Decision
 
 def turning_points(decisions: Iterable[Decision]) -> list[Decision]:
     """The few decisions of a game that changed its outcome or cost most, in play order:
-    every one whose choice lost a game that the best choice would have won for its
-    player (with both hands known and best play after, the round's notes crossed the line
-    between the Phantom's win and Christine's), then the costliest others; at most
+    every one that threw away a won game, then the costliest others; at most
     :data:`TURNING_POINTS`, and only decisions that cost notes."""
     chosen = _costliest(enumerate(decisions))[:TURNING_POINTS]
     return [row for _place, row in sorted(chosen, key=lambda found: found[0])]

@@ -205,7 +205,7 @@ def manifest_problems(
                 game.game_id,
                 TournamentCode.MISSING_GAME,
                 Severity.ERROR,
-                f"the schedule expects {game.label}, and no record holds it",
+                f"the schedule expects {game.name} of stage {game.stage}, and no record holds it",
             )
         )
     for position, facts in enumerate(all_facts):
