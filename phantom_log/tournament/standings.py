@@ -52,8 +52,6 @@ class Standings(Column[StandingsRow]):
     """The standings in their order, each row made when it is read: the names in one
     buffer and each count in a column."""
 
-    __hash__ = None  # type: ignore[assignment]
-
     def __init__(
         self, names: TextColumn, counts: Mapping[str, array[int]], order: array[int]
     ) -> None:
