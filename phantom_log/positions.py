@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .rules.cards import Card, Role, Suit, mask_cards
-from .rules.engine import Action, GameState, Phase, PlayCard, Result, Rules, SwapCards
+from .rules.engine import GameState, Phase, PlayCard, SwapCards
 from .rules.events import TrickEnded
 from .rules.problems import Illegal
-from .rules.replay import GameVisitor, replay_record
+from .rules.replay import GameLogBuilder, replay_record
 from .rules.sheets import NOTES_PER_SHEET, Sheet
 
 if TYPE_CHECKING:
@@ -256,12 +256,17 @@ def position(
         raise TypeError(
             f"a record is a GameRecord or a parsed JSON object, not {type(record).__name__}"
         )
-    found = replay_record(data, _StateBefore(round, trick), sheets)
-    if found.state is not None and found.sheet is not None:
-        return Position(found.state, found.sheet)
+    log = replay_record(data, GameLogBuilder(decisions=True), sheets)
+    # The state before the decision that plays the trick's first card, or the state where
+    # the replay stopped when it stopped there.
+    states = [state for state, _action in log.decisions or ()]
+    for state in [*states, log.final]:
+        if state is not None and _leads_trick(state, (round, trick)):
+            return Position(state, log.sheet)
+    valid = all(problem.is_warning for problem in log.problems)
     raise PositionNotReached(
         f"the record does not get to round {round}, trick {trick}"
-        + ("" if found.valid else " (its replay stops at an illegal step before)")
+        + ("" if valid else " (its replay stops at an illegal step before)")
     )
 
 
@@ -281,36 +286,6 @@ def _refuse_what_is_no_record(data: Mapping[str, Any], round: int, trick: int) -
             f"the record does not get to round {round}, trick {trick}: it is no valid "
             f"record ({first.code}{where}: {first.message})"
         )
-
-
-class _StateBefore(GameVisitor["_StateBefore"]):
-    """Finds the state just before the first card of a trick: the state before the
-    decision that plays it, or the state where the replay ends when it stops there."""
-
-    wants_decisions = True
-
-    def __init__(self, round_no: int, trick_no: int) -> None:
-        self.moment = (round_no, trick_no)
-        self.state: GameState | None = None
-        self.sheet: Sheet | None = None
-        self.valid = True
-
-    def begin_game(self, sheet: Sheet, rules: Rules) -> None:
-        self.sheet = sheet
-
-    def visit_decision(self, state: GameState, action: Action) -> None:
-        if self.state is None and _leads_trick(state, self.moment):
-            self.state = state
-
-    def visit_problem(self, problem: Illegal) -> None:
-        self.valid = self.valid and problem.is_warning
-
-    def end_game(self, result: Result | None, final: GameState) -> None:
-        if self.state is None and _leads_trick(final, self.moment):
-            self.state = final  # the record stops just before this trick
-
-    def result(self) -> _StateBefore:
-        return self
 
 
 def _leads_trick(state: GameState, moment: tuple[int, int]) -> bool:

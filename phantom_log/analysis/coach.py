@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from ..records.trick_spans import WHOLE_GAME, TrickSpan
@@ -18,101 +18,14 @@ from .solver import Choice
 
 #: Best choices named in a line; the others are counted.
 BEST_NAMED: Final = 4
+#: Better choices named in a sentence; the others are counted.
+_BETTER_NAMED: Final = 2
 
 _WHERE: Final = {
     DecisionKind.EXCHANGE: "exchange",
     DecisionKind.SPECIAL_NUMBER: "special number",
     DecisionKind.SWAP: "swap",
 }
-
-
-def notes_text(amount: float) -> str:
-    """``1 note``, ``3 notes``, ``2.5 notes``."""
-    shown = f"{amount:g}" if amount == int(amount) else f"{amount:.1f}"
-    return f"{shown} note{'' if amount == 1 else 's'}"
-
-
-def _choice(row: Decision, choice: Choice, style: Style) -> str:
-    if isinstance(choice, tuple):
-        return " and ".join(style.card(card) for card in choice)
-    if row.kind is DecisionKind.SPECIAL_NUMBER:
-        return choice_text(row.kind, choice)
-    return style.card(choice)
-
-
-def _choices(row: Decision, choices: Sequence[Choice], style: Style) -> str:
-    named = [_choice(row, choice, style) for choice in choices[:BEST_NAMED]]
-    more = len(choices) - BEST_NAMED
-    if more > 0:
-        return ", ".join(named) + f" or {more} other{'s' if more > 1 else ''}"
-    return " or ".join(named) if len(named) < 3 else ", ".join(named[:-1]) + " or " + named[-1]
-
-
-def _act(row: Decision, style: Style) -> str:
-    who = row.player.in_text
-    played = _choice(row, row.played, style)
-    if row.kind is DecisionKind.LEAD:
-        return f"{who} led {played}"
-    if row.kind is DecisionKind.FOLLOW:
-        return f"{who} followed with {played}"
-    if row.kind is DecisionKind.SPECIAL_NUMBER:
-        return f"{who} picked {played}"
-    return f"{who} gave {played}"
-
-
-def decision_line(row: Decision, style: Style) -> str:
-    """One decision as a coach says it: ``round 2, trick 4: the Phantom led Ch3 ?? - cost
-    3 notes; best was Ma6``."""
-    where = f"round {row.round}"
-    if row.trick is not None:
-        where += f", trick {row.trick}"
-    if row.kind in _WHERE:
-        where += f", {_WHERE[row.kind]}"
-    if row.swap_after is not None:
-        where += f" after the {row.swap_after}"
-    text = f"{where}: {_act(row, style)}"
-    if row.label is not None:
-        text += " " + style.paint(row.label.value, "red", bold=True)
-    if row.cost is None:
-        text += " - not solved within the time limit"
-    else:
-        layouts = ""
-        if row.worlds is not None:
-            layouts = f" over {row.worlds} layout{'' if row.worlds == 1 else 's'}"
-        if row.cost <= 0:
-            text += f" - best{' on average' if row.worlds is not None else ''}{layouts}"
-        else:
-            expected = "expected " if row.worlds is not None else ""
-            text += f" - {expected}cost {notes_text(row.cost)}"
-            if row.won_game_lost:
-                text += " and the game"
-            text += layouts
-            on_average = " on average" if row.worlds is not None else ""
-            text += f"; best{on_average} was {_choices(row, row.best, style)}"
-    if row.answer is not None and row.worlds is None:
-        text += f" (against {row.player.other.in_text}'s {_choice(row, row.answer, style)})"
-    if row.bounds is not None:
-        low, high = row.bounds
-        worth = notes_text(low) if low == high else f"{low} to {notes_text(high)}"
-        text += f"; the {_WHERE[row.kind]} is worth {worth} as either side commits first"
-    return text
-
-
-def card_words(card: int) -> str:
-    """A card as a player says it: ``the 4 of Masks``."""
-    return f"the {card_number(card)} of {card_suit(card).title}s"
-
-
-def _choice_words(row: Decision, choice: Choice) -> str:
-    if isinstance(choice, tuple):
-        return " and ".join(card_words(card) for card in choice)
-    if row.kind is DecisionKind.SPECIAL_NUMBER:
-        return str(choice)
-    return card_words(choice)
-
-
-#: Better choices named in a sentence; the others are counted.
-_BETTER_NAMED: Final = 2
 
 _DOING: Final = {
     DecisionKind.LEAD: ("led", "leading"),
@@ -123,26 +36,90 @@ _DOING: Final = {
 }
 
 
+def _amount(amount: float) -> str:
+    """``3``, ``2.5``."""
+    return f"{amount:g}" if amount == int(amount) else f"{amount:.1f}"
+
+
+def notes_text(amount: float) -> str:
+    """``1 note``, ``3 notes``, ``2.5 notes``."""
+    return f"{_amount(amount)} note{'' if amount == 1 else 's'}"
+
+
+def card_words(card: int) -> str:
+    """A card as a player says it: ``the 4 of Masks``."""
+    return f"the {card_number(card)} of {card_suit(card).title}s"
+
+
+def _choice(row: Decision, choice: Choice, card_text: Callable[[int], str]) -> str:
+    """A choice with each card as ``card_text`` writes it: cards joined by ``and``."""
+    if isinstance(choice, tuple):
+        return " and ".join(card_text(card) for card in choice)
+    if row.kind is DecisionKind.SPECIAL_NUMBER:
+        return str(choice)
+    return card_text(choice)
+
+
+def _choices(row: Decision, choices: Sequence[Choice], style: Style) -> str:
+    named = [_choice(row, choice, style.card) for choice in choices[:BEST_NAMED]]
+    more = len(choices) - BEST_NAMED
+    if more > 0:
+        return ", ".join(named) + f" or {more} other{'s' if more > 1 else ''}"
+    return " or ".join(named) if len(named) < 3 else ", ".join(named[:-1]) + " or " + named[-1]
+
+
+def _where(row: Decision, at_swap: bool = True) -> str:
+    """``round 2, trick 4``, and the special number, the exchange or (``at_swap``) the swap
+    where the decision was made."""
+    where = f"round {row.round}"
+    if row.trick is not None:
+        where += f", trick {row.trick}"
+    if row.kind in _WHERE and (at_swap or row.kind is not DecisionKind.SWAP):
+        where += f", {_WHERE[row.kind]}"
+    if at_swap and row.swap_after is not None:
+        where += f" after the {row.swap_after}"
+    return where
+
+
+def decision_line(row: Decision, style: Style) -> str:
+    """One decision as a coach says it: ``round 2, trick 4: the Phantom led Ch3 ?? - cost
+    3 notes; best was Ma6``."""
+    did = "picked" if row.kind is DecisionKind.SPECIAL_NUMBER else _DOING[row.kind][0]
+    text = f"{_where(row)}: {row.player.in_text} {did} {_choice(row, row.played, style.card)}"
+    if row.label is not None:
+        text += " " + style.paint(row.label.value, "red", bold=True)
+    if row.cost is None:
+        text += " - not solved within the time limit"
+    else:
+        layouts = ""
+        if row.worlds is not None:
+            layouts = f" over {row.worlds} layout{'' if row.worlds == 1 else 's'}"
+        on_average = " on average" if row.worlds is not None else ""
+        if row.cost <= 0:
+            text += f" - best{on_average}{layouts}"
+        else:
+            expected = "expected " if row.worlds is not None else ""
+            text += f" - {expected}cost {notes_text(row.cost)}"
+            if row.won_game_lost:
+                text += " and the game"
+            text += f"{layouts}; best{on_average} was {_choices(row, row.best, style)}"
+    if row.answer is not None and row.worlds is None:
+        answer = _choice(row, row.answer, style.card)
+        text += f" (against {row.player.other.in_text}'s {answer})"
+    if row.bounds is not None:
+        low, high = row.bounds
+        worth = notes_text(low) if low == high else f"{low} to {notes_text(high)}"
+        text += f"; the {_WHERE[row.kind]} is worth {worth} as either side commits first"
+    return text
+
+
 def _round_end(best: float, played: float) -> str:
     """``7 notes completed, not 9``; the sheet completed (the game's end) said so."""
-
-    def count(value: float) -> str:
-        return f"{value:g}" if value == int(value) else f"{value:.1f}"
-
     if best == NOTES_PER_SHEET:
         return f"the sheet completed, not {notes_text(played)}"
     if played == NOTES_PER_SHEET:
         return f"{notes_text(best)} completed, not the sheet completed"
-    return f"{notes_text(best)} completed, not {count(played)}"
-
-
-def _where(row: Decision) -> str:
-    where = f"round {row.round}"
-    if row.trick is not None:
-        where += f", trick {row.trick}"
-    if row.kind in (DecisionKind.SPECIAL_NUMBER, DecisionKind.EXCHANGE):
-        where += f", {_WHERE[row.kind]}"
-    return where
+    return f"{notes_text(best)} completed, not {_amount(played)}"
 
 
 def mistake_sentence(row: Decision, who: str) -> str:
@@ -151,7 +128,7 @@ def mistake_sentence(row: Decision, who: str) -> str:
     of Masks, the round ends with 7 notes completed, not 9 (with best play after): 2
     notes``. The values are the solver's; the sentence restates no rule."""
     did, doing = _DOING[row.kind]
-    text = f"{_where(row)}: {who} {did} {_choice_words(row, row.played)}"
+    text = f"{_where(row, at_swap=False)}: {who} {did} {_choice(row, row.played, card_words)}"
     if row.kind is DecisionKind.SWAP:
         text += f" at the swap after the {row.swap_after or 'card'}"
     elif row.kind is DecisionKind.EXCHANGE:
@@ -160,9 +137,8 @@ def mistake_sentence(row: Decision, who: str) -> str:
         return text + " (not solved within the time limit)"
     # A swap's gives are pairs ("the 4 of Rings and the 6 of Masks"): one is named.
     shown = 1 if row.kind is DecisionKind.SWAP else _BETTER_NAMED
-    better = [_choice_words(row, choice) for choice in row.best[:shown]]
+    named = " or ".join(_choice(row, choice, card_words) for choice in row.best[:shown])
     more = len(row.best) - shown
-    named = " or ".join(better)
     if more > 0:
         named += f" (or {more} other{'' if more == 1 else 's'} as good)"
     average = f" on average over {row.worlds} layouts" if row.worlds is not None else ""
@@ -179,20 +155,11 @@ def mistake_sentence(row: Decision, who: str) -> str:
 def _turning_point(row: Decision) -> str:
     """A turning point in a few words: where, who chose what, and what it cost."""
     did, _doing = _DOING[row.kind]
-    where = _where(row)
-    if row.swap_after is not None:
-        where += f", swap after the {row.swap_after}"
-    text = f"{where}: {row.player.in_text} {did} {_choice_words(row, row.played)}"
+    chose = f"{_where(row)}: {row.player.in_text} {did} {_choice(row, row.played, card_words)}"
     if row.won_game_lost:
-        return text + f", which lost a won game ({notes_text(row.cost or 0)})"
+        return chose + f", which lost a won game ({notes_text(row.cost or 0)})"
     on_average = " on average" if row.worlds is not None else ""
-    return text + f", which cost {notes_text(row.cost or 0)}{on_average}"
-
-
-def _outcome_word(player: Role, winner: Role | None) -> str:
-    if winner is None:
-        return ""
-    return ", who won" if winner is player else ", who lost"
+    return chose + f", which cost {notes_text(row.cost or 0)}{on_average}"
 
 
 def summary_lines(
@@ -225,9 +192,12 @@ def summary_lines(
         if name and name.casefold() != summary.player.title.casefold():
             who += f" ({name})"  # "Christine (Christine)" says the name once
         who = who[0].upper() + who[1:]
+        if winner is not None:
+            who += ", who won" if winner is summary.player else ", who lost"
         solved = summary.decisions - summary.unsolved
-        line = f"  {who}{_outcome_word(summary.player, winner)}: "
-        line += f"{summary.best_played} of {solved} decision{'' if solved == 1 else 's'} best"
+        line = (
+            f"  {who}: {summary.best_played} of {solved} decision{'' if solved == 1 else 's'} best"
+        )
         others = solved - summary.best_played
         if others:
             counts = ", ".join(
@@ -284,20 +254,17 @@ def mistake_lines(
 ) -> list[str]:
     """``show``'s mistakes under the sheet: a line per trick up to ``until`` (round, trick;
     ``None`` for none) with a costly decision, worded as :func:`trick_mistakes` words it."""
-    tricks = [
-        (moment, entries)
-        for moment, entries in sorted(marks.items())
-        if until is not None and moment <= until and any(entry["cost"] > 0 for entry in entries)
-    ]
     if until is None:
         return ["Mistakes: none before play"]
     shown = f"round {until[0]}" if until[1] == 0 else f"round {until[0]}, trick {until[1]}"
-    if not tricks:
+    lines = [
+        f"  round {round_no}, trick {trick}: {trick_mistakes(entries)}"
+        for (round_no, trick), entries in sorted(marks.items())
+        if (round_no, trick) <= until and any(entry["cost"] > 0 for entry in entries)
+    ]
+    if not lines:
         return [f"Mistakes up to {shown}: none"]
-    lines = [f"Mistakes up to {shown} (P the Phantom, C Christine; cost in notes):"]
-    for (round_no, trick), entries in tricks:
-        lines.append(f"  round {round_no}, trick {trick}: {trick_mistakes(entries)}")
-    return lines
+    return [f"Mistakes up to {shown} (P the Phantom, C Christine; cost in notes):", *lines]
 
 
 def reviews_of(decisions: Iterable[Decision]) -> dict[ReviewKey, DecisionReview]:

@@ -2,10 +2,9 @@
 the value of the best one, by the perfect-information solver (:mod:`phantom_log.analysis.solver`).
 
 No rule is applied here and no sentence is written. The decisions and the state before
-each come from the engine's replay (a :class:`~phantom_log.rules.replay.GameLogBuilder`
-that keeps the decisions), the values from the
-solver, who has won from :func:`~phantom_log.rules.engine.game_winner`, and the layouts a player
-could not tell apart from the engine accepting or refusing the record's actions on them;
+each come from the engine's replay, the values from the solver, who has won from
+:func:`~phantom_log.rules.engine.game_winner`, and the layouts a player could not tell
+apart from the engine accepting or refusing the record's actions on them;
 :mod:`phantom_log.analysis.coach` words the rows.
 
 A value is the solver's: the notes completed at the end of the round (12 when the sheet is
@@ -18,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from itertools import combinations
 from math import comb
@@ -51,25 +50,6 @@ DEFAULT_WORLDS: Final = 20
 INACCURACY_COST: Final = 1
 MISTAKE_COST: Final = 2
 BLUNDER_COST: Final = 3
-
-ANALYSIS_FIELDS: Final = (
-    "game_id",
-    "round",
-    "trick",
-    "player",
-    "kind",
-    "played",
-    "value_played",
-    "value_best",
-    "best",
-    "cost",
-    "label",
-    "bounds",
-    "answer",
-    "worlds",
-    "won_game_lost",
-    "swap_after",
-)
 
 
 class DecisionKind(StrEnum):
@@ -148,20 +128,18 @@ class Decision:
     player: Role
     kind: DecisionKind
     played: Choice
-    value_played: float | None
-    value_best: float | None
-    best: tuple[Choice, ...]
-    cost: float | None
-    label: Label | None
+    value_played: float | None = None
+    value_best: float | None = None
+    best: tuple[Choice, ...] = ()
+    cost: float | None = None
+    label: Label | None = None
     bounds: tuple[int, int] | None = None
     answer: Choice | None = None
     worlds: int | None = None
     #: The best choice won the game for the mover, the one made did not.
     won_game_lost: bool = False
-    #: At a swap: the card whose special number called it, ``"lead"`` or ``"follow"``
-    #: (the special number can call one after each in a trick; the engine's
-    #: ``swap_after_follow``, as the annotations' ``after``); ``None`` for any other
-    #: decision.
+    #: At a swap: the card whose special number called it, ``"lead"`` or ``"follow"`` (the
+    #: engine's ``swap_after_follow``); ``None`` for any other decision.
     swap_after: SwapAfter | None = None
 
     @property
@@ -200,6 +178,10 @@ class Decision:
         row["bounds"] = None if self.bounds is None else f"{self.bounds[0]}-{self.bounds[1]}"
         row["won_game_lost"] = "true" if self.won_game_lost else "false"
         return {key: "" if value is None else value for key, value in row.items()}
+
+
+#: The columns of ``analyse``'s rows, in order.
+ANALYSIS_FIELDS: Final = tuple(column.name for column in fields(Decision))
 
 
 def choice_json(kind: DecisionKind, choice: Choice) -> str | int | list[str]:
@@ -257,9 +239,7 @@ def _costliest(rows: Iterable[tuple[int, Decision]]) -> list[tuple[int, Decision
 
 def turning_points(decisions: Iterable[Decision]) -> list[Decision]:
     """The few decisions of a game that changed its outcome or cost most, in play order:
-    every one whose choice lost a game that the best choice would have won for its
-    player (with both hands known and best play after, the round's notes crossed the line
-    between the Phantom's win and Christine's), then the costliest others; at most
+    every one that threw away a won game, then the costliest others; at most
     :data:`TURNING_POINTS`, and only decisions that cost notes."""
     chosen = _costliest(enumerate(decisions))[:TURNING_POINTS]
     return [row for _place, row in sorted(chosen, key=lambda found: found[0])]
@@ -309,7 +289,6 @@ class _Item:
 
     index: int
     state: GameState
-    action: Action
     player: Role
     kind: DecisionKind
     played: Choice
@@ -334,27 +313,25 @@ def _items(decisions: list[tuple[GameState, Action]]) -> Iterator[_Item]:
         if isinstance(action, PlayCard):
             kind = DecisionKind.LEAD if state.lead is None else DecisionKind.FOLLOW
             forced = popcount(state.legal_cards()) <= 1
-            yield _Item(index, state, action, action.player, kind, action.card, None, forced)
+            yield _Item(index, state, action.player, kind, action.card, None, forced)
         elif isinstance(action, PickSpecialNumber):
             forced = len(state.number_options()) <= 1
             kind = DecisionKind.SPECIAL_NUMBER
-            yield _Item(index, state, action, state.leader, kind, action.number, None, forced)
-        elif isinstance(action, SwapCards):
-            due = state.swap_due()
-            gives = (tuple(sorted(action.phantom)), tuple(sorted(action.christine)))
-            after: SwapAfter = "follow" if state.swap_after_follow else "lead"
+            yield _Item(index, state, state.leader, kind, action.number, None, forced)
+        elif isinstance(action, SwapCards | ExchangeCards):
+            # Both sides give at once: a decision each, judged against the other's give.
+            gives: tuple[Choice, Choice]
+            if isinstance(action, SwapCards):
+                kind, size = DecisionKind.SWAP, state.swap_due()
+                gives = (tuple(sorted(action.phantom)), tuple(sorted(action.christine)))
+                after: SwapAfter | None = "follow" if state.swap_after_follow else "lead"
+            else:
+                kind, size, after = DecisionKind.EXCHANGE, 1, None
+                gives = (action.phantom, action.christine)
             for player in (Role.PHANTOM, Role.CHRISTINE):
-                forced = comb(popcount(state.hand(player)), due) <= 1
+                forced = comb(popcount(state.hand(player)), size) <= 1
                 mine, theirs = gives[player], gives[player.other]
-                kind = DecisionKind.SWAP
-                yield _Item(index, state, action, player, kind, mine, theirs, forced, after)
-        elif isinstance(action, ExchangeCards):
-            cards = (action.phantom, action.christine)
-            for player in (Role.PHANTOM, Role.CHRISTINE):
-                forced = popcount(state.hand(player)) <= 1
-                kind = DecisionKind.EXCHANGE
-                card, other = cards[player], cards[player.other]
-                yield _Item(index, state, action, player, kind, card, other, forced)
+                yield _Item(index, state, player, kind, mine, theirs, forced, after)
 
 
 # -- what the mover could not see ------------------------------------------------------------
@@ -390,33 +367,24 @@ def _layouts(
             worlds = list(enumerate(_deals(state, mover))) if round_index in rounds else []
         if index in wanted:
             found[index] = worlds
-        step = _after(action)
-        worlds = [(deal, after) for deal, world in worlds if (after := step(world)) is not None]
+        worlds = [
+            (deal, after)
+            for deal, world in worlds
+            if isinstance(after := world.apply(action), GameState)
+        ]
     return found
-
-
-def _after(action: Action) -> Callable[[GameState], GameState | None]:
-    def step(world: GameState) -> GameState | None:
-        after = world.apply(action)
-        return after if isinstance(after, GameState) else None
-
-    return step
 
 
 def _deals(first: GameState, mover: Role) -> list[GameState]:
     """The states at a round's first decision with the opponent dealt each possible hand
     of the cards ``mover`` did not get."""
-    opponent = mover.other
-    unseen = hand_cards(FULL_DECK & ~first.hand(mover))
-    size = popcount(first.hand(opponent))
     mine = first.hand(mover)
+    unseen = hand_cards(FULL_DECK & ~mine)
     deals = []
-    for cards in combinations(unseen, size):
+    for cards in combinations(unseen, popcount(first.hand(mover.other))):
         theirs = hand_mask(cards)
-        if opponent is Role.PHANTOM:
-            world = first.with_hands(theirs, mine)
-        else:
-            world = first.with_hands(mine, theirs)
+        hands = (mine, theirs) if mover is Role.PHANTOM else (theirs, mine)
+        world = first.with_hands(*hands)
         assert isinstance(world, GameState)  # the unseen cards, as many as the opponent's
         deals.append(world)
     return deals
@@ -518,19 +486,6 @@ def _hidden(
     return _Values(played, best_value, _sorted(best), len(worlds))
 
 
-def _bounds(solver: Solver, state: GameState, deadline: float | None) -> tuple[int, int]:
-    return (
-        solver.value(state, Role.PHANTOM, deadline),
-        solver.value(state, Role.CHRISTINE, deadline),
-    )
-
-
-def _in_span(item: _Item, tricks: TrickSpan) -> bool:
-    """Whether the decision lies in the span: a round's exchange and special number go
-    with its first trick."""
-    return tricks.covers(item.state.round, item.trick or 1)
-
-
 def analyse_replay(
     replayed: GameLog,
     game_id: str | None = None,
@@ -549,12 +504,13 @@ def analyse_replay(
     if replayed.decisions is None:
         raise ValueError("the game log holds no decisions: build it with record_decisions()")
     decisions = replayed.decisions
+    # A round's exchange and special number (no trick) go with its first trick.
     items = [
         item
         for item in _items(decisions)
         if not item.forced
         and item.moment >= options.start
-        and _in_span(item, options.tricks)
+        and options.tricks.covers(item.state.round, item.trick or 1)
         and (options.deep or item.kind is not DecisionKind.EXCHANGE)
     ]
     if solver is None:
@@ -586,7 +542,10 @@ def analyse_replay(
             results[key] = None
         if options.deep and item.answer is not None and item.index not in bounds:
             try:
-                bounds[item.index] = _bounds(solver, item.state, deadline)
+                bounds[item.index] = (
+                    solver.value(item.state, Role.PHANTOM, deadline),
+                    solver.value(item.state, Role.CHRISTINE, deadline),
+                )
             except Unsolved:
                 bounds[item.index] = None
         if on_solved is not None and results[key] is not None:
@@ -613,13 +572,8 @@ def _decision(
         item.player,
         item.kind,
         item.played,
-        None,
-        None,
-        (),
-        None,
-        None,
-        bounds,
-        item.answer,
+        bounds=bounds,
+        answer=item.answer,
         swap_after=item.swap_after,
     )
     if values is None:

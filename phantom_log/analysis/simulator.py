@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from ..records.number_kinds import SEED
 from ..rules.cards import (
@@ -51,13 +51,10 @@ _NAMES: Final = (
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """What a player knows when choosing: their role, the notes completed, the sheet,
-    the round's special number."""
+    """What a policy reads of the game when choosing: the notes completed, the sheet."""
 
-    role: Role
     notes: int
     sheet: Sheet
-    special_number: int
 
     @property
     def super_trump(self) -> int:
@@ -72,22 +69,6 @@ class View:
         return next_note_owner_code(self.sheet.owner_bits, self.notes) == Role.PHANTOM
 
 
-class Policy(Protocol):
-    """How one side chooses among legal moves."""
-
-    def give_in_exchange(self, rng: random.Random, hand: int, view: View) -> int: ...
-
-    def choose_special_number(
-        self, rng: random.Random, numbers: list[int], hand: int, view: View
-    ) -> int: ...
-
-    def lead(self, rng: random.Random, hand: int, view: View) -> int: ...
-
-    def follow(self, rng: random.Random, legal: int, lead: int, view: View) -> int: ...
-
-    def give_in_swap(self, rng: random.Random, hand: int, size: int, view: View) -> list[int]: ...
-
-
 class RandomPolicy:
     """Uniform among the legal cards; random exchange, number and swap choices."""
 
@@ -99,10 +80,7 @@ class RandomPolicy:
     ) -> int:
         return rng.choice(numbers)
 
-    def lead(self, rng: random.Random, hand: int, view: View) -> int:
-        return rng.choice(hand_cards(hand))
-
-    def follow(self, rng: random.Random, legal: int, lead: int, view: View) -> int:
+    def play(self, rng: random.Random, legal: int, lead: int | None, view: View) -> int:
         return rng.choice(hand_cards(legal))
 
     def give_in_swap(self, rng: random.Random, hand: int, size: int, view: View) -> list[int]:
@@ -133,12 +111,10 @@ class GreedyPolicy:
         held = [card_number(card) for card in hand_cards(hand)]
         return max(sorted(numbers), key=held.count)
 
-    def lead(self, rng: random.Random, hand: int, view: View) -> int:
-        ranked = self._weakest(hand_cards(hand), view)
-        return ranked[-1] if view.wants_to_win else ranked[0]
-
-    def follow(self, rng: random.Random, legal: int, lead: int, view: View) -> int:
+    def play(self, rng: random.Random, legal: int, lead: int | None, view: View) -> int:
         ranked = self._weakest(hand_cards(legal), view)
+        if lead is None:
+            return ranked[-1] if view.wants_to_win else ranked[0]
         for card in ranked:
             if leader_wins(judge(lead, card, view.super_trump)) != view.wants_to_win:
                 return card
@@ -146,6 +122,10 @@ class GreedyPolicy:
 
     def give_in_swap(self, rng: random.Random, hand: int, size: int, view: View) -> list[int]:
         return sorted(self._weakest(hand_cards(hand), view)[:size])
+
+
+#: How one side chooses among the moves the state allows.
+Policy = RandomPolicy | GreedyPolicy
 
 
 def make_policy(name: str) -> Policy:
@@ -188,31 +168,23 @@ class _Game:
         self.policies = (make_policy(simulation.phantom), make_policy(simulation.christine))
         self.state = GameState.start(simulation.sheet, simulation.rules)
 
-    def view(self, role: Role) -> View:
-        state = self.state
-        return View(role, state.notes, self.simulation.sheet, state.special_number)
+    def view(self) -> View:
+        return View(self.state.notes, self.simulation.sheet)
 
     def play_round(self) -> dict[str, Any]:
         rng = self.rng
         state = self.state
         deck = list(range(DECK_SIZE))
         rng.shuffle(deck)
-        deal = [
-            sorted(deck[:CARDS_PER_HAND]),
-            sorted(deck[CARDS_PER_HAND : 2 * CARDS_PER_HAND]),
-            sorted(deck[2 * CARDS_PER_HAND :]),
-        ]
-        _legal(state.step_deal(hand_mask(deal[0]), hand_mask(deal[1])))
-        data: dict[str, Any] = {
-            "deal": {
-                "phantom": _codes(deal[0]),
-                "christine": _codes(deal[1]),
-                "aside": _codes(deal[2]),
-            }
-        }
+        phantom = sorted(deck[:CARDS_PER_HAND])
+        christine = sorted(deck[CARDS_PER_HAND : 2 * CARDS_PER_HAND])
+        aside = sorted(deck[2 * CARDS_PER_HAND :])
+        _legal(state.step_deal(hand_mask(phantom), hand_mask(christine)))
+        deal = {"phantom": _codes(phantom), "christine": _codes(christine), "aside": _codes(aside)}
+        data: dict[str, Any] = {"deal": deal}
         if state.phase == Phase.EXCHANGE:
             given = [
-                self.policies[role].give_in_exchange(rng, state.hand(role), self.view(role))
+                self.policies[role].give_in_exchange(rng, state.hand(role), self.view())
                 for role in Role
             ]
             _legal(state.step_exchange(given[0], given[1]))
@@ -224,7 +196,7 @@ class _Game:
         else:
             leader = state.leader
             number = self.policies[leader].choose_special_number(
-                rng, list(options), state.hand(leader), self.view(leader)
+                rng, list(options), state.hand(leader), self.view()
             )
         _legal(state.step_special_number(number))
         data["special_number"] = number
@@ -251,19 +223,13 @@ class _Game:
         state = self.state
         role = state.turn
         assert role is not None
-        policy = self.policies[role]
-        legal = state.legal_cards()
-        lead = state.lead
-        if lead is None:
-            card = policy.lead(self.rng, legal, self.view(role))
-        else:
-            card = policy.follow(self.rng, legal, lead, self.view(role))
+        card = self.policies[role].play(self.rng, state.legal_cards(), state.lead, self.view())
         _legal(state.step_play(role, card))
         play: dict[str, Any] = {"player": role.key, "card": CARD_CODES[card]}
         if state.phase == Phase.SWAP:
             size = state.swap_due()
             given = [
-                self.policies[side].give_in_swap(self.rng, state.hand(side), size, self.view(side))
+                self.policies[side].give_in_swap(self.rng, state.hand(side), size, self.view())
                 for side in Role
             ]
             _legal(state.step_swap(given[0], given[1]))

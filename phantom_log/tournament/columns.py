@@ -1,6 +1,5 @@
 """Read-only columns that hold many values in little memory: texts in one buffer, names
-that repeat as an index each. The table of facts and the standings keep their columns so,
-as an event may have a million records and hundreds of thousands of players."""
+that repeat as an index each (an event may have a million records)."""
 
 from __future__ import annotations
 
@@ -30,11 +29,9 @@ class Column(Sequence[Element]):
 
 
 class TextColumn(Column[str | None]):
-    """A column of texts (or ``None``) held as the bytes of all of them in one buffer.
-
-    A million small strings kept alive among the garbage of parsing a million records pin
-    memory far beyond their size (each keeps its allocator pool alive); one buffer does
-    not."""
+    """A column of texts (or ``None``) held as the bytes of all of them in one buffer:
+    small strings kept alive among the garbage of parsing pin memory far beyond their
+    size (each keeps its allocator pool alive)."""
 
     def __init__(self) -> None:
         self._data = bytearray()
@@ -101,19 +98,16 @@ class NameColumn(Column[str | None]):
         return self._names[self._column[position]]
 
 
-# The keys are looked at in this many parts (by their low bits: equal keys fall in the
-# same part), so that only a part's keys are in a dictionary at a time.
+#: The parts the keys are looked at in, by their low bits: equal keys fall in one part.
 _KEY_PARTS: Final = 16
 
 
 def repeated(keys: Sequence[int], present: Sequence[int] | None = None, every: int = 1) -> set[int]:
     """The positions whose key occurs more than once among the present ones (``keys`` read
     at every ``every``-th item, ``present[position]`` true): the candidates, which the
-    caller compares exactly.
-
-    A part of the keys at a time (:data:`_KEY_PARTS`): a dictionary of a million keys
-    would take about 100 MiB, and is the peak of a tournament check; a sixteenth of it
-    is freed, and its memory used again, before the next part is looked at."""
+    caller compares exactly. A part of the keys is looked at a time (:data:`_KEY_PARTS`),
+    its dictionary freed before the next: a dictionary of every key would be the peak of
+    a tournament check's memory."""
     parts = [array("I") for _ in range(_KEY_PARTS)]
     mask = _KEY_PARTS - 1
     for position in range(len(keys) // every):

@@ -2,8 +2,8 @@
 contents, made from their texts read again.
 
 A worker gives a record read from a regular file the place of its text instead of the
-digest of its content (:class:`~phantom_log.tournament.facts.TextAt`): the digest costs
-about as much as the replay, and nearly every record is nobody's copy. A copy deals
+digest of its content: the digest costs about as much as the replay, and nearly every
+record is nobody's copy. A copy deals
 exactly as its original does (the same content, so the same replay), so a record whose
 first deal no other record repeats is no copy, and none is a copy of it. For the others
 alone, the text is read again where it was read, and digested as the worker would have.
@@ -32,7 +32,7 @@ from .facts import DEAL_SLOTS, FactsTable, content_digest
 
 class TextToRead(NamedTuple):
     """A record whose digest is to be made: its position in the table, and where its text
-    is."""
+    is (``length`` bytes ``offset`` bytes into ``file``)."""
 
     position: int
     file: TextFile
@@ -47,9 +47,8 @@ TEXTS_PER_TASK: Final = 2048
 def texts_to_read(table: FactsTable) -> Iterator[list[TextToRead]]:
     """The records of ``table`` whose digest is still to be made and which another record
     may copy (their first deal repeated), in tasks of at most :data:`TEXTS_PER_TASK`
-    records, file by file and in the order of their places in each (an event may be a
-    file a record). The tasks are made as they are taken: an event of copies may have a
-    million records to read again."""
+    records, file by file and in the order of their places in each; each task made as it
+    is taken."""
     shared_first_deal = repeated(table.deals, table.deal_counts, every=DEAL_SLOTS)
     file_ids, offsets = table.text_file_ids, table.text_offsets
     wanted = array(
@@ -66,12 +65,12 @@ def texts_to_read(table: FactsTable) -> Iterator[list[TextToRead]]:
     del shared_first_deal
     task: list[TextToRead] = []
     for position in wanted:
-        text_at = table.text_at(position)
-        assert text_at is not None  # it has a file
+        file, offset, length = table.text_at(position)
+        assert file is not None  # it has a file
         if len(task) == TEXTS_PER_TASK:
             yield task
             task = []
-        task.append(TextToRead(position, *text_at))
+        task.append(TextToRead(position, file, offset, length))
     if task:
         yield task
 

@@ -13,13 +13,12 @@ from ..records.identity import game_key, person_key
 from ..records.quoting import quoted, shortened
 from ..rules.problems import Severity
 from .columns import repeated
-from .facts import DEAL_SLOTS, RecordFacts, facts_table, player_key
+from .facts import DEAL_SLOTS, FactsTable, RecordFacts, facts_table, player_key
 from .manifest import Manifest, ScheduledGame
 
 
 class TournamentCode:
-    """The codes of the checks across records and against the manifest (docs/format.md's two,
-    and the ones this command adds)."""
+    """The codes of the checks across records and against the manifest."""
 
     DUPLICATE_GAME_ID: Final = "duplicate-game-id"
     DUPLICATE_DEAL: Final = "duplicate-deal"
@@ -62,8 +61,10 @@ _SLOTS_PRESENT: Final = [
 ]
 
 
-def _problem(facts: RecordFacts, code: str, severity: Severity, message: str) -> TournamentProblem:
-    return TournamentProblem(facts.source, facts.index, facts.game_id, code, severity, message)
+def _error(facts: RecordFacts, code: str, message: str) -> TournamentProblem:
+    return TournamentProblem(
+        facts.source, facts.index, facts.game_id, code, Severity.ERROR, message
+    )
 
 
 #: How many other records a ``duplicate-game-id`` names; the rest are counted.
@@ -77,26 +78,29 @@ def _named(others: list[str]) -> str:
     return ", ".join(others[:-1]) + (" and " if len(others) > 1 else "") + others[-1]
 
 
+def _titled(table: FactsTable, position: int) -> str:
+    """A record's place and its game id: ``a.jsonl#0 (open/1)``."""
+    game_id = table.game_ids[position]
+    return table.where(position) + (f" ({game_id})" if game_id else "")
+
+
 def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentProblem]:
     """The problems between records: the same game id twice (error, on every copy), the
     same content twice (warning, on the later copies), the same deal in two games
     (warning, on the later game), one player on both sides (error). Game ids and names
     are compared by :mod:`~phantom_log.records.identity`'s keys.
 
-    The repeated ids, contents and deals are found by 64-bit words a part at a time, so
-    that a million records need no dictionary of a million keys; only the records that
-    share one are looked at one by one."""
+    The candidates are found by 64-bit words (:func:`~.columns.repeated`); only the
+    records that share one are looked at one by one."""
     table = facts_table(all_facts)
-    count = len(table)
-    holders: dict[str, list[int]] = defaultdict(list)
+    held_by: dict[str, list[int]] = defaultdict(list)
     shared_id = repeated(table.game_key_hashes)
     for position in sorted(shared_id):
         game_id = table.game_ids[position]
         if game_id is not None:
-            holders[game_key(game_id)].append(position)
-    # Equal hashes of different keys (or a key held once among equal hashes) are no
-    # repeats.
-    holders = defaultdict(list, {key: found for key, found in holders.items() if len(found) > 1})
+            held_by[game_key(game_id)].append(position)
+    # Equal hashes of different keys are no repeats.
+    holders = {key: found for key, found in held_by.items() if len(found) > 1}
     # A digest's first word: equal digests have equal first words.
     shared_content = repeated(table.content, table.has_content, every=2)
     # Every deal slot of every record (DEAL_SLOTS a record), present when the record has it.
@@ -117,51 +121,34 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
             TournamentProblem(source, index, table.game_ids[position], code, severity, message)
         )
 
-    for position in range(count):
+    for position in range(len(table)):
         game_id = table.game_ids[position] if position in shared_id else None
-        if game_id is not None:
-            same_id = holders.get(game_key(game_id))
-            if same_id:
-                others = [table.where(other) for other in same_id if other != position]
-                problem(
-                    position,
-                    TournamentCode.DUPLICATE_GAME_ID,
-                    Severity.ERROR,
-                    f"game id {quoted(game_id)} is held by {len(same_id)} "
-                    f"records: this one and {_named(others)}",
-                )
+        if game_id is not None and (same_id := holders.get(game_key(game_id))):
+            others = _named([table.where(other) for other in same_id if other != position])
+            message = (
+                f"game id {quoted(game_id)} is held by {len(same_id)} records: "
+                f"this one and {others}"
+            )
+            problem(position, TournamentCode.DUPLICATE_GAME_ID, Severity.ERROR, message)
         copy = False
         if position in shared_content:
             digest = contents[2 * position : 2 * position + 2].tobytes()
             first = first_content.setdefault(digest, position)
             if first != position:
                 copy = True  # a copy also repeats the deals: say it once
-                first_id = table.game_ids[first]
-                problem(
-                    position,
-                    TournamentCode.DUPLICATE_RECORD,
-                    Severity.WARNING,
-                    f"the same record as {table.where(first)}"
-                    + (f" ({first_id})" if first_id else "")
-                    + ", apart from the game id",
-                )
+                message = f"the same record as {_titled(table, first)}, apart from the game id"
+                problem(position, TournamentCode.DUPLICATE_RECORD, Severity.WARNING, message)
         for round_index in range(0 if copy else table.deal_counts[position]):
             slot = DEAL_SLOTS * position + round_index
             if slot not in shared_deals:
                 continue
-            deal = deals[slot]
-            seen = first_deal.setdefault(deal, (position, round_index))
-            if seen[0] != position:
-                seen_id = table.game_ids[seen[0]]
-                problem(
-                    position,
-                    TournamentCode.DUPLICATE_DEAL,
-                    Severity.WARNING,
-                    f"the deal of round {round_index + 1} is the deal of round "
-                    f"{seen[1] + 1} of {table.where(seen[0])}"
-                    + (f" ({seen_id})" if seen_id else "")
-                    + ": a reused shuffle or a copied record",
+            seen, seen_round = first_deal.setdefault(deals[slot], (position, round_index))
+            if seen != position:
+                message = (
+                    f"the deal of round {round_index + 1} is the deal of round {seen_round + 1} "
+                    f"of {_titled(table, seen)}: a reused shuffle or a copied record"
                 )
+                problem(position, TournamentCode.DUPLICATE_DEAL, Severity.WARNING, message)
         if (
             phantoms.present(position)
             and christines.present(position)
@@ -169,12 +156,8 @@ def cross_record_problems(all_facts: Sequence[RecordFacts]) -> list[TournamentPr
         ):
             phantom = phantoms[position]
             assert phantom is not None  # present
-            problem(
-                position,
-                TournamentCode.SAME_PLAYER,
-                Severity.ERROR,
-                f"{quoted(phantom)} plays both the Phantom and Christine",
-            )
+            message = f"{quoted(phantom)} plays both the Phantom and Christine"
+            problem(position, TournamentCode.SAME_PLAYER, Severity.ERROR, message)
     return problems
 
 
@@ -188,56 +171,32 @@ def manifest_problems(
         for facts in all_facts:
             for role, name in (("the Phantom", facts.phantom), ("Christine", facts.christine)):
                 if name is not None and person_key(name) not in known:
-                    problems.append(
-                        _problem(
-                            facts,
-                            TournamentCode.UNKNOWN_PLAYER,
-                            Severity.ERROR,
-                            f"{quoted(name)} ({role}) is not a player of the event",
-                        )
-                    )
-    matched: set[int] = set()
+                    message = f"{quoted(name)} ({role}) is not a player of the event"
+                    problems.append(_error(facts, TournamentCode.UNKNOWN_PLAYER, message))
     by_id: dict[str, list[int]] = defaultdict(list)
+    by_pair: dict[frozenset[str], list[int]] = defaultdict(list)
     for position, facts in enumerate(all_facts):
         if facts.game_id is not None:
             by_id[game_key(facts.game_id)].append(position)
-    missing: list[ScheduledGame] = []
-    pairings: list[ScheduledGame] = []
-    for game in manifest.games:
-        if game.game_id is None:
-            pairings.append(game)
-            continue
-        positions = by_id.get(game_key(game.game_id), [])
-        if not positions:
-            missing.append(game)
-            continue
-        matched.update(positions)
-        for position in positions:
-            problems.extend(_compare(game, all_facts[position]))
-    by_pair: dict[frozenset[str], list[int]] = defaultdict(list)
-    for position, facts in enumerate(all_facts):
         if facts.phantom is not None and facts.christine is not None:
-            by_pair[frozenset((person_key(facts.phantom), person_key(facts.christine)))].append(
-                position
-            )
-    for game in pairings:
-        assert game.phantom is not None and game.christine is not None
-        wanted = frozenset((person_key(game.phantom), person_key(game.christine)))
-        candidates = [position for position in by_pair[wanted] if position not in matched]
-        if not candidates:
+            by_pair[_pair(facts.phantom, facts.christine)].append(position)
+    matched: set[int] = set()
+    missing: list[ScheduledGame] = []
+    # The games scheduled by id first: a game scheduled by its pairing takes a record that
+    # no id took.
+    for game in sorted(manifest.games, key=lambda game: game.game_id is None):
+        if game.game_id is not None:
+            found = by_id.get(game_key(game.game_id), [])
+        else:
+            assert game.phantom is not None and game.christine is not None
+            pairing = by_pair[_pair(game.phantom, game.christine)]
+            candidates = [position for position in pairing if position not in matched]
+            found = [_closest(game, candidates, all_facts)] if candidates else []
+        if not found:
             missing.append(game)
-            continue
-
-        def fit(position: int, game: ScheduledGame = game) -> tuple[bool, bool]:
-            facts = all_facts[position]
-            return (
-                person_key(facts.phantom or "") != person_key(game.phantom or ""),
-                facts.stage != game.stage,
-            )
-
-        best = min(candidates, key=fit)
-        matched.add(best)
-        problems.extend(_compare(game, all_facts[best]))
+        matched.update(found)
+        for position in found:
+            problems.extend(_compare(game, all_facts[position]))
     for game in missing:
         problems.append(
             TournamentProblem(
@@ -246,26 +205,34 @@ def manifest_problems(
                 game.game_id,
                 TournamentCode.MISSING_GAME,
                 Severity.ERROR,
-                f"the schedule expects {game.label}, and no record holds it",
+                f"the schedule expects {game.name} of stage {game.stage}, and no record holds it",
             )
         )
     for position, facts in enumerate(all_facts):
         if position not in matched:
-            problems.append(
-                _problem(
-                    facts,
-                    TournamentCode.UNSCHEDULED_GAME,
-                    Severity.ERROR,
-                    "the schedule has no such game"
-                    + (
-                        f" (the Phantom {shortened(facts.phantom)}, "
-                        f"Christine {shortened(facts.christine)})"
-                        if facts.phantom and facts.christine
-                        else ""
-                    ),
-                )
+            players = (
+                f" (the Phantom {shortened(facts.phantom)}, Christine {shortened(facts.christine)})"
+                if facts.phantom and facts.christine
+                else ""
             )
+            message = f"the schedule has no such game{players}"
+            problems.append(_error(facts, TournamentCode.UNSCHEDULED_GAME, message))
     return problems
+
+
+def _pair(phantom: str, christine: str) -> frozenset[str]:
+    return frozenset((person_key(phantom), person_key(christine)))
+
+
+def _closest(game: ScheduledGame, candidates: list[int], all_facts: Sequence[RecordFacts]) -> int:
+    """Of the records of a scheduled pairing, the first with its roles, then its stage."""
+
+    def misfit(position: int) -> tuple[bool, bool]:
+        facts = all_facts[position]
+        phantom_differs = person_key(facts.phantom or "") != person_key(game.phantom or "")
+        return phantom_differs, facts.stage != game.stage
+
+    return min(candidates, key=misfit)
 
 
 def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]:
@@ -275,28 +242,19 @@ def _compare(game: ScheduledGame, facts: RecordFacts) -> list[TournamentProblem]
         expected = (person_key(game.phantom), person_key(game.christine))
         actual = (person_key(facts.phantom or ""), person_key(facts.christine or ""))
         if expected != actual:
-            swapped = expected == actual[::-1]
-            problems.append(
-                _problem(
-                    facts,
-                    TournamentCode.WRONG_PLAYERS,
-                    Severity.ERROR,
-                    f"the schedule has {shortened(game.phantom)} as the Phantom against "
-                    f"{shortened(game.christine)} as Christine in {game.name}; the record has "
-                    f"{shortened(facts.phantom or '')} against "
-                    f"{shortened(facts.christine or '')}"
-                    + (" (the roles are swapped)" if swapped else ""),
-                )
+            swapped = " (the roles are swapped)" if expected == actual[::-1] else ""
+            message = (
+                f"the schedule has {shortened(game.phantom)} as the Phantom against "
+                f"{shortened(game.christine)} as Christine in {game.name}; the record has "
+                f"{shortened(facts.phantom or '')} against {shortened(facts.christine or '')}"
+                f"{swapped}"
             )
+            problems.append(_error(facts, TournamentCode.WRONG_PLAYERS, message))
     if facts.stage != game.stage:
-        problems.append(
-            _problem(
-                facts,
-                TournamentCode.WRONG_STAGE,
-                Severity.ERROR,
-                f"the schedule puts {game.name} in stage {shortened(game.stage)}, but the "
-                "record says "
-                + ("no stage" if facts.stage is None else f"stage {shortened(facts.stage)}"),
-            )
+        stage = "no stage" if facts.stage is None else f"stage {shortened(facts.stage)}"
+        message = (
+            f"the schedule puts {game.name} in stage {shortened(game.stage)}, but the "
+            f"record says {stage}"
         )
+        problems.append(_error(facts, TournamentCode.WRONG_STAGE, message))
     return problems

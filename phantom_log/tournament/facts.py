@@ -6,10 +6,9 @@ checks across records need of it is kept in a small :class:`RecordFacts` (its na
 stage, the digest of its content, its deals), so that records can be verified in
 worker processes and only their facts come back, as a :class:`FactsTable` of a chunk.
 
-The digest of a record's content is made only where it can matter: a record read from a
-regular file whose replay dealt is given the place of its text instead (:class:`TextAt`),
-and its digest is made afterwards only if another record shares its first deal, as
-every copy does (:mod:`phantom_log.tournament.copies`).
+A record read from a regular file whose replay dealt gives the place of its text instead
+of the digest of its content; the digest is made afterwards, and only if another record
+shares its first deal, as every copy does (:mod:`phantom_log.tournament.copies`).
 """
 
 from __future__ import annotations
@@ -17,10 +16,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import sys
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, Final, NamedTuple, cast
+from collections.abc import Iterable, Sequence
+from typing import Any, Final, NamedTuple
 
 import orjson
 
@@ -28,29 +27,21 @@ from ..checking.verdict import RecordReport
 from ..records.chunks import TextFile
 from ..records.identity import game_key, person_key
 from ..records.source_records import SourceRecord
+from ..records.strictjson import MAX_DEPTH
 from ..rules.cards import DECK_SIZE
 from ..rules.engine import ROUNDS_PER_GAME
 from ..rules.replay import GameLog
 from .columns import Column, NameColumn, TextColumn
 
 
-class TextAt(NamedTuple):
-    """Where a record's text can be read again: ``length`` bytes ``offset`` bytes into a
-    file, as it was when it was read."""
-
-    file: TextFile
-    offset: int
-    length: int
-
-
-@dataclass(frozen=True, slots=True)
-class RecordFacts:
+class RecordFacts(NamedTuple):
     """What the checks across records need of one verified record. ``content`` is the
     digest of its content, ``None`` for a record that is no object, or whose digest is
-    still to be made from its text at ``text_at``."""
+    still to be made from its text: ``text_length`` bytes ``text_offset`` bytes into
+    ``text_file``."""
 
     source: str
-    index: int
+    index: int  # type: ignore[assignment]  # the record's place, not tuple.index
     game_id: str | None
     valid: bool
     phantom: str | None
@@ -65,21 +56,10 @@ class RecordFacts:
     text_offset: int = 0
     text_length: int = 0
 
-    @property
-    def text_at(self) -> TextAt | None:
-        """Where the record's text can be read again (in ``text_file``), if it can."""
-        if self.text_file is None:
-            return None
-        return TextAt(self.text_file, self.text_offset, self.text_length)
 
-    @property
-    def where(self) -> str:
-        """The record's place: ``source#index``."""
-        return f"{self.source}#{self.index}"
-
-
-#: The facts of one record as a tuple, in :class:`RecordFacts`' order: what a table is
-#: filled with (:meth:`FactsTable.add`) without a :class:`RecordFacts` made for each record.
+#: The facts of one record as a plain tuple, in :class:`RecordFacts`' order: what a worker
+#: fills its table with (a RecordFacts made for each record would cost more than the
+#: tuple and the table together).
 FactsRow = tuple[
     str,
     int,
@@ -106,45 +86,18 @@ def record_facts(report: RecordReport) -> RecordFacts:
 
 def report_facts(report: RecordReport, read: SourceRecord | None = None) -> FactsRow:
     """The facts of one verified record, as a tuple (:data:`FactsRow`). Given the record as
-    it was ``read``, the digest of a record whose text can be read again from its file
-    and whose replay dealt is left to be made (see :class:`RecordFacts`)."""
+    it was ``read``, the digest of a record whose text can be read again from its file and
+    whose replay dealt is left to be made."""
     result = report.result
     winner = None if result is None or result.winner is None else result.winner.key
-    notes = None if result is None else result.notes
-    return _facts_row(
-        report.source,
-        report.index,
-        report.game_id,
-        report.valid,
-        report.record,
-        report.log,
-        winner,
-        notes,
-        report.schema_shaped,
-        read,
-    )
-
-
-def _facts_row(
-    source: str,
-    index: int,
-    game_id: str | None,
-    valid: bool,
-    record: Any,
-    log: GameLog | None,
-    winner: str | None,
-    notes: int | None,
-    schema_shaped: bool = False,
-    read: SourceRecord | None = None,
-) -> FactsRow:
+    record = report.record
     phantom = christine = stage = content = text_file = None
     text_offset = text_length = 0
     deals: tuple[int, ...] = ()
     if isinstance(record, dict):
-        if schema_shaped:
-            # A record of the schema's shape: its names and stage read from the validated
-            # value, as the record model would read them (the model is not made: it would
-            # cost more than all the other facts).
+        if report.schema_shaped:
+            # Read as the record model would read them; the model itself costs more than
+            # all the other facts.
             players = record["players"]
             phantom, christine = players["phantom"], players["christine"]
             stage = record.get("stage")
@@ -156,26 +109,24 @@ def _facts_row(
                 christine = players.get("christine")
                 christine = christine if isinstance(christine, str) else None
             stage = record.get("stage") if isinstance(record.get("stage"), str) else None
-        if log is not None:
-            deals = _deal_keys(log)
+        if report.log is not None:
+            deals = _deal_keys(report.log)
         if deals and read is not None and read.file is not None and read.text is not None:
-            # Its copies share its deals: its digest is made only if another record's
-            # first deal is its own (see the module's docstring).
             text_file, text_offset, text_length = read.file, read.offset, len(read.text)
         else:
             content = content_digest(record)
     return (
-        source,
-        index,
-        game_id,
-        valid,
+        report.source,
+        report.index,
+        report.game_id,
+        report.valid,
         phantom,
         christine,
         stage,
         content,
         deals,
         winner,
-        notes,
+        None if result is None else result.notes,
         winner is not None,
         text_file,
         text_offset,
@@ -188,63 +139,36 @@ def content_digest(record: dict[str, Any]) -> bytes:
     as JSON values (as the strict parse reads them), however they are written (the order
     of their keys, spaces, escapes, ``1.0`` or ``1.00``), and different for any other.
 
-    The content is written in one canonical form, the JSON text of the value with sorted
-    keys and no spaces, and that text digested: the record's own text cannot stand for it
-    (another order of the same keys is the same content), and no digest over the parsed
-    value is cheaper than orjson writing it (see docs/decisions.md)."""
-    body = dict(record)  # a copy without the game id: no key is written twice
+    The record's own text cannot stand for it (another order of the same keys is the same
+    content): the value is written in one canonical form, sorted keys and no spaces, and
+    that text digested."""
+    body = dict(record)
     body.pop("game_id", None)
     try:
         text = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:
-        # Nested deeper than orjson writes (in an x- value, say), or a number it cannot
-        # write: the same text, written without recursion. The same content always takes
-        # the same way, so the digests still compare.
+        # Nested deeper than orjson writes, or a number it cannot write: the same text, by
+        # the standard library. The same content always takes the same way.
         text = _canonical_json(body)
-    # SHA-256 cut to 16 bytes: as safe a digest as 16 bytes of BLAKE2b, and on a record's
-    # few kilobytes about twice as fast where the processor has SHA instructions.
     return hashlib.sha256(text).digest()[:_DIGEST]
 
 
-_END: Final = object()
-
-
 def _canonical_json(value: Any) -> bytes:
-    """The JSON text of a value with sorted keys, written with a stack of its own, so
-    that no depth is too deep."""
-    out: list[str] = []
-    # Each frame: the items still to write, the closing bracket, whether none is written
-    # yet, whether the items are an object's (key, value) pairs.
-    stack: list[tuple[Iterator[Any], str, list[bool], bool]] = [(iter((value,)), "", [True], False)]
-    while stack:
-        items, closing, first, pairs = stack[-1]
-        item = next(items, _END)
-        if item is _END:
-            out.append(closing)
-            stack.pop()
-            continue
-        if not first[0]:
-            out.append(",")
-        first[0] = False
-        if pairs:
-            key, item = cast(tuple[str, Any], item)
-            out.append(json.dumps(key) + ":")
-        if isinstance(item, dict):
-            out.append("{")
-            stack.append((iter(sorted(item.items())), "}", [True], True))
-        elif isinstance(item, list):
-            out.append("[")
-            stack.append((iter(item), "]", [True], False))
-        else:
-            out.append(json.dumps(item))
-    return "".join(out).encode("utf-8", "surrogatepass")
+    """The JSON text of a value with sorted keys and no spaces, at any depth the strict
+    parse reads (:data:`~phantom_log.records.strictjson.MAX_DEPTH`)."""
+    # The standard library's writer recurses once a level, within the interpreter's
+    # recursion limit: room for every level is made above the caller's frames.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + MAX_DEPTH + 100)
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":")).encode("ascii")
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _deal_keys(log: GameLog) -> tuple[int, ...]:
-    """The key of each round the replay dealt: the two hands as the engine holds them
-    (``GameState.deals``) in one number, the Phantom's mask and Christine's above it.
-    Two deals are the same deal exactly when their keys are equal: no digest is needed,
-    and a table keeps one 64-bit word a deal."""
+    """The key of each round the replay dealt: the Phantom's hand mask, and Christine's
+    above it. Two deals are the same deal exactly when their keys are equal."""
     final = log.final
     if final is None:
         return ()
@@ -253,21 +177,18 @@ def _deal_keys(log: GameLog) -> tuple[int, ...]:
 
 # Digests (of a record's content, of a name) are 16 bytes: two 64-bit words in a table.
 _DIGEST: Final = 16
+_NO_DIGEST: Final = bytes(_DIGEST)
 #: The deals a table keeps per record: the most rounds a record holds.
 DEAL_SLOTS: Final = ROUNDS_PER_GAME
 _NO_DEALS: Final = (0,) * DEAL_SLOTS
-# RecordFacts' fields in order: a FactsRow's.
-_FIELDS: Final = tuple(field.name for field in fields(RecordFacts))
 #: The winners as a table holds them: ``table.winners[i]`` is an index into these.
 WINNERS: Final = (None, "phantom", "christine")
 _WINNER_INDEX: Final = {winner: index for index, winner in enumerate(WINNERS)}
-_NO_DIGEST: Final = bytes(_DIGEST)
 
 
 class FactsTable(Column[RecordFacts]):
-    """The facts of many records, a compact column each (about a tenth of the memory of
-    as many :class:`RecordFacts`): names and ids are kept as the records give them (one
-    copy of each name), digests as 64-bit words. ``table[i]`` is the i-th record's
+    """The facts of many records, a compact column each: names and ids as the records
+    give them, digests as 64-bit words. ``table[i]`` is the i-th record's
     :class:`RecordFacts`; the checks across records read the columns."""
 
     def __init__(self, facts: Iterable[RecordFacts] = ()) -> None:
@@ -276,22 +197,17 @@ class FactsTable(Column[RecordFacts]):
         self.source_ids = array("I")
         self.indexes = array("Q")
         self.game_ids = TextColumn()
-        # A 64-bit hash of each game id's key (0 without an id), the same in every process
-        # (tables made by workers are joined); equal hashes are then compared exactly.
+        # A hash of each game id's key (0 without an id), the same in every process (the
+        # workers' tables are joined); equal hashes are then compared exactly.
         self.game_key_hashes = array("q")
         self.valid = bytearray()
         self.finished = bytearray()
         self.winners = bytearray()  # an index into WINNERS
         self.notes = array("h")  # -1 for none
-        # Players' names in one buffer each, not as a string per name: an event of
-        # distinct players would otherwise hold a million small strings (see
-        # TextColumn).
         self.phantoms = TextColumn()
         self.christines = TextColumn()
         # The digest of each name's key (identity.person_key), two words a record (zero
-        # without a name), made where the table is filled (in the workers): two names are
-        # one player when their digests are equal, as two records are the same content
-        # when theirs are (16 bytes of BLAKE2b: a collision would take some 2**64 tries).
+        # without a name): two names are one player when their digests are equal.
         self.phantom_keys = array("Q")
         self.christine_keys = array("Q")
         self.stages = NameColumn()
@@ -301,8 +217,8 @@ class FactsTable(Column[RecordFacts]):
         self.content = array("Q")  # two words per record (zero when there is none)
         self.deal_counts = bytearray()
         self.deals = array("Q")  # a word per deal, DEAL_SLOTS deals per record (0: none)
-        # Where a record's text can be read again (RecordFacts.text_at): the number of its
-        # file in text_files, plus one (0: nowhere), its offset and its length.
+        # Where a record's text can be read again: the number of its file in text_files,
+        # plus one (0: nowhere), its offset and its length.
         self.text_files: list[TextFile] = []
         self._text_file_ids: dict[TextFile, int] = {}
         self.text_file_ids = array("I")
@@ -311,14 +227,10 @@ class FactsTable(Column[RecordFacts]):
         self._last_text_file: TextFile | None = None
         self._last_text_file_id = 0
         for item in facts:
-            self.append(item)
+            self.add(item)
 
-    def append(self, facts: RecordFacts) -> None:
-        """Add one record's facts."""
-        self.add(cast(FactsRow, tuple(getattr(facts, name) for name in _FIELDS)))
-
-    def add(self, row: FactsRow) -> None:
-        """Add one record's facts, given as a tuple (:func:`report_facts`)."""
+    def add(self, facts: FactsRow) -> None:
+        """Add one record's facts (a :class:`RecordFacts` or a :data:`FactsRow`)."""
         (
             source,
             index,
@@ -335,7 +247,7 @@ class FactsTable(Column[RecordFacts]):
             text_file,
             text_offset,
             text_length,
-        ) = row
+        ) = facts
         self.source_ids.append(self._source_id(source))
         self.indexes.append(index)
         self.game_ids.append(game_id)
@@ -366,29 +278,13 @@ class FactsTable(Column[RecordFacts]):
             self.source_ids.extend(array("I", sources) * len(other.source_ids))
         else:
             self.source_ids.extend(array("I", (sources[i] for i in other.source_ids)))
-        self.indexes.extend(other.indexes)
-        self.game_ids.extend(other.game_ids)
-        self.game_key_hashes.extend(other.game_key_hashes)
-        self.valid += other.valid
-        self.finished += other.finished
-        self.winners += other.winners
-        self.notes.extend(other.notes)
-        self.phantoms.extend(other.phantoms)
-        self.christines.extend(other.christines)
-        self.phantom_keys.extend(other.phantom_keys)
-        self.christine_keys.extend(other.christine_keys)
-        self.stages.extend(other.stages)
-        self.has_content += other.has_content
-        self.content.extend(other.content)
-        self.deal_counts += other.deal_counts
-        self.deals.extend(other.deals)
+        for name in _COPIED_COLUMNS:
+            getattr(self, name).extend(getattr(other, name))
         files = [0, *(self._text_file_id(file) for file in other.text_files)]
         if files == list(range(len(files))):
             self.text_file_ids.extend(other.text_file_ids)
         else:
             self.text_file_ids.extend(array("I", (files[i] for i in other.text_file_ids)))
-        self.text_offsets.extend(other.text_offsets)
-        self.text_lengths.extend(other.text_lengths)
 
     def _source_id(self, source: str) -> int:
         source_id = self._source_ids.get(source)
@@ -398,7 +294,7 @@ class FactsTable(Column[RecordFacts]):
         return source_id
 
     def _text_file_id(self, file: TextFile) -> int:
-        if file is self._last_text_file:  # a chunk's records share one (and its hash costs)
+        if file is self._last_text_file:  # a chunk's records share one, and its hash costs
             return self._last_text_file_id
         file_id = self._text_file_ids.get(file)
         if file_id is None:
@@ -407,12 +303,9 @@ class FactsTable(Column[RecordFacts]):
         self._last_text_file, self._last_text_file_id = file, file_id
         return file_id
 
-    def text_at(self, position: int) -> TextAt | None:
-        """Where a record's text can be read again, if it can."""
-        file, offset, length = self._text_place(position)
-        return None if file is None else TextAt(file, offset, length)
-
-    def _text_place(self, position: int) -> tuple[TextFile | None, int, int]:
+    def text_at(self, position: int) -> tuple[TextFile | None, int, int]:
+        """Where a record's text can be read again: its file (``None`` for nowhere), the
+        offset and the length of its text there."""
         file_id = self.text_file_ids[position]
         file = self.text_files[file_id - 1] if file_id else None
         return file, self.text_offsets[position], self.text_lengths[position]
@@ -430,7 +323,6 @@ class FactsTable(Column[RecordFacts]):
     def _item(self, position: int) -> RecordFacts:
         content = self.content[2 * position : 2 * position + 2].tobytes()
         first_deal = DEAL_SLOTS * position
-        deals = tuple(self.deals[first_deal : first_deal + self.deal_counts[position]])
         notes = self.notes[position]
         return RecordFacts(
             self.sources[self.source_ids[position]],
@@ -441,11 +333,11 @@ class FactsTable(Column[RecordFacts]):
             self.christines[position],
             self.stages[position],
             content if self.has_content[position] else None,
-            deals,
+            tuple(self.deals[first_deal : first_deal + self.deal_counts[position]]),
             WINNERS[self.winners[position]],
             None if notes < 0 else notes,
             bool(self.finished[position]),
-            *self._text_place(position),
+            *self.text_at(position),
         )
 
     def where(self, position: int) -> str:
@@ -457,19 +349,26 @@ class FactsTable(Column[RecordFacts]):
         return self.sources[self.source_ids[position]], self.indexes[position]
 
 
+#: The columns that :meth:`FactsTable.extend` joins as they are (the numbers of sources
+#: and of files are a table's own).
+_COPIED_COLUMNS: Final = (
+    "indexes", "game_ids", "game_key_hashes", "valid", "finished", "winners", "notes",
+    "phantoms", "christines", "phantom_keys", "christine_keys", "stages", "has_content",
+    "content", "deal_counts", "deals", "text_offsets", "text_lengths",
+)  # fmt: skip
+
+
 def _key_hash(game_id: str) -> int:
     """A signed 64-bit hash of a game id's key, the same in every process."""
     return int.from_bytes(_digest(game_key(game_id), 8), "little", signed=True)
 
 
 # Players play many games: each process keeps the digests of the names it met last (the
-# key's Unicode folding and the digest cost more than all the other facts of a record but
-# the content digest); a few thousand, about a megabyte: the memory of a tournament of a
-# million records is counted.
+# key's Unicode folding and the digest cost more than the other facts of a record).
 @functools.lru_cache(maxsize=1 << 12)
 def _person_digest(name: str | None) -> bytes:
     """The digest of a player's key (:data:`_DIGEST` bytes; zeros without a name)."""
-    return bytes(_DIGEST) if name is None else _digest(person_key(name), _DIGEST)
+    return _NO_DIGEST if name is None else _digest(person_key(name), _DIGEST)
 
 
 def _digest(key: str, size: int) -> bytes:

@@ -31,11 +31,6 @@ class ScheduledGame:
             f"{shortened(self.christine or '')} (Christine)"
         )
 
-    @property
-    def label(self) -> str:
-        """The game in words, with its stage."""
-        return f"{self.name} of stage {self.stage}"
-
 
 @dataclass(frozen=True, slots=True)
 class Manifest:

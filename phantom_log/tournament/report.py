@@ -54,8 +54,7 @@ class TournamentReport:
 
     def write_json(self, stream: IO[str]) -> None:
         """The JSON report (:meth:`to_json`) and a line break, written a few thousand
-        problems and players at a time: a million records' report is never held whole as
-        text."""
+        problems and players at a time: the report is never held whole as text."""
         stream.write(
             f'{{"records":{self.records},"valid":{self.valid},"invalid":{self.invalid},"problems":['
         )

@@ -24,8 +24,7 @@ STANDINGS_COLUMNS: Final = (
 
 class StandingsRow(Mapping[str, Any]):
     """One player's row of the standings: a read-only mapping of
-    :data:`STANDINGS_COLUMNS` to values (``row["wins"]``, ``dict(row)``), held in a
-    quarter of a dict's memory (an event may have hundreds of thousands of players)."""
+    :data:`STANDINGS_COLUMNS` to values (``row["wins"]``, ``dict(row)``)."""
 
     __slots__ = STANDINGS_COLUMNS
 
@@ -50,11 +49,8 @@ class StandingsRow(Mapping[str, Any]):
 
 
 class Standings(Column[StandingsRow]):
-    """The standings in their order, each row made when it is read: per player the name
-    in one buffer and each count in a column (about half the memory of a row object and
-    a name each; an event may have hundreds of thousands of players)."""
-
-    __hash__ = None  # type: ignore[assignment]
+    """The standings in their order, each row made when it is read: the names in one
+    buffer and each count in a column."""
 
     def __init__(
         self, names: TextColumn, counts: Mapping[str, array[int]], order: array[int]
@@ -67,14 +63,10 @@ class Standings(Column[StandingsRow]):
         return len(self._order)
 
     def dicts(self) -> Iterator[dict[str, Any]]:
-        """The rows as dicts, in order."""
-        names = self._names
-        columns = STANDINGS_COLUMNS
-        counts = self._counts
+        """The rows as dicts, in order, made without a row object each."""
         for player in self._order:
-            yield dict(
-                zip(columns, (names[player] or "", *(c[player] for c in counts)), strict=True)
-            )
+            values = (self._names[player] or "", *(column[player] for column in self._counts))
+            yield dict(zip(STANDINGS_COLUMNS, values, strict=True))
 
     def _item(self, position: int) -> StandingsRow:
         player = self._order[position]
@@ -149,10 +141,7 @@ def standings(
 
 
 def standings_dicts(standings: Sequence[StandingsRow]) -> Iterator[dict[str, Any]]:
-    """The rows of standings as dicts (of :data:`STANDINGS_COLUMNS`), in their order; made
-    from the columns of :class:`Standings` without a row object each."""
+    """The rows of standings as dicts (of :data:`STANDINGS_COLUMNS`), in their order."""
     if isinstance(standings, Standings):
-        yield from standings.dicts()
-    else:
-        for row in standings:
-            yield dict(row)
+        return standings.dicts()
+    return (dict(row) for row in standings)
