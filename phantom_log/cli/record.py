@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completion
     from prompt_toolkit.document import Document
 
-    from ..records.game_text import NotationProblem, TextPlace
+    from ..records.game_text import NotationProblem, TextGame, TextPlace
     from ..rules.sheets import Sheet
     from ..views.recording import Recording, Refusal, Step
 
@@ -314,50 +314,21 @@ def _from_standard_input(
     saved: Recording | None, recording: Recording, path: str, as_json: bool
 ) -> int:
     """Record the game text of standard input, an entry a step; the exit code."""
-    from ..records.game_text import read_games
     from ..records.text_records import text_record
     from ..views.recording import steps_of_game
 
-    try:
-        text = sys.stdin.buffer.read().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise usage_error(f"standard input is not UTF-8 text ({error.reason})") from None
-    games = read_games(text)
-    if len(games) != 1:
-        raise usage_error(
-            "standard input holds no game text"
-            if not games
-            else f"standard input holds {len(games)} games: record one game a file"
-        )
-    game = games[0]
+    game = _standard_input_game()
     steps = steps_of_game(game)
     whole = text_record(game, recording.sheets)
     first_problem = min(game.problems, key=lambda problem: problem.place, default=None)
     start = 0
     if saved is not None:
-        resumed = _resumed_at(saved, steps, as_json)
-        if resumed is None:
-            raise usage_error(
-                f"{path} holds a game the text does not begin with; it is left as it is "
-                "(give the text of the same game from its start, or --force to record the "
-                "text in its place)"
-            )
-        recording, start = resumed
-        if saved.finished and start == len(steps):
-            click.echo(printable(f"{path} holds this game, finished: nothing to record"), err=True)
+        recording, start = _resumed_from(saved, steps, path, as_json)
+        if start < 0:
             return EXIT_OK
-        if saved.finished:
-            raise usage_error(
-                f"{path} holds a finished game; --force records the text in its place"
-            )
-    for index in range(start, len(steps)):
-        step = steps[index]
+    for step in steps[start:]:
         # A line the notation cannot read is not taken, nor anything after it.
-        if (
-            first_problem is not None
-            and step.place is not None
-            and step.place.line >= first_problem.place.line
-        ):
+        if first_problem is not None and step.place and step.place.line >= first_problem.place.line:
             return _stopped_at_notation(path, recording, first_problem)
         refusal = recording.offer([step])
         if refusal is not None:
@@ -371,17 +342,57 @@ def _from_standard_input(
         return _stopped_at_notation(path, recording, first_problem)
     if recording.finished:
         click.echo(printable(f"recorded {path}: {recording.result_line()}"), err=True)
-    else:
-        if start == len(steps) or not steps:
-            _save(recording, path, as_json)
-        click.echo(
-            printable(
-                f"{path} holds the game so far (next: {recording.question()}): run the "
-                "same command on a terminal, or with the rest of the text, to go on"
-            ),
-            err=True,
-        )
+        return EXIT_OK
+    if start == len(steps) or not steps:
+        _save(recording, path, as_json)
+    click.echo(
+        printable(
+            f"{path} holds the game so far (next: {recording.question()}): run the "
+            "same command on a terminal, or with the rest of the text, to go on"
+        ),
+        err=True,
+    )
     return EXIT_OK
+
+
+def _standard_input_game() -> TextGame:
+    """The one game of the text standard input holds; a usage error otherwise."""
+    from ..records.game_text import read_games
+
+    try:
+        text = sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise usage_error(f"standard input is not UTF-8 text ({error.reason})") from None
+    games = read_games(text)
+    if len(games) != 1:
+        raise usage_error(
+            "standard input holds no game text"
+            if not games
+            else f"standard input holds {len(games)} games: record one game a file"
+        )
+    return games[0]
+
+
+def _resumed_from(
+    saved: Recording, steps: list[Step], path: str, as_json: bool
+) -> tuple[Recording, int]:
+    """The recording of the steps that make the game ``path`` holds, and how many they
+    are (-1: the game is over, as the text says, and nothing is to be recorded); a usage
+    error when the text does not begin with that game, or goes on past its end."""
+    resumed = _resumed_at(saved, steps, as_json)
+    if resumed is None:
+        raise usage_error(
+            f"{path} holds a game the text does not begin with; it is left as it is "
+            "(give the text of the same game from its start, or --force to record the "
+            "text in its place)"
+        )
+    recording, start = resumed
+    if saved.finished and start == len(steps):
+        click.echo(printable(f"{path} holds this game, finished: nothing to record"), err=True)
+        return recording, -1
+    if saved.finished:
+        raise usage_error(f"{path} holds a finished game; --force records the text in its place")
+    return recording, start
 
 
 def _resumed_at(saved: Recording, steps: list[Step], as_json: bool) -> tuple[Recording, int] | None:
