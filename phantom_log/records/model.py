@@ -100,11 +100,8 @@ def _has_lone_surrogate(value: str) -> bool:
 
 
 def _code_point_length(min_length: int, max_length: int) -> WrapValidator:
-    """Length bounds that also hold for strings with lone surrogates.
-
-    pydantic-core cannot read such a string (it needs UTF-8), while JSON Schema counts its
-    code points like any other; the schema is followed.
-    """
+    """Length bounds that also hold for strings with lone surrogates, which pydantic-core
+    cannot read (it needs UTF-8) and JSON Schema counts as code points like any other."""
 
     def validate(value: object, handler: ValidatorFunctionWrapHandler) -> object:
         if isinstance(value, str) and _has_lone_surrogate(value):
@@ -490,8 +487,8 @@ class GameRecord(RecordModel):
     # The objects of a record made by from_validated not yet made into models, by field:
     # each is made on first reading (see __getattr__), or by _materialize.
     _lazy: dict[str, Any] | None = PrivateAttr(default=None)
-    # The document a record made by from_validated was built from, kept to be replayed as
-    # it is (read only; a copy made by model_copy(update=...) forgets it).
+    # The document a record made by from_validated was built from (read only; a copy made
+    # by model_copy(update=...) forgets it).
     _source: Mapping[str, Any] | None = PrivateAttr(default=None)
 
     @classmethod
@@ -502,15 +499,10 @@ class GameRecord(RecordModel):
 
     @classmethod
     def from_validated(cls, data: Mapping[str, Any]) -> GameRecord:
-        """The record of a document that already passed the schema check (every command
-        checks it with the schema gate first), built without validating it again.
-
-        Its texts, its players and its rules (which the tables and tournament checks
-        read) are models at once; a sheet object, the rounds and the result become
-        models when first read, since commands read them from the JSON or the replay (a
-        first reading costs about a microsecond more than making the model at once).
-        Reading it as a whole (``model_dump``, ``==``, ``repr``, a copy, pickling) makes
-        them all first.
+        """The record of a document that already passed the schema check, built without
+        validating it again. Its texts, players and rules are models at once; a sheet
+        object, the rounds and the result become models when first read, or when the
+        record is read as a whole (``model_dump``, ``==``, ``repr``, a copy, pickling).
         """
         values: dict[str, Any] = {}
         lazy: dict[str, Any] = {}
@@ -529,9 +521,12 @@ class GameRecord(RecordModel):
         record.__pydantic_fields_set__.update(lazy)
         return record
 
+    def _private(self, name: str) -> Any:
+        return (self.__pydantic_private__ or {}).get(name)
+
     def __getattr__(self, name: str) -> Any:
         # An object of a record made by from_validated, as a model on first reading.
-        lazy = (self.__pydantic_private__ or {}).get("_lazy")
+        lazy = self._private("_lazy")
         if lazy and name in lazy:
             value = _LAZY_FIELDS[name](lazy.pop(name))
             self.__dict__[name] = value
@@ -540,8 +535,7 @@ class GameRecord(RecordModel):
 
     def _materialize(self) -> Self:
         """Make every object not yet made into a model (see :meth:`from_validated`)."""
-        lazy = (self.__pydantic_private__ or {}).get("_lazy")
-        for name in list(lazy or ()):
+        for name in list(self._private("_lazy") or ()):
             getattr(self, name)
         fields = self.__dict__
         if list(fields) != list(type(self).model_fields):
@@ -593,18 +587,14 @@ class GameRecord(RecordModel):
     def document(self) -> Mapping[str, Any]:
         """The record as JSON data, to read and not to change: the document it was built
         from when there is one (no copy is made), else :meth:`to_json`."""
-        private = self.__pydantic_private__ or {}
-        source = private.get("_source")
+        source = self._private("_source")
         return self.to_json() if source is None else source
 
     def to_json(self) -> dict[str, Any]:
         """The object as JSON data: the keys the input gave, ``x-`` keys included (a copy
         that the caller may change)."""
-        private = self.__pydantic_private__ or {}
-        source = private.get("_source")
-        if source is not None:
-            return _json_copy(source)
-        return super().to_json()
+        source = self._private("_source")
+        return super().to_json() if source is None else _json_copy(source)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy (see pydantic); one with changes made no longer has the document it was

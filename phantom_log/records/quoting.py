@@ -1,16 +1,12 @@
-"""How messages quote what a record holds: short excerpts of values of any size.
-
-A record may hold a string of millions of characters or an array of millions of items;
-every message that quotes one quotes a bounded excerpt and says how large the value was.
-"""
+"""How messages quote what a record holds: a bounded excerpt of a value of any size, and
+how large the value was."""
 
 from __future__ import annotations
 
 import json
 from typing import Any, Final
 
-#: How many characters of a value from a record a message quotes: a record of any size
-#: gives messages of a bounded size.
+#: How many characters of a value from a record a message quotes.
 EXCERPT: Final = 60
 
 
