@@ -128,10 +128,11 @@ def _inferred_deal(facts: Mapping[str, Any]) -> Words:
         )
     if "left" in facts:
         role = _ROLE_OF_PART[facts["part"]]
-        held = facts["expected"]
+        held, named = facts["expected"], facts["left"]
+        which = f"the 'left' line names {named}" if named else "no 'left' line says which"
         return (
             f"{role.in_text} still holds {held} {_plural(held, 'card')} at the end of round "
-            f"{round_no}, and {_written(facts['left'])}",
+            f"{round_no}, and {which}",
             "After the round's last trick, write the cards each player still holds: "
             f"'left {_SIDE_LETTERS[role]} CARDS'.",
         )
@@ -150,12 +151,6 @@ def _inferred_deal(facts: Mapping[str, Any]) -> Words:
             "check the round's cards.",
         )
     return f"the deal of round {round_no} was written: it is not found from the play", None
-
-
-def _written(count: int) -> str:
-    if count == 0:
-        return "no 'left' line says which"
-    return f"the 'left' line names {count}"
 
 
 def _bad_exchange(facts: Mapping[str, Any]) -> Words:

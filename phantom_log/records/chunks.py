@@ -39,6 +39,7 @@ from .unreadable import (
     error_reason,
     not_regular,
     open_problem,
+    read_failure,
     stream_ended,
     too_large,
     unreadable,
@@ -62,9 +63,8 @@ class FileCutShort(OSError):
 @contextmanager
 def on_manifest(callback: Callable[[str], None] | None) -> Iterator[None]:
     """Call ``callback`` with the name of each source found to be a tournament manifest
-    inside the block. A manifest (a document whose ``format`` starts with
-    :data:`MANIFEST_FORMAT_PREFIX`) is never read as a game record: without a callback
-    it is skipped without a word."""
+    inside the block; a manifest is never read as a game record, and without a callback it
+    is skipped without a word."""
     token = _manifest_seen.set(callback)
     try:
         yield
@@ -73,9 +73,8 @@ def on_manifest(callback: Callable[[str], None] | None) -> Iterator[None]:
 
 
 def is_manifest(data: bytes) -> bool:
-    """True when a document is a tournament manifest: a JSON object whose ``format``
-    starts with :data:`MANIFEST_FORMAT_PREFIX` (the text is parsed only when it holds
-    that prefix)."""
+    """True when a document is a JSON object whose ``format`` starts with
+    :data:`MANIFEST_FORMAT_PREFIX` (parsed only when the text holds that prefix)."""
     if _MANIFEST_MARK not in data:
         return False
     try:
@@ -92,9 +91,8 @@ def is_manifest(data: bytes) -> bool:
 @dataclass(frozen=True, slots=True)
 class TextFile:
     """A regular file that records are read from, as it was when it was opened: its path,
-    and what tells that version of it from any later one (its device and inode, its size,
-    the time of its last change in nanoseconds). A record's text can be read from it again
-    (:func:`read_again`) as long as it is unchanged."""
+    and what tells that version of it from any later one. A record's text can be read from
+    it again (:func:`read_again`) as long as it is unchanged."""
 
     path: str
     device: int
@@ -120,10 +118,9 @@ class FileChanged(OSError):
 
 
 def read_again(file: TextFile, places: Iterable[tuple[int, int]]) -> list[bytes]:
-    """The texts at ``places`` (each an offset and a length) of a file read before: records'
-    texts, read again. Raises :class:`FileChanged` when the file is not what it was when it
-    was first opened (or no longer holds one of the places), and :class:`OSError` when it
-    cannot be read."""
+    """The texts at ``places`` (each an offset and a length) of a file read before. Raises
+    :class:`FileChanged` when the file is not what it was when it was first opened, and
+    :class:`OSError` when it cannot be read."""
     texts = []
     with open(file.path, "rb", buffering=0) as handle:
         descriptor = handle.fileno()
@@ -140,11 +137,9 @@ def read_again(file: TextFile, places: Iterable[tuple[int, int]]) -> list[bytes]
 @dataclass(frozen=True, slots=True)
 class Span:
     """Lines of a regular file of JSON Lines, not yet read: ``length`` bytes from
-    ``offset``, cut at line boundaries, holding ``records`` records; its first line is line
-    ``first_line`` of the file, its first record has the index ``first_index``. The main
-    process finds spans; a worker process reads one
-    (:func:`~phantom_log.records.source_records.chunk_records`), so that the main process
-    neither splits nor sends the records' texts."""
+    ``offset``, holding ``records`` records, the first on line ``first_line`` with the
+    index ``first_index``. The main process finds spans and a worker process reads them,
+    so that the main process neither splits nor sends the records' texts."""
 
     file: TextFile
     offset: int
@@ -254,7 +249,7 @@ def _source_chunks(
         try:
             status = os.fstat(descriptor)
         except OSError as error:
-            yield Chunk(name, problem=unreadable(f"cannot read ({error_reason(error)})"))
+            yield Chunk(name, problem=read_failure(error))
             return
         mode = status.st_mode
         kind = RECORD_SUFFIXES.get(Path(source).suffix.lower())
@@ -282,7 +277,7 @@ def _source_chunks(
 
 def _guarded(source: str, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
     """The chunks, then an ``unreadable`` chunk (after the records read) if reading
-    failed on the way: a disk error, a file cut short while it was read."""
+    failed on the way."""
     index = 0
     try:
         for chunk in chunks:
@@ -349,10 +344,10 @@ _GAME_TEXT_START: Final = re.compile(rb"[ \t]*(?:#|[A-Za-z_][A-Za-z0-9_-]*[ \t]*
 
 
 def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> Iterator[Chunk]:
-    """Standard input (or a FIFO or device without a record suffix): JSON Lines when its
-    first non-blank line is a whole JSON value and more non-blank lines follow, otherwise
-    one document. Read a line at a time: JSON Lines are then streamed, each line within
-    the limit, and a document is read no further than the limit."""
+    """Standard input (or a FIFO or device without a record suffix): game text when its
+    first non-blank line starts as game text does; JSON Lines when that line is a whole
+    JSON value and more non-blank lines follow; otherwise one document. JSON Lines are
+    streamed, and nothing is read past the limit."""
     lines = _bounded_lines(handle, limit, skip_long=False)
     head: list[bytes] = []
     held = 0
@@ -447,11 +442,9 @@ def _document_chunks(
     source: str, data: bytes, size: int, file: TextFile | None = None
 ) -> Iterator[Chunk]:
     """A document as chunks: an array of objects is cut into its elements (each then parsed
-    and checked on its own, as a line of JSON Lines is), anything else is one chunk. A
-    tournament manifest gives none: it is told to the :func:`on_manifest` callback. With
-    the ``file`` that ``data`` was read from, the elements are given as spans of the file
-    (:class:`Span`), their texts read where they are parsed; any other document is a chunk
-    that names its file."""
+    and checked on its own), anything else is one chunk; a tournament manifest gives none
+    (see :func:`on_manifest`). With the ``file`` that ``data`` was read from, the elements
+    are given as spans of it, and any other document names it."""
     if is_manifest(data):
         seen = _manifest_seen.get()
         if seen is not None:
@@ -507,15 +500,8 @@ def _array_chunk(
     for position in range(0, len(places), 4):
         places[position] -= first_start
         places[position + 1] -= first_start
-    span = Span(
-        file,
-        skipped + first_start,
-        last_end - first_start,
-        places[2],
-        last - count + 1,
-        count,
-        places,
-    )
+    offset, length = skipped + first_start, last_end - first_start
+    span = Span(file, offset, length, places[2], last - count + 1, count, places)
     return Chunk(source, span=span)
 
 
@@ -535,9 +521,8 @@ def _line_chunks(
 ) -> Iterator[Chunk]:
     """The records of JSON Lines, ``size`` lines a chunk; a line over the limit (``None``)
     is a chunk of its own with its ``unreadable`` problem, at its index (on a ``stream``,
-    the reading ended there). The first line is line ``first_line`` of its source, and
-    its first record has the index ``first_index`` (not 1 and 0 for a byte range that
-    starts further in)."""
+    the reading ended there). The first line is line ``first_line`` of its source, with
+    the index ``first_index``."""
     batch: list[tuple[int, int, int, bytes]] = []
     index = first_index
     try:
@@ -550,8 +535,8 @@ def _line_chunks(
                 yield Chunk(source, problem=problem, index=index, line=number)
                 index += 1
                 continue
-            if number == 1 and line.startswith(BOM):
-                line = line[len(BOM) :]
+            if number == 1:
+                line = line.removeprefix(BOM)
             if _no_record(line):
                 continue
             batch.append((index, number, 1, line))
@@ -701,12 +686,10 @@ def text_chunks(
     selection: Selection | None = None,
 ) -> Iterator[Chunk]:
     """The raw chunks of a text already read: a whole object of a store, or a byte range
-    of one cut at line boundaries whose first line is line ``first_line`` of the object
-    and whose first record has the index ``first_index``. JSON Lines are read as a
-    ``.jsonl`` file is (blank lines skipped, a line over the size limit an ``unreadable``
-    problem at its index); otherwise the text is one document, read as a ``.json`` file
-    is. The size limit is ``max_record_size``, or the one in force; the selection is
-    ``selection``, or the one in force."""
+    of one cut at line boundaries whose first line is line ``first_line`` of the object,
+    with the index ``first_index``. JSON Lines are read as a ``.jsonl`` file is, any other
+    text as a ``.json`` file is. The size limit and the selection are the ones given, or
+    the ones in force."""
     limit = max_record_size or size_limit.max_record_size()
     handle = io.BytesIO(data)
     if json_lines:

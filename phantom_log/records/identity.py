@@ -16,12 +16,8 @@ from typing import Final
 
 from .ignorable import DEFAULT_IGNORABLE_RANGES
 
-#: The code points removed from a key: Unicode's Default_Ignorable_Code_Point property.
-DEFAULT_IGNORABLE: Final = frozenset(
-    code for first, last in DEFAULT_IGNORABLE_RANGES for code in range(first, last + 1)
-)
-# The same code points as one character class: most names hold none, and searching is
-# cheaper than translating the text.
+# The code points removed from a key, as one character class: most names hold none, and
+# searching is cheaper than translating the text.
 _IGNORABLE: Final = re.compile(
     "[" + "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in DEFAULT_IGNORABLE_RANGES) + "]"
 )

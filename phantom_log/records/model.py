@@ -13,7 +13,7 @@ Where pydantic's defaults differ from JSON Schema, the models follow the schema:
 - string lengths count code points, lone surrogates included.
 
 :meth:`GameRecord.to_json` gives back the document (integers given as ``1.0`` come back as
-``1``); :meth:`GameRecord.to_game` builds the engine's game from it.
+``1``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import datetime as _dt
 import re
 import warnings
 from collections.abc import Callable, Mapping
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Self, TypeVar
 
 from pydantic import (
@@ -241,11 +241,7 @@ def _shown_key(key: object) -> str:
 def _init_details(error: Any) -> InitErrorDetails:
     """An error of a caught ``ValidationError`` in the form that builds a new one."""
     kind = error["type"]
-    details: InitErrorDetails = {
-        "type": kind,
-        "loc": error["loc"],
-        "input": error["input"],
-    }
+    details: InitErrorDetails = {"type": kind, "loc": error["loc"], "input": error["input"]}
     if "ctx" in error:
         details["ctx"] = error["ctx"]
     try:
@@ -328,25 +324,21 @@ class RecordModel(BaseModel):
 
 
 M = TypeVar("M", bound=RecordModel)
-# Per model class: its field names and the defaults of the optional ones (read once).
-_LAYOUTS: dict[type[RecordModel], tuple[frozenset[str], dict[str, Any]]] = {}
 
 
+@cache
 def _layout(model: type[RecordModel]) -> tuple[frozenset[str], dict[str, Any]]:
+    """A model class's field names and the defaults of its optional fields."""
     fields = model.model_fields
-    layout = (
-        frozenset(fields),
-        {name: info.default for name, info in fields.items() if not info.is_required()},
-    )
-    _LAYOUTS[model] = layout
-    return layout
+    defaults = {name: info.default for name, info in fields.items() if not info.is_required()}
+    return frozenset(fields), defaults
 
 
 def _construct(model: type[M], data: Mapping[str, Any], private: dict[str, Any] | None = None) -> M:
     """A model of data already known valid, as ``model_construct`` makes it (declared keys
     as fields, the others as extensions, defaults for the absent ones), but without its
     per-call overhead: commands make one per record."""
-    fields, defaults = _LAYOUTS.get(model) or _layout(model)
+    fields, defaults = _layout(model)
     extra: dict[str, Any] = {}
     if data.keys() <= fields:  # no extension key: the common case, done in C
         values = {**defaults, **data}

@@ -164,13 +164,7 @@ def _read_game_text(
         return
     for index, game in enumerate(itertools.chain((first,), games)):
         record = text_record(game, sheets)
-        yield SourceRecord(
-            source,
-            index,
-            record.data,
-            line=game.first_line,
-            text_record=record,
-        )
+        yield SourceRecord(source, index, record.data, line=game.first_line, text_record=record)
 
 
 def _read_document(source: str, data: bytes, file: TextFile | None) -> Iterator[SourceRecord]:

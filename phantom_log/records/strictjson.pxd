@@ -27,6 +27,3 @@ cdef object _checked(bytes data, object value, Py_ssize_t keys)
 @cython.locals(text="const unsigned char[:]", spans=list, depth=Py_ssize_t, element=Py_ssize_t,
                index=Py_ssize_t, length=Py_ssize_t, start=Py_ssize_t, byte="unsigned char")
 cpdef object split_array(bytes data)
-
-@cython.locals(text="const unsigned char[:]")
-cdef bint _only_spaces(object text, Py_ssize_t index, Py_ssize_t length)

@@ -90,15 +90,8 @@ class JsonError(Exception):
             )
         where = ""
         if line is not None:
-            where = f"line {line}" + ("" if column is None else f", column {column}")
-            where += ": "
-        return Problem(
-            Code.JSON,
-            f"{where}{self.message}",
-            hint=_JSON_HINT,
-            line=line,
-            column=column,
-        )
+            where = f"line {line}: " if column is None else f"line {line}, column {column}: "
+        return Problem(Code.JSON, where + self.message, hint=_JSON_HINT, line=line, column=column)
 
 
 _JSON_HINT: Final = (
@@ -437,7 +430,7 @@ def split_array(data: bytes) -> list[tuple[int, int]] | None:
         elif byte == 125 or byte == 93:  # '}' or ']'
             if depth == 0:
                 if byte == 93 and (element == -2 or (element == -1 and not spans)):
-                    return spans if _only_spaces(text, index + 1, length) else None
+                    return None if data[index + 1 :].strip(_JSON_SPACES) else spans
                 return None
             depth -= 1
             if depth == 0:
@@ -450,14 +443,6 @@ def split_array(data: bytes) -> list[tuple[int, int]] | None:
                 return None
         index += 1
     return None
-
-
-def _only_spaces(text: Any, index: int, length: int) -> bool:
-    while index < length:
-        if text[index] not in (32, 9, 10, 13):
-            return False
-        index += 1
-    return True
 
 
 def _split_with_decoder(data: bytes, start: int) -> list[tuple[int, int]] | None:
