@@ -24,10 +24,9 @@ from typing import Any, Final
 import orjson
 
 from ..rules.problems import Code, Problem
+from .number_kinds import INT64_MAX, INT64_MIN
 
 _BOM: Final = b"\xef\xbb\xbf"
-_INT64_MIN: Final = -(2**63)
-_INT64_MAX: Final = 2**63 - 1
 # Floats this large may have been written as integers outside the 64-bit range (orjson
 # reads those as floats): such texts take the exact check.
 _DOUBTFUL_FLOAT = 9.0e18
@@ -131,7 +130,7 @@ def _checked_int(text: str) -> int:
     if len(text.lstrip("-")) > 19:
         raise JsonError(f"the number {text[:30]}... is outside the 64-bit integer range")
     value = int(text)
-    if not _INT64_MIN <= value <= _INT64_MAX:
+    if not INT64_MIN <= value <= INT64_MAX:
         raise JsonError(f"the number {text[:30]} is outside the 64-bit integer range")
     return value
 
@@ -289,7 +288,7 @@ def _doubtful(child: Any, stack: list[Any]) -> bool:
     if kind is dict or kind is list:
         stack.append(child)
     elif kind is int:
-        return bool(child < _INT64_MIN or child > _INT64_MAX)
+        return bool(child < INT64_MIN or child > INT64_MAX)
     elif kind is float:
         return not -_DOUBTFUL_FLOAT < child < _DOUBTFUL_FLOAT
     return False
