@@ -247,11 +247,9 @@ def verify_paths(
     strict: bool = False,
     stdin: IO[bytes] | None = None,
 ) -> Iterator[RecordReport]:
-    """Reports on every record of every path, in input order.
-
-    Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not exist,
-    before any record is read.
-    """
+    """Reports on every record of every path, in input order. Raises
+    :class:`~phantom_log.records.found_sources.SourceError` for a path that does not exist,
+    before any record is read."""
     for source in find_sources(paths):
         for record in read_source(source, stdin, sheets=sheets):
             yield verify_record(record, sheets, strict)

@@ -62,12 +62,10 @@ class NumberKind(Generic[Number]):
         return f"{shown_text(given)} is not {self.what}: give {self.allowed}"
 
     def holds(self, number: float) -> bool:
-        """True when ``number`` is in the kind's range (``nan`` is in none)."""
-        if math.isnan(number):
-            return False
-        if self.above_minimum and number <= self.minimum:
-            return False
-        return self.minimum <= number <= self.maximum
+        """True when ``number`` is in the kind's range (``nan``, which no comparison holds
+        for, is in none)."""
+        above = number > self.minimum if self.above_minimum else number >= self.minimum
+        return above and number <= self.maximum
 
     def checked(self, value: object, name: str) -> Number:
         """``value`` as a number of this kind, for the argument ``name`` of a function:

@@ -65,9 +65,7 @@ def excerpt(value: Any, limit: int = EXCERPT) -> str:
     its first ``limit`` characters, an ellipsis and its size, as in ``"xxx…" (5,000,000
     characters)`` or ``["Ma5", "Ma5", …] (1,000,000 items)``. Only a bounded prefix of
     the value is read, however large it is."""
-    if isinstance(value, str):
-        if len(value) <= limit:
-            return _visible(json.dumps(value, ensure_ascii=False))
+    if isinstance(value, str) and len(value) > limit:
         cut = json.dumps(value[:limit], ensure_ascii=False)[:-1]
         return _visible(f'{cut}…" ({_size(value)})')
     text, whole = _json_prefix(value, limit)

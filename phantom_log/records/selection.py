@@ -42,12 +42,9 @@ class Selection:
             return False
         if self.events and not _any_match(data.get("event"), self.events, person_key):
             return False
-        if self.players:
-            players = data.get("players")
-            names = list(players.values()) if isinstance(players, dict) else []
-            if not any(_any_match(name, self.players, person_key) for name in names):
-                return False
-        return True
+        players = data.get("players")
+        names = players.values() if isinstance(players, dict) else ()
+        return not self.players or any(_any_match(name, self.players, person_key) for name in names)
 
     def describe(self) -> str:
         """The selectors as given on the command line, for messages."""

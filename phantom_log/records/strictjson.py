@@ -490,9 +490,8 @@ def _after_spaces(text: str, index: int) -> int:
 
 
 _DECODER: Final = json.JSONDecoder()
-# The largest array the pure-Python build reads with the parser: its text is decoded whole
-# (a str of up to four bytes a character, beside the bytes), so a larger one takes the
-# token loop, which holds nothing but the spans.
+# The largest array the pure-Python build reads with the parser, which decodes its text
+# whole; a larger one takes the token loop, which holds nothing but the spans.
 _DECODED_AT_MOST: Final = 64 * 1024 * 1024
 _TEXT_SPACES: Final = " \t\r\n"
 _TEXT_SPACE_RUN: Final = re.compile(r"[ \t\r\n]*")
