@@ -22,7 +22,7 @@ from ..rules.engine import Result
 from ..rules.problems import FAILURE_CODES, Code, Problem, Severity
 from ..rules.replay import GameLog, GameLogBuilder, SheetProblems, record_sheet, replay_record
 from ..rules.sheets import BUILTIN_SHEETS, Sheet, sheet_from_json
-from .wording import word_all
+from .wording import word, word_all
 
 if TYPE_CHECKING:
     from ..records.model import GameRecord
@@ -119,7 +119,7 @@ def _game_id(data: Any) -> str | None:
 
 #: What builds a record's game log: :class:`~phantom_log.rules.replay.GameLogBuilder`
 #: (every event) or :class:`~phantom_log.rules.replay.VerdictBuilder` (the problems and
-#: the result only, the cheapest).
+#: the result only).
 LogBuilder = Callable[[], GameLogBuilder]
 
 
@@ -172,12 +172,11 @@ def _check_text_record(
         # A deal left out that cannot be found: the first thing wrong is the first step
         # the rules refused, or the sheet the round is played on, or the deal itself.
         if text.refusals:
-            worded = word_all(text.refusals[:1], game_text=True)
+            first = text.refusals[0]
         else:
-            sheet = record_sheet(text.data.get("sheet"), sheets) if "sheet" in text.data else []
-            wrong = sheet if isinstance(sheet, list) else []
-            worded = word_all((wrong or text.illegal)[:1], game_text=True)
-        return [_placed(problem, text) for problem in worded], None
+            sheet = record_sheet(text.data["sheet"], sheets) if "sheet" in text.data else None
+            first = (sheet if isinstance(sheet, list) and sheet else text.illegal)[0]
+        return [_placed(word(first, game_text=True), text)], None
     problems, outcome = check_record(text.data, sheets, builder, game_text=True)
     return [_placed(problem, text) for problem in problems], outcome
 
@@ -248,11 +247,9 @@ def verify_paths(
     strict: bool = False,
     stdin: IO[bytes] | None = None,
 ) -> Iterator[RecordReport]:
-    """Reports on every record of every path, in input order.
-
-    Raises :class:`~phantom_log.records.found_sources.SourceError` for a path that does not exist,
-    before any record is read.
-    """
+    """Reports on every record of every path, in input order. Raises
+    :class:`~phantom_log.records.found_sources.SourceError` for a path that does not exist,
+    before any record is read."""
     for source in find_sources(paths):
         for record in read_source(source, stdin, sheets=sheets):
             yield verify_record(record, sheets, strict)

@@ -120,18 +120,19 @@ def _inferred_deal(facts: Mapping[str, Any]) -> Words:
         )
     if "not_held" in facts:
         role = _ROLE_OF_PART[facts["part"]]
+        cards = hand_codes(facts["not_held"])
         return (
-            f"round {round_no} ends with {_list(hand_codes(facts['not_held']))} said to be "
-            f"held by {role.in_text}, who cannot hold "
-            + ("them" if len(hand_codes(facts["not_held"])) > 1 else "it"),
+            f"round {round_no} ends with {_list(cards)} said to be held by {role.in_text}, "
+            f"who cannot hold {'them' if len(cards) > 1 else 'it'}",
             "A card played, or given away and not received back, is held no more.",
         )
     if "left" in facts:
         role = _ROLE_OF_PART[facts["part"]]
-        held = facts["expected"]
+        held, named = facts["expected"], facts["left"]
+        which = f"the 'left' line names {named}" if named else "no 'left' line says which"
         return (
             f"{role.in_text} still holds {held} {_plural(held, 'card')} at the end of round "
-            f"{round_no}, and {_written(facts['left'])}",
+            f"{round_no}, and {which}",
             "After the round's last trick, write the cards each player still holds: "
             f"'left {_SIDE_LETTERS[role]} CARDS'.",
         )
@@ -150,12 +151,6 @@ def _inferred_deal(facts: Mapping[str, Any]) -> Words:
             "check the round's cards.",
         )
     return f"the deal of round {round_no} was written: it is not found from the play", None
-
-
-def _written(count: int) -> str:
-    if count == 0:
-        return "no 'left' line says which"
-    return f"the 'left' line names {count}"
 
 
 def _bad_exchange(facts: Mapping[str, Any]) -> Words:
@@ -246,34 +241,31 @@ def _revoke(facts: Mapping[str, Any]) -> Words:
     )
 
 
-def _missing_swap(facts: Mapping[str, Any]) -> Words:
-    size = facts["size"]
-    cards = _plural(size, "card")
-    code = CARD_CODES[facts["card"]]
-    if "player" in facts:
-        role: Role = facts["player"]
-        return (
-            f"the swap after {code} is {size} {cards} each, but {role.in_text} gives "
-            f"{facts['count']}",
-            None,
-        )
+def _swap_size(facts: Mapping[str, Any]) -> str:
+    """A player who gives other than the swap's size."""
+    size, role = facts["size"], facts["player"]
     return (
-        f"{code} shows the special number {facts['special_number']}: a swap of {size} {cards} "
-        "each must follow, and none is recorded",
+        f"the swap after {CARD_CODES[facts['card']]} is {size} {_plural(size, 'card')} each, "
+        f"but {role.in_text} gives {facts['count']}"
+    )
+
+
+def _missing_swap(facts: Mapping[str, Any]) -> Words:
+    if "player" in facts:
+        return _swap_size(facts), None
+    size = facts["size"]
+    return (
+        f"{CARD_CODES[facts['card']]} shows the special number {facts['special_number']}: "
+        f"a swap of {size} {_plural(size, 'card')} each must follow, and none is recorded",
         'Add "swap": {"phantom": [...], "christine": [...]} to this play.',
     )
 
 
 def _unexpected_swap(facts: Mapping[str, Any]) -> Words:
-    code = CARD_CODES[facts["card"]]
     if "player" in facts:
-        role: Role = facts["player"]
-        size = facts["size"]
-        return (
-            f"the swap after {code} is {size} {_plural(size, 'card')} each, but "
-            f"{role.in_text} gives {facts['count']}",
-            f"Each player gives {SWAP_SIZE} cards, or 1 when either player holds only one card.",
-        )
+        hint = f"Each player gives {SWAP_SIZE} cards, or 1 when either player holds only one card."
+        return _swap_size(facts), hint
+    code = CARD_CODES[facts["card"]]
     if facts.get("no_swap_possible"):
         empty: Role = facts["empty"]
         return (
@@ -415,16 +407,12 @@ def _text_hint(illegal: Illegal, hint: str | None) -> str | None:
     return hint
 
 
-def words(illegal: Illegal, game_text: bool = False) -> Words:
-    """The message and the hint (or ``None``) of a problem given as data; ``game_text``:
-    of a record written as game text, whose hints name the text's words."""
-    message, hint = _WORDS[illegal.code](illegal.facts)
-    return message, _text_hint(illegal, hint) if game_text else hint
-
-
 def word(illegal: Illegal, game_text: bool = False) -> Problem:
-    """The problem, worded, as reports print it (``game_text``: see :func:`words`)."""
-    message, hint = words(illegal, game_text)
+    """The problem, worded, as reports print it; ``game_text``: of a record written as
+    game text, whose hints name the text's words."""
+    message, hint = _WORDS[illegal.code](illegal.facts)
+    if game_text:
+        hint = _text_hint(illegal, hint)
     return Problem.of(illegal.code, message, illegal.pointer, illegal.round, illegal.trick, hint)
 
 

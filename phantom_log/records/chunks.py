@@ -1,15 +1,12 @@
-"""A source cut into chunks of raw text, whatever its form: a ``.json`` document (one
-record, or an array whose elements are cut apart), JSON Lines, standard input (a document
-or JSON Lines, told apart by its first lines), a text already read (an object of a
-store). Chunks, and the spans of a file that stand for its texts, are what worker
-processes receive.
+"""A source cut into chunks of raw text, whatever its form: a ``.json`` document (an
+array's elements cut apart), JSON Lines, game text, standard input (told apart by its
+first lines), a text already read (an object of a store). Chunks, and the spans of a file
+that stand for its texts, are what worker processes receive.
 
-Nothing here raises for a bad input: a source that cannot be read at all (no permission, a
-broken link or a link loop, a FIFO or device found in a folder, more than the size limit)
-is a chunk with its ``unreadable`` problem, named by its path. No read is unbounded: a
-``.json`` document, a document on standard input and each line of JSON Lines may hold at
-most the size limit (:mod:`phantom_log.records.size_limit`), and nothing beyond it is kept
-in memory. A tournament manifest among the sources is no record: it gives no chunk.
+Nothing here raises for a bad input: a source that cannot be read is a chunk with its
+``unreadable`` problem. No read is unbounded: a document and each line of JSON Lines hold
+at most the size limit (:mod:`phantom_log.records.size_limit`), and nothing beyond it is
+kept in memory. A tournament manifest among the sources gives no chunk.
 """
 
 from __future__ import annotations
@@ -42,6 +39,7 @@ from .unreadable import (
     error_reason,
     not_regular,
     open_problem,
+    read_failure,
     stream_ended,
     too_large,
     unreadable,
@@ -58,16 +56,15 @@ _manifest_seen: ContextVar[Callable[[str], None] | None] = ContextVar("manifest_
 
 
 class FileCutShort(OSError):
-    """A regular file ended before the size it had when it was opened: it was cut short
-    (truncated) while it was read, so that its last line read may be a part of a record."""
+    """A regular file ended before the size it had when it was opened: its last line read
+    may be a part of a record."""
 
 
 @contextmanager
 def on_manifest(callback: Callable[[str], None] | None) -> Iterator[None]:
     """Call ``callback`` with the name of each source found to be a tournament manifest
-    inside the block. A manifest (a document whose ``format`` starts with
-    :data:`MANIFEST_FORMAT_PREFIX`) is never read as a game record: without a callback
-    it is skipped without a word."""
+    inside the block; a manifest is never read as a game record, and without a callback it
+    is skipped without a word."""
     token = _manifest_seen.set(callback)
     try:
         yield
@@ -76,13 +73,12 @@ def on_manifest(callback: Callable[[str], None] | None) -> Iterator[None]:
 
 
 def is_manifest(data: bytes) -> bool:
-    """True when a document is a tournament manifest: a JSON object whose ``format``
-    starts with :data:`MANIFEST_FORMAT_PREFIX` (the text is parsed only when it holds
-    that prefix)."""
+    """True when a document is a JSON object whose ``format`` starts with
+    :data:`MANIFEST_FORMAT_PREFIX` (parsed only when the text holds that prefix)."""
     if _MANIFEST_MARK not in data:
         return False
     try:
-        value = parse_json(data[len(BOM) :] if data.startswith(BOM) else data)
+        value = parse_json(data)
     except JsonError:
         return False
     return (
@@ -95,9 +91,8 @@ def is_manifest(data: bytes) -> bool:
 @dataclass(frozen=True, slots=True)
 class TextFile:
     """A regular file that records are read from, as it was when it was opened: its path,
-    and what tells that version of it from any later one (its device and inode, its size,
-    the time of its last change in nanoseconds). A record's text can be read from it again
-    (:func:`read_again`) as long as it is unchanged."""
+    and what tells that version of it from any later one. A record's text can be read from
+    it again (:func:`read_again`) as long as it is unchanged."""
 
     path: str
     device: int
@@ -114,12 +109,7 @@ class TextFile:
 
     def same_as(self, status: os.stat_result) -> bool:
         """True when ``status`` is of this file, unchanged."""
-        return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns) == (
-            self.device,
-            self.inode,
-            self.size,
-            self.changed_ns,
-        )
+        return self == TextFile.of(self.path, status)
 
 
 class FileChanged(OSError):
@@ -128,10 +118,9 @@ class FileChanged(OSError):
 
 
 def read_again(file: TextFile, places: Iterable[tuple[int, int]]) -> list[bytes]:
-    """The texts at ``places`` (each an offset and a length) of a file read before: records'
-    texts, read again. Raises :class:`FileChanged` when the file is not what it was when it
-    was first opened (or no longer holds one of the places), and :class:`OSError` when it
-    cannot be read."""
+    """The texts at ``places`` (each an offset and a length) of a file read before. Raises
+    :class:`FileChanged` when the file is not what it was when it was first opened, and
+    :class:`OSError` when it cannot be read."""
     texts = []
     with open(file.path, "rb", buffering=0) as handle:
         descriptor = handle.fileno()
@@ -148,11 +137,9 @@ def read_again(file: TextFile, places: Iterable[tuple[int, int]]) -> list[bytes]
 @dataclass(frozen=True, slots=True)
 class Span:
     """Lines of a regular file of JSON Lines, not yet read: ``length`` bytes from
-    ``offset``, cut at line boundaries, holding ``records`` records; its first line is line
-    ``first_line`` of the file, its first record has the index ``first_index``. The main
-    process finds spans; a worker process reads one
-    (:func:`~phantom_log.records.source_records.chunk_records`), so that the main process
-    neither splits nor sends the records' texts."""
+    ``offset``, holding ``records`` records, the first on line ``first_line`` with the
+    index ``first_index``. The main process finds spans and a worker process reads them,
+    so that the main process neither splits nor sends the records' texts."""
 
     file: TextFile
     offset: int
@@ -177,7 +164,7 @@ class Chunk:
     ``game_text``: the ``document`` is game text (``.ptn``), one game or several, not JSON.
     ``file``: the regular file whose text ``document`` (or, with ``offsets``, each of the
     ``lines``) is, where its records' texts can be read again; ``offsets`` then holds each
-    line's place in it. Chunks are what worker processes receive."""
+    line's place in it."""
 
     source: str
     document: bytes | None = None
@@ -208,29 +195,24 @@ def read_chunks(
     max_record_size: int | None = None,
     spans: bool = False,
 ) -> Iterator[Chunk]:
-    """The raw chunks of one source: a file (JSON Lines by the suffix ``.jsonl`` or
-    ``.ndjson``, otherwise one document) or ``-`` for ``stdin``. JSON Lines are read
-    lazily, ``lines_per_chunk`` at a time, so memory stays bounded.
+    """The raw chunks of one source: a file (its suffix tells JSON Lines, game text or one
+    document) or ``-`` for ``stdin``; JSON Lines ``lines_per_chunk`` lines at a time, so
+    that memory stays bounded. A path given on purpose may be a FIFO or a device, read as
+    standard input is (sniffed); a path found below a folder is read only if it is a
+    regular file. The size limit is ``max_record_size``, or the one in force; each chunk
+    carries the selection in force (:mod:`phantom_log.records.selection`).
 
-    A path given on purpose may be a FIFO or a device: it is read as standard input is
-    (sniffed for JSON Lines unless its suffix says), within the size limit. A path found
-    below a folder is read only if it is a regular file. Whatever cannot be read is a
-    chunk with its ``unreadable`` problem; the size limit is ``max_record_size``, or the
-    one in force (:func:`~phantom_log.records.size_limit.record_size_limit`). A
-    tournament manifest is no record: it gives no chunk (see :func:`on_manifest`). Each
-    chunk carries the selection in force
-    (:func:`~phantom_log.records.selection.record_selection`).
-
-    With ``spans``, the lines of a regular ``.jsonl`` file are given as spans of the file
-    (:class:`Span`), which :func:`~phantom_log.records.source_records.chunk_records`
-    reads: for worker processes, which then read the texts themselves."""
-    selection = current_selection()
+    With ``spans``, the lines of a regular ``.jsonl`` file and the elements of a ``.json``
+    array are given as spans of the file (:class:`Span`), which worker processes read."""
     chunks = _source_chunks(source, stdin, lines_per_chunk, max_record_size, spans)
-    if selection is None:
-        yield from chunks
-    else:
-        for chunk in chunks:
-            yield replace(chunk, selection=selection)
+    yield from _selected(chunks, current_selection())
+
+
+def _selected(chunks: Iterator[Chunk], selection: Selection | None) -> Iterator[Chunk]:
+    """The chunks, each carrying ``selection`` (when there is one)."""
+    if not selection:
+        return chunks
+    return (replace(chunk, selection=selection) for chunk in chunks)
 
 
 def _source_chunks(
@@ -267,7 +249,7 @@ def _source_chunks(
         try:
             status = os.fstat(descriptor)
         except OSError as error:
-            yield Chunk(name, problem=unreadable(f"cannot read ({error_reason(error)})"))
+            yield Chunk(name, problem=read_failure(error))
             return
         mode = status.st_mode
         kind = RECORD_SUFFIXES.get(Path(source).suffix.lower())
@@ -295,7 +277,7 @@ def _source_chunks(
 
 def _guarded(source: str, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
     """The chunks, then an ``unreadable`` chunk (after the records read) if reading
-    failed on the way: a disk error, a file cut short while it was read."""
+    failed on the way."""
     index = 0
     try:
         for chunk in chunks:
@@ -313,6 +295,23 @@ def _guarded(source: str, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
         yield Chunk(source, problem=problem, index=index)
 
 
+def _read_whole(
+    handle: IO[bytes], limit: int, known_size: int | None, head: bytes = b""
+) -> bytes | None:
+    """A text read whole (after ``head``, what was read of it already); ``None`` when it
+    is over the limit: a regular file larger than the limit is not read at all, a stream
+    no further than the limit. A file that ends before its ``known_size`` was cut short
+    (:class:`FileCutShort`)."""
+    if known_size is not None and known_size > limit:
+        return None
+    data = head + read_up_to(handle, limit + 1 - len(head), known_size)
+    if len(data) > limit:
+        return None
+    if known_size is not None and len(data) < known_size:
+        raise FileCutShort
+    return data
+
+
 def _whole_document(
     source: str,
     handle: IO[bytes],
@@ -321,38 +320,23 @@ def _whole_document(
     known_size: int | None,
     file: TextFile | None = None,
 ) -> Iterator[Chunk]:
-    """A document read whole, within the limit: a regular file larger than the limit is
-    not read at all, a stream no further than the limit, and a file that ends before its
-    ``known_size`` was cut short (:class:`FileCutShort`). With the ``file`` it is read
-    from, an array's elements are given as spans of it, and any other document names it
-    (see :func:`_document_chunks`)."""
-    if known_size is not None and known_size > limit:
+    """A document read whole (:func:`_read_whole`), as :func:`_document_chunks`."""
+    data = _read_whole(handle, limit, known_size)
+    if data is None:
         yield Chunk(source, problem=too_large(limit, known_size))
-        return
-    data = read_up_to(handle, limit + 1, known_size)
-    if len(data) > limit:
-        yield Chunk(source, problem=too_large(limit, known_size))
-        return
-    if known_size is not None and len(data) < known_size:
-        raise FileCutShort
-    yield from _document_chunks(source, data, batch_size, file)
+    else:
+        yield from _document_chunks(source, data, batch_size, file)
 
 
 def _whole_game_text(
     source: str, handle: IO[bytes], limit: int, known_size: int | None, head: bytes = b""
 ) -> Iterator[Chunk]:
-    """A game text read whole (after ``head``, what was read of it already), within the
-    limit, as :func:`_whole_document` reads a document."""
-    if known_size is not None and known_size > limit:
+    """A game text read whole (:func:`_read_whole`), as one chunk."""
+    data = _read_whole(handle, limit, known_size, head)
+    if data is None:
         yield Chunk(source, problem=too_large(limit, known_size))
-        return
-    data = head + read_up_to(handle, limit + 1 - len(head), known_size)
-    if len(data) > limit:
-        yield Chunk(source, problem=too_large(limit, known_size))
-        return
-    if known_size is not None and len(data) < known_size:
-        raise FileCutShort
-    yield Chunk(source, document=data, game_text=True)
+    else:
+        yield Chunk(source, document=data, game_text=True)
 
 
 #: The first line of a game text: a comment, a header's ``key:``, or a round.
@@ -360,10 +344,10 @@ _GAME_TEXT_START: Final = re.compile(rb"[ \t]*(?:#|[A-Za-z_][A-Za-z0-9_-]*[ \t]*
 
 
 def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> Iterator[Chunk]:
-    """Standard input (or a FIFO or device without a record suffix): JSON Lines when its
-    first non-blank line is a whole JSON value and more non-blank lines follow, otherwise
-    one document. Read a line at a time: JSON Lines are then streamed, each line within
-    the limit, and a document is read no further than the limit."""
+    """Standard input (or a FIFO or device without a record suffix): game text when its
+    first non-blank line starts as game text does; JSON Lines when that line is a whole
+    JSON value and more non-blank lines follow; otherwise one document. JSON Lines are
+    streamed, and nothing is read past the limit."""
     lines = _bounded_lines(handle, limit, skip_long=False)
     head: list[bytes] = []
     held = 0
@@ -392,11 +376,11 @@ def _sniffed_chunks(source: str, handle: IO[bytes], limit: int, size: int) -> It
             return
         if not _is_json_value(line.removeprefix(BOM) if len(head) == 1 else line):
             break  # a document over several lines: read the rest whole
-    rest = read_up_to(handle, limit + 1 - held)
-    if held + len(rest) > limit:
+    data = _read_whole(handle, limit, None, b"".join(head))
+    if data is None:
         yield Chunk(source, problem=too_large(limit))
-        return
-    yield from _document_chunks(source, b"".join(head) + rest, size)
+    else:
+        yield from _document_chunks(source, data, size)
 
 
 def _is_json_value(line: bytes) -> bool:
@@ -406,10 +390,9 @@ def _is_json_value(line: bytes) -> bool:
     on its own, and not the first line of a document written over several lines."""
     try:
         parse_json(line)
+        return True
     except JsonError:
         pass
-    else:
-        return True
     try:
         # The grammar alone: numbers are not converted (no digit limit), constants and
         # duplicate keys are let through.
@@ -459,17 +442,15 @@ def _document_chunks(
     source: str, data: bytes, size: int, file: TextFile | None = None
 ) -> Iterator[Chunk]:
     """A document as chunks: an array of objects is cut into its elements (each then parsed
-    and checked on its own, as a line of JSON Lines is), anything else is one chunk. A
-    tournament manifest gives none: it is told to the :func:`on_manifest` callback. With
-    the ``file`` that ``data`` was read from, the elements are given as spans of the file
-    (:class:`Span`), their texts read where they are parsed; any other document is a chunk
-    that names its file."""
+    and checked on its own), anything else is one chunk; a tournament manifest gives none
+    (see :func:`on_manifest`). With the ``file`` that ``data`` was read from, the elements
+    are given as spans of it, and any other document names it."""
     if is_manifest(data):
         seen = _manifest_seen.get()
         if seen is not None:
             seen(source)
         return
-    text = data[len(BOM) :] if data.startswith(BOM) else data
+    text = data.removeprefix(BOM)
     spans = split_array(text)
     if not spans:
         yield Chunk(source, document=data, file=file)
@@ -519,15 +500,8 @@ def _array_chunk(
     for position in range(0, len(places), 4):
         places[position] -= first_start
         places[position + 1] -= first_start
-    span = Span(
-        file,
-        skipped + first_start,
-        last_end - first_start,
-        places[2],
-        last - count + 1,
-        count,
-        places,
-    )
+    offset, length = skipped + first_start, last_end - first_start
+    span = Span(file, offset, length, places[2], last - count + 1, count, places)
     return Chunk(source, span=span)
 
 
@@ -547,9 +521,8 @@ def _line_chunks(
 ) -> Iterator[Chunk]:
     """The records of JSON Lines, ``size`` lines a chunk; a line over the limit (``None``)
     is a chunk of its own with its ``unreadable`` problem, at its index (on a ``stream``,
-    the reading ended there). The first line is line ``first_line`` of its source, and
-    its first record has the index ``first_index`` (not 1 and 0 for a byte range that
-    starts further in)."""
+    the reading ended there). The first line is line ``first_line`` of its source, with
+    the index ``first_index``."""
     batch: list[tuple[int, int, int, bytes]] = []
     index = first_index
     try:
@@ -562,8 +535,8 @@ def _line_chunks(
                 yield Chunk(source, problem=problem, index=index, line=number)
                 index += 1
                 continue
-            if number == 1 and line.startswith(BOM):
-                line = line[len(BOM) :]
+            if number == 1:
+                line = line.removeprefix(BOM)
             if _no_record(line):
                 continue
             batch.append((index, number, 1, line))
@@ -677,32 +650,26 @@ def read_span(chunk: Chunk, span: Span) -> Chunk:
     if len(data) != span.length:
         return Chunk(chunk.source, problem=CUT_SHORT, index=span.first_index)
     places = span.elements
-    offsets = array("Q")
-    if places is not None:
-        elements = tuple(
-            (
-                span.first_index + number,
-                places[at + 2],
-                places[at + 3],
-                data[places[at] : places[at + 1]],
-            )
-            for number, at in enumerate(range(0, len(places), 4))
-        )
-        offsets.extend(span.offset + places[at] for at in range(0, len(places), 4))
-        return Chunk(
-            chunk.source, lines=elements, selection=chunk.selection, file=file, offsets=offsets
-        )
-    # The lines of JSON Lines, counted as the main process counted them (a blank line is
-    # no record; every line of a span is within the size limit, and a span's file starts
-    # with no byte order mark).
     lines = []
-    index, position = span.first_index, span.offset
-    for number, line in enumerate(io.BytesIO(data), start=span.first_line):
-        if not _no_record(line):
-            lines.append((index, number, 1, line))
-            offsets.append(position)
+    offsets = array("Q")
+    index = span.first_index
+    if places is not None:  # the elements of an array, where the main process found them
+        for at in range(0, len(places), 4):
+            start, end, line_number, column = places[at : at + 4]
+            lines.append((index, line_number, column, data[start:end]))
+            offsets.append(span.offset + start)
             index += 1
-        position += len(line)
+    else:
+        # The lines of JSON Lines, counted as the main process counted them (a blank line
+        # is no record; every line of a span is within the size limit, and a span's file
+        # starts with no byte order mark).
+        position = span.offset
+        for number, line in enumerate(io.BytesIO(data), start=span.first_line):
+            if not _no_record(line):
+                lines.append((index, number, 1, line))
+                offsets.append(position)
+                index += 1
+            position += len(line)
     return Chunk(
         chunk.source, lines=tuple(lines), selection=chunk.selection, file=file, offsets=offsets
     )
@@ -719,12 +686,10 @@ def text_chunks(
     selection: Selection | None = None,
 ) -> Iterator[Chunk]:
     """The raw chunks of a text already read: a whole object of a store, or a byte range
-    of one cut at line boundaries whose first line is line ``first_line`` of the object
-    and whose first record has the index ``first_index``. JSON Lines are read as a
-    ``.jsonl`` file is (blank lines skipped, a line over the size limit an ``unreadable``
-    problem at its index); otherwise the text is one document, read as a ``.json`` file
-    is. The size limit is ``max_record_size``, or the one in force; the selection is
-    ``selection``, or the one in force."""
+    of one cut at line boundaries whose first line is line ``first_line`` of the object,
+    with the index ``first_index``. JSON Lines are read as a ``.jsonl`` file is, any other
+    text as a ``.json`` file is. The size limit and the selection are the ones given, or
+    the ones in force."""
     limit = max_record_size or size_limit.max_record_size()
     handle = io.BytesIO(data)
     if json_lines:
@@ -734,12 +699,7 @@ def text_chunks(
         )
     else:
         chunks = _whole_document(source, handle, limit, lines_per_chunk, len(data))
-    chosen = selection if selection is not None else current_selection()
-    if not chosen:
-        yield from chunks
-    else:
-        for chunk in chunks:
-            yield replace(chunk, selection=chosen)
+    yield from _selected(chunks, selection if selection is not None else current_selection())
 
 
 def json_lines_extent(

@@ -1,9 +1,6 @@
 """The sources that paths name: each path as given, directories expanded into their record
-files (links to files followed, links to folders not, hidden entries left out), and what
-the search already knows cannot be read (a folder that cannot be listed, an entry that is
-not a regular file); and which of them are regular files that a run may read by other
-means (a cluster's tasks), every other read as the command line reads it. Every front of
-the command line finds its sources here."""
+files, with what the search already knows cannot be read; and which of them are regular
+files that a run may read by other means (a cluster's tasks)."""
 
 from __future__ import annotations
 
@@ -36,12 +33,9 @@ class FoundSource(str):
 
 
 def find_sources(paths: Iterable[str]) -> list[str]:
-    """The sources to read, in order: each path as given, directories expanded recursively
-    into their ``.json``/``.jsonl``/``.ndjson`` files in sorted path order (hidden files
-    and folders left out; see :func:`_directory_sources`).
-
-    Raises :class:`SourceError` for a path that does not exist. A path that exists but
-    cannot be read is kept: reading it gives its ``unreadable`` problem."""
+    """The sources to read, in order: each path as given, directories expanded into their
+    record files (:func:`_directory_sources`). Raises :class:`SourceError` for a path that
+    does not exist; one that cannot be read is kept, and reading it says why."""
     found: list[str] = []
     for path in paths:
         if path == STDIN:
@@ -62,13 +56,11 @@ def find_sources(paths: Iterable[str]) -> list[str]:
 
 
 def _directory_sources(directory: str) -> list[str]:
-    """The record files below a directory, in sorted path order, each folder that cannot
-    be listed and each record-named entry that is not a regular file among them, as a
-    :class:`FoundSource` with its problem (never skipped without a word).
-
-    Links to files are followed; links to folders are not (as ``find`` and ``grep -r`` do),
-    so that no link can make the search go round in a loop: give a linked folder as a path
-    of its own to read it."""
+    """The record files below a directory in sorted path order, hidden entries left out;
+    each folder that cannot be listed and each record-named entry that is not a regular
+    file among them as a :class:`FoundSource` with its problem. Links to files are
+    followed, links to folders are not (as ``find`` and ``grep -r`` do), so that no link
+    can make the search go round in a loop."""
     found: list[str] = []
     folders = [directory]
     while folders:  # a stack, not recursion: any depth of folders is fine
@@ -110,12 +102,8 @@ def _found_file(entry: os.DirEntry[str]) -> FoundSource | None:
 
 def regular_file_size(source: str) -> int | None:
     """The bytes of a source that is, now, a regular file this process can open for
-    reading; ``None`` for any other: standard input, a FIFO or a device, a folder, a
-    source whose search already found its problem, one that cannot be opened (reading it
-    with :func:`~phantom_log.records.chunks.read_chunks` says why, as every run does).
-
-    For a run that reads regular files by other means (a cluster's tasks, a range at a
-    time) and everything else as the command line reads it. What is not a regular file
+    reading; ``None`` for any other (reading it with
+    :func:`~phantom_log.records.chunks.read_chunks` says why). What is not a regular file
     is never opened here: a FIFO neither blocks nor loses its writer."""
     if source == STDIN or (isinstance(source, FoundSource) and source.problem is not None):
         return None

@@ -1,17 +1,11 @@
 """When two records name the same game or the same player: identity as people mean it.
 
-A game id or a name can be typed in several ways that look the same: ``café`` with one
-code point for ``é`` (NFC) or with ``e`` and a combining accent (NFD), ``Kim`` with a
-zero-width space pasted inside, a variation selector or a tag character after it, or a
-Hangul filler standing in for a space. The checks across records compare the keys made
-here; a record's own text is always reported as written.
-
-What is folded, once for the whole class: every code point of Unicode's
-Default_Ignorable_Code_Point property (:mod:`.ignorable`), which is what Unicode says a
-text shows as nothing. What is not: characters that look alike but are other letters
-(a Cyrillic ``\u041a`` is not a Latin ``K``, ``ﬁ`` is not ``fi``, ``²`` is not ``2``): folding
-them would take a guess at what the writer meant, and two different people may well be
-told apart by them.
+A game id or a name can be typed in several ways that look the same: ``café`` in NFC or
+NFD, ``Kim`` with a zero-width space pasted inside. The checks across records compare the
+keys made here; a record's own text is always reported as written. Folded: the code points
+of Unicode's Default_Ignorable_Code_Point property (:mod:`.ignorable`), which a text shows
+as nothing. Not folded: characters that look alike but are other letters (a Cyrillic
+``\u041a`` is not a Latin ``K``): two different people may well be told apart by them.
 """
 
 from __future__ import annotations
@@ -22,12 +16,8 @@ from typing import Final
 
 from .ignorable import DEFAULT_IGNORABLE_RANGES
 
-#: The code points removed from a key: Unicode's Default_Ignorable_Code_Point property.
-DEFAULT_IGNORABLE: Final = frozenset(
-    code for first, last in DEFAULT_IGNORABLE_RANGES for code in range(first, last + 1)
-)
-# The same code points as one character class: most names hold none, and looking for one
-# takes a third of the time of translating the text (a look-up per character).
+# The code points removed from a key, as one character class: most names hold none, and
+# searching is cheaper than translating the text.
 _IGNORABLE: Final = re.compile(
     "[" + "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in DEFAULT_IGNORABLE_RANGES) + "]"
 )

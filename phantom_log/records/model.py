@@ -13,7 +13,7 @@ Where pydantic's defaults differ from JSON Schema, the models follow the schema:
 - string lengths count code points, lone surrogates included.
 
 :meth:`GameRecord.to_json` gives back the document (integers given as ``1.0`` come back as
-``1``); :meth:`GameRecord.to_game` builds the engine's game from it.
+``1``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import datetime as _dt
 import re
 import warnings
 from collections.abc import Callable, Mapping
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Self, TypeVar
 
 from pydantic import (
@@ -100,11 +100,8 @@ def _has_lone_surrogate(value: str) -> bool:
 
 
 def _code_point_length(min_length: int, max_length: int) -> WrapValidator:
-    """Length bounds that also hold for strings with lone surrogates.
-
-    pydantic-core cannot read such a string (it needs UTF-8), while JSON Schema counts its
-    code points like any other; the schema is followed.
-    """
+    """Length bounds that also hold for strings with lone surrogates, which pydantic-core
+    cannot read (it needs UTF-8) and JSON Schema counts as code points like any other."""
 
     def validate(value: object, handler: ValidatorFunctionWrapHandler) -> object:
         if isinstance(value, str) and _has_lone_surrogate(value):
@@ -244,11 +241,7 @@ def _shown_key(key: object) -> str:
 def _init_details(error: Any) -> InitErrorDetails:
     """An error of a caught ``ValidationError`` in the form that builds a new one."""
     kind = error["type"]
-    details: InitErrorDetails = {
-        "type": kind,
-        "loc": error["loc"],
-        "input": error["input"],
-    }
+    details: InitErrorDetails = {"type": kind, "loc": error["loc"], "input": error["input"]}
     if "ctx" in error:
         details["ctx"] = error["ctx"]
     try:
@@ -331,25 +324,21 @@ class RecordModel(BaseModel):
 
 
 M = TypeVar("M", bound=RecordModel)
-# Per model class: its field names and the defaults of the optional ones (read once).
-_LAYOUTS: dict[type[RecordModel], tuple[frozenset[str], dict[str, Any]]] = {}
 
 
+@cache
 def _layout(model: type[RecordModel]) -> tuple[frozenset[str], dict[str, Any]]:
+    """A model class's field names and the defaults of its optional fields."""
     fields = model.model_fields
-    layout = (
-        frozenset(fields),
-        {name: info.default for name, info in fields.items() if not info.is_required()},
-    )
-    _LAYOUTS[model] = layout
-    return layout
+    defaults = {name: info.default for name, info in fields.items() if not info.is_required()}
+    return frozenset(fields), defaults
 
 
 def _construct(model: type[M], data: Mapping[str, Any], private: dict[str, Any] | None = None) -> M:
     """A model of data already known valid, as ``model_construct`` makes it (declared keys
     as fields, the others as extensions, defaults for the absent ones), but without its
     per-call overhead: commands make one per record."""
-    fields, defaults = _LAYOUTS.get(model) or _layout(model)
+    fields, defaults = _layout(model)
     extra: dict[str, Any] = {}
     if data.keys() <= fields:  # no extension key: the common case, done in C
         values = {**defaults, **data}
@@ -490,8 +479,8 @@ class GameRecord(RecordModel):
     # The objects of a record made by from_validated not yet made into models, by field:
     # each is made on first reading (see __getattr__), or by _materialize.
     _lazy: dict[str, Any] | None = PrivateAttr(default=None)
-    # The document a record made by from_validated was built from, kept to be replayed as
-    # it is (read only; a copy made by model_copy(update=...) forgets it).
+    # The document a record made by from_validated was built from (read only; a copy made
+    # by model_copy(update=...) forgets it).
     _source: Mapping[str, Any] | None = PrivateAttr(default=None)
 
     @classmethod
@@ -502,15 +491,10 @@ class GameRecord(RecordModel):
 
     @classmethod
     def from_validated(cls, data: Mapping[str, Any]) -> GameRecord:
-        """The record of a document that already passed the schema check (every command
-        checks it with the schema gate first), built without validating it again.
-
-        Its texts, its players and its rules (which the tables and tournament checks
-        read) are models at once; a sheet object, the rounds and the result become
-        models when first read, since commands read them from the JSON or the replay (a
-        first reading costs about a microsecond more than making the model at once).
-        Reading it as a whole (``model_dump``, ``==``, ``repr``, a copy, pickling) makes
-        them all first.
+        """The record of a document that already passed the schema check, built without
+        validating it again. Its texts, players and rules are models at once; a sheet
+        object, the rounds and the result become models when first read, or when the
+        record is read as a whole (``model_dump``, ``==``, ``repr``, a copy, pickling).
         """
         values: dict[str, Any] = {}
         lazy: dict[str, Any] = {}
@@ -529,9 +513,12 @@ class GameRecord(RecordModel):
         record.__pydantic_fields_set__.update(lazy)
         return record
 
+    def _private(self, name: str) -> Any:
+        return (self.__pydantic_private__ or {}).get(name)
+
     def __getattr__(self, name: str) -> Any:
         # An object of a record made by from_validated, as a model on first reading.
-        lazy = (self.__pydantic_private__ or {}).get("_lazy")
+        lazy = self._private("_lazy")
         if lazy and name in lazy:
             value = _LAZY_FIELDS[name](lazy.pop(name))
             self.__dict__[name] = value
@@ -540,8 +527,7 @@ class GameRecord(RecordModel):
 
     def _materialize(self) -> Self:
         """Make every object not yet made into a model (see :meth:`from_validated`)."""
-        lazy = (self.__pydantic_private__ or {}).get("_lazy")
-        for name in list(lazy or ()):
+        for name in list(self._private("_lazy") or ()):
             getattr(self, name)
         fields = self.__dict__
         if list(fields) != list(type(self).model_fields):
@@ -593,18 +579,14 @@ class GameRecord(RecordModel):
     def document(self) -> Mapping[str, Any]:
         """The record as JSON data, to read and not to change: the document it was built
         from when there is one (no copy is made), else :meth:`to_json`."""
-        private = self.__pydantic_private__ or {}
-        source = private.get("_source")
+        source = self._private("_source")
         return self.to_json() if source is None else source
 
     def to_json(self) -> dict[str, Any]:
         """The object as JSON data: the keys the input gave, ``x-`` keys included (a copy
         that the caller may change)."""
-        private = self.__pydantic_private__ or {}
-        source = private.get("_source")
-        if source is not None:
-            return _json_copy(source)
-        return super().to_json()
+        source = self._private("_source")
+        return super().to_json() if source is None else _json_copy(source)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy (see pydantic); one with changes made no longer has the document it was

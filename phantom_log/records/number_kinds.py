@@ -1,13 +1,7 @@
-"""The kinds of number a run is given (a size limit, a count of worker processes, a count
-of games or layouts, a record's index, a seed, a time limit in seconds) and what each may
-be: one check per kind, the same for the command line's options and the Python API's
-keyword arguments, so that no command takes a number another refuses.
-
-A number that cannot be what it stands for (``nan``, an infinity, a negative count, a
-size past the largest file, a seed past 64 bits) is refused: :meth:`NumberKind.checked`
-raises ``ValueError`` (``TypeError`` for what is no number of the kind at all), and
-:meth:`NumberKind.parsed` reads the text of an option first. The command line turns
-either into a usage error (exit 2) before any work.
+"""The kinds of number a run is given (a size limit, worker processes, a count, a record's
+index, a seed, a time limit) and what each may be: one check per kind, the same for the
+command line's options and the Python API's keyword arguments, so that no command takes a
+number another refuses.
 """
 
 from __future__ import annotations
@@ -22,11 +16,9 @@ from typing import Final, Generic, TypeVar, cast
 #: the largest number a record may hold (docs/format.md).
 INT64_MAX: Final = 2**63 - 1
 INT64_MIN: Final = -(2**63)
-#: The most worker processes a run starts (``--jobs``): each is a process of its own with
-#: its own memory, started at once, so a number far past any machine's cores would start
-#: thousands of processes, not a faster run.
+#: The most worker processes a run starts (``--jobs``): far past any machine's cores.
 MAX_WORKERS: Final = 1024
-#: The longest time limit, in seconds: about 31 years. Longer is no limit a person means.
+#: The longest time limit, in seconds (about 31 years).
 MAX_SECONDS: Final = 10**9
 
 #: A number of a kind: an ``int`` or a ``float``.
@@ -70,12 +62,10 @@ class NumberKind(Generic[Number]):
         return f"{shown_text(given)} is not {self.what}: give {self.allowed}"
 
     def holds(self, number: float) -> bool:
-        """True when ``number`` is in the kind's range (``nan`` is in none)."""
-        if math.isnan(number):
-            return False
-        if self.above_minimum and number <= self.minimum:
-            return False
-        return self.minimum <= number <= self.maximum
+        """True when ``number`` is in the kind's range (``nan``, which no comparison holds
+        for, is in none)."""
+        above = number > self.minimum if self.above_minimum else number >= self.minimum
+        return above and number <= self.maximum
 
     def checked(self, value: object, name: str) -> Number:
         """``value`` as a number of this kind, for the argument ``name`` of a function:

@@ -1,16 +1,12 @@
-"""How messages quote what a record holds: short excerpts of values of any size.
-
-A record may hold a string of millions of characters or an array of millions of items;
-every message that quotes one quotes a bounded excerpt and says how large the value was.
-"""
+"""How messages quote what a record holds: a bounded excerpt of a value of any size, and
+how large the value was."""
 
 from __future__ import annotations
 
 import json
 from typing import Any, Final
 
-#: How many characters of a value from a record a message quotes: a record of any size
-#: gives messages of a bounded size.
+#: How many characters of a value from a record a message quotes.
 EXCERPT: Final = 60
 
 
@@ -69,9 +65,7 @@ def excerpt(value: Any, limit: int = EXCERPT) -> str:
     its first ``limit`` characters, an ellipsis and its size, as in ``"xxx…" (5,000,000
     characters)`` or ``["Ma5", "Ma5", …] (1,000,000 items)``. Only a bounded prefix of
     the value is read, however large it is."""
-    if isinstance(value, str):
-        if len(value) <= limit:
-            return _visible(json.dumps(value, ensure_ascii=False))
+    if isinstance(value, str) and len(value) > limit:
         cut = json.dumps(value[:limit], ensure_ascii=False)[:-1]
         return _visible(f'{cut}…" ({_size(value)})')
     text, whole = _json_prefix(value, limit)

@@ -1,17 +1,12 @@
 """Which records a run reads: ``--game-id``, ``--player`` and ``--event``.
 
-Each selector is an exact value or a glob pattern (``*``, ``?``, ``[...]``, as
-:mod:`fnmatch` reads them), compared by the keys of :mod:`phantom_log.records.identity`: a game
-id by :func:`~phantom_log.records.identity.game_key`, a player's name and an event by
-:func:`~phantom_log.records.identity.person_key` (so case and repeated spaces do not count).
-The values of one selector are alternatives (any may match); different selectors must
-all match. A record whose game id, players or event cannot be read (it is not JSON, not
-an object, or the value is not a string) is not selected when that selector is given.
-
-The selection in force is set once around a command (:func:`record_selection`), and is
-applied where every record is parsed
-(:func:`phantom_log.records.source_records.chunk_records`), in the main process or in a
-worker.
+Each selector is an exact value or a glob pattern (as :mod:`fnmatch` reads them), compared
+by the keys of :mod:`phantom_log.records.identity` (a game id by its ``game_key``, a name
+and an event by their ``person_key``). The values of one selector are alternatives;
+different selectors must all match. A record whose selected value cannot be read is not
+selected. The selection in force is set once around a command (:func:`record_selection`)
+and applied where every record is parsed
+(:func:`phantom_log.records.source_records.chunk_records`).
 """
 
 from __future__ import annotations
@@ -47,12 +42,9 @@ class Selection:
             return False
         if self.events and not _any_match(data.get("event"), self.events, person_key):
             return False
-        if self.players:
-            players = data.get("players")
-            names = list(players.values()) if isinstance(players, dict) else []
-            if not any(_any_match(name, self.players, person_key) for name in names):
-                return False
-        return True
+        players = data.get("players")
+        names = players.values() if isinstance(players, dict) else ()
+        return not self.players or any(_any_match(name, self.players, person_key) for name in names)
 
     def describe(self) -> str:
         """The selectors as given on the command line, for messages."""

@@ -10,12 +10,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import IO, Final
 
-#: The size limit by default: 64 MiB for a ``.json`` document (one record or an array of
-#: records, read and parsed whole), a document on standard input, and each line of JSON
-#: Lines. The largest record a real game gives is some kilobytes, so the limit only
+#: The size limit by default. A real game's record is some kilobytes, so the limit only
 #: refuses what is not a record file (``/dev/zero``, a disk image), while an array of tens
-#: of thousands of records still fits; parsing takes a few times the text's size in
-#: memory, so the limit keeps one source well below a gigabyte.
+#: of thousands of records still fits, and parsing one source stays below a gigabyte.
 DEFAULT_MAX_RECORD_SIZE: Final = 64 * 1024 * 1024
 # The bytes a stream is read by at a time, within the size limit (see read_up_to).
 _READ_PIECE: Final = 1024 * 1024
@@ -48,9 +45,8 @@ def size_text(size: int) -> str:
 
 
 def read_up_to(handle: IO[bytes], count: int, expected: int | None = None) -> bytes:
-    """At most ``count`` bytes of a stream, up to its end. What is held is what was read:
-    the bytes are read in pieces of a megabyte (for a file of ``expected`` bytes, that
-    many and one more at once), never ``count`` bytes set aside first, so that a limit of
+    """At most ``count`` bytes of a stream, up to its end, read in pieces of a megabyte
+    (for a file of ``expected`` bytes, that many and one more at once): a limit of
     gigabytes costs nothing on a file of kilobytes."""
     pieces = []
     held = 0

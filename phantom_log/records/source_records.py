@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
+import orjson
+
 from ..rules.problems import Code, Problem
 from ..rules.sheets import Sheet
 from .chunks import BOM, Chunk, TextFile, read_chunks, read_span
@@ -27,14 +29,11 @@ class SourceRecord:
 
     ``index`` is the record's position in its source, from 0; ``line`` is where it starts
     in a JSON Lines source or a game text. ``text`` is the record's JSON text as read (a
-    line of JSON Lines, an element of an array, a whole document), when it was read. A
-    record written as game text has its :class:`TextRecord` in ``text_record``: its text
-    (``text_record.game.text()``), where each of its parts is written, and what of the
-    text is no part of the notation; ``data`` is then the record the text stands for.
-    ``schema_passed`` is True for a record that passed the schema's gate as it was parsed
-    (:func:`~phantom_log.records.schema.record_gate`): its schema check is done. ``file``
-    is the regular file where ``text`` can be read again, ``offset`` bytes in (when the
-    source was read so: see :func:`~phantom_log.records.chunks.read_chunks`' spans).
+    line of JSON Lines, an element of an array, a whole document). A record written as
+    game text has its :class:`TextRecord` in ``text_record``, and ``data`` is the record
+    the text stands for. ``schema_passed``: the record passed the schema's gate as it was
+    parsed. ``file`` is the regular file where ``text`` can be read again, ``offset``
+    bytes in (when the source was read as spans).
     """
 
     source: str
@@ -140,7 +139,7 @@ def _read_game_text(
 ) -> Iterator[SourceRecord]:
     """The games of a game text, each the record it stands for; a text that is not UTF-8
     is one ``notation`` problem at the first byte that is not."""
-    raw = data[len(BOM) :] if data.startswith(BOM) else data
+    raw = data.removeprefix(BOM)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -165,19 +164,13 @@ def _read_game_text(
         return
     for index, game in enumerate(itertools.chain((first,), games)):
         record = text_record(game, sheets)
-        yield SourceRecord(
-            source,
-            index,
-            record.data,
-            line=game.first_line,
-            text_record=record,
-        )
+        yield SourceRecord(source, index, record.data, line=game.first_line, text_record=record)
 
 
 def _read_document(source: str, data: bytes, file: TextFile | None) -> Iterator[SourceRecord]:
     """The record of a document (or the elements of an array that is not one of objects);
     ``file`` is the file the document is (its text after any byte order mark)."""
-    text = data[len(BOM) :] if data.startswith(BOM) else data
+    text = data.removeprefix(BOM)
     try:
         value, passed = parse_gated(data, record_gate())
     except JsonError as error:
@@ -217,16 +210,11 @@ def record_line(record: SourceRecord) -> bytes | None:
     that the record's value is the same. ``None`` for a record without text (a source
     that could not be read)."""
     text = record.text
-    if record.text_record is not None:
-        import orjson
-
-        return orjson.dumps(record.data) + b"\n"  # the record a game text stands for
+    if record.text_record is not None or (text is None and record.problem is None):
+        # The record a game text stands for, or an element of an array of non-objects.
+        return orjson.dumps(record.data) + b"\n"
     if text is None:
-        if record.problem is not None:
-            return None
-        import orjson
-
-        return orjson.dumps(record.data) + b"\n"  # an element of an array of non-objects
+        return None
     body = text.rstrip(b"\r\n")
     ending = text[len(body) :]
     if b"\n" in body or b"\r" in body:

@@ -20,11 +20,6 @@ cpdef Py_ssize_t _text_keys(bytes data) except -2
                length=Py_ssize_t, index=Py_ssize_t, byte="unsigned char")
 cpdef Py_ssize_t _nesting(bytes data) except -1
 
-@cython.locals(count=Py_ssize_t, mapping=dict, sequence=list, kind=object)
-cdef Py_ssize_t _count_keys(object value) except -1
-
-cdef Py_ssize_t _parsed_keys(object value) except -2
-
 cdef object _orjson_value(bytes data)
 
 cdef object _checked(bytes data, object value, Py_ssize_t keys)
@@ -32,6 +27,3 @@ cdef object _checked(bytes data, object value, Py_ssize_t keys)
 @cython.locals(text="const unsigned char[:]", spans=list, depth=Py_ssize_t, element=Py_ssize_t,
                index=Py_ssize_t, length=Py_ssize_t, start=Py_ssize_t, byte="unsigned char")
 cpdef object split_array(bytes data)
-
-@cython.locals(text="const unsigned char[:]")
-cdef bint _only_spaces(object text, Py_ssize_t index, Py_ssize_t length)

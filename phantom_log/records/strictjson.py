@@ -2,17 +2,15 @@
 
 RFC 8259 and then some: bytes that are not UTF-8, duplicate keys, ``NaN``/``Infinity``,
 integers outside the signed 64-bit range, numbers too large for a 64-bit float, lone
-surrogates, NUL and other raw control characters, and nesting deeper than 1,024 levels are
-all :class:`JsonError` with a line and column where known. A leading UTF-8 byte-order
-mark is accepted.
+surrogates, raw control characters and nesting deeper than 1,024 levels are all
+:class:`JsonError` with a line and column where known. A leading UTF-8 byte-order mark is
+accepted.
 
 orjson parses; what it lets through (duplicate keys, large integers) is found by one pass
 over the bytes: it counts the keys of the text (every quote followed by a colon), to
-compare with the keys of the parsed value (counted by the record schema's gate as it
-checks a record, :func:`parse_gated`), and flags any run of 19 digits (a number that
-may be outside the 64-bit range). Any doubt sends the text to the standard library's
-parser with every check hooked in. This module is compiled with Cython where a compiler is
-available (``strictjson.pxd``); the same source runs as plain Python elsewhere.
+compare with the keys of the parsed value, and flags any run of 19 digits. Any doubt
+sends the text to the standard library's parser with every check hooked in. Compiled
+with Cython where a compiler is available (``strictjson.pxd``).
 """
 
 from __future__ import annotations
@@ -26,10 +24,9 @@ from typing import Any, Final
 import orjson
 
 from ..rules.problems import Code, Problem
+from .number_kinds import INT64_MAX, INT64_MIN
 
 _BOM: Final = b"\xef\xbb\xbf"
-_INT64_MIN: Final = -(2**63)
-_INT64_MAX: Final = 2**63 - 1
 # Floats this large may have been written as integers outside the 64-bit range (orjson
 # reads those as floats): such texts take the exact check.
 _DOUBTFUL_FLOAT = 9.0e18
@@ -38,8 +35,8 @@ _DOUBTFUL_FLOAT = 9.0e18
 _KEY_PATTERN: Final = re.compile(rb'"\s*:')
 # 19 digits in a row may be an integer outside the signed 64-bit range (orjson reads some
 # of those as floats, silently): such texts take the exact check.
-_LONG_DIGITS: Final = re.compile(rb"[0-9]{19}")
 _DOUBTFUL_DIGITS = 19
+_LONG_DIGITS: Final = re.compile(rb"[0-9]{%d}" % _DOUBTFUL_DIGITS)
 #: The deepest nesting of arrays and objects read (orjson's limit): a deeper text is a
 #: ``json`` problem, whichever parser reads it and however deep the caller's stack is.
 MAX_DEPTH: Final = 1024
@@ -92,15 +89,8 @@ class JsonError(Exception):
             )
         where = ""
         if line is not None:
-            where = f"line {line}" + ("" if column is None else f", column {column}")
-            where += ": "
-        return Problem(
-            Code.JSON,
-            f"{where}{self.message}",
-            hint=_JSON_HINT,
-            line=line,
-            column=column,
-        )
+            where = f"line {line}: " if column is None else f"line {line}, column {column}: "
+        return Problem(Code.JSON, where + self.message, hint=_JSON_HINT, line=line, column=column)
 
 
 _JSON_HINT: Final = (
@@ -140,7 +130,7 @@ def _checked_int(text: str) -> int:
     if len(text.lstrip("-")) > 19:
         raise JsonError(f"the number {text[:30]}... is outside the 64-bit integer range")
     value = int(text)
-    if not _INT64_MIN <= value <= _INT64_MAX:
+    if not INT64_MIN <= value <= INT64_MAX:
         raise JsonError(f"the number {text[:30]} is outside the 64-bit integer range")
     return value
 
@@ -218,7 +208,7 @@ def _open_at_end(data: bytes) -> tuple[str, int] | None:
     """The innermost string, object or array still open at the end of a text, and the
     byte offset where it begins; ``None`` when nothing is open."""
     opened: list[tuple[str, int]] = []
-    for match in _SPLIT_TOKENS.finditer(data):
+    for match in _TOKENS.finditer(data):
         token = data[match.start()]
         if token == 34:  # '"'
             if match.group(1) is None:  # no closing quote: the text ends in it
@@ -241,7 +231,7 @@ def _nesting(data: bytes) -> int:
     deepest = 0
     depth = 0
     if not COMPILED:
-        for match in _STRING_OR_BRACKET.finditer(data):
+        for match in _TOKENS.finditer(data):
             byte = data[match.start()]
             if byte == 91 or byte == 123:  # '[' or '{'
                 depth += 1
@@ -298,7 +288,7 @@ def _doubtful(child: Any, stack: list[Any]) -> bool:
     if kind is dict or kind is list:
         stack.append(child)
     elif kind is int:
-        return bool(child < _INT64_MIN or child > _INT64_MAX)
+        return bool(child < INT64_MIN or child > INT64_MAX)
     elif kind is float:
         return not -_DOUBTFUL_FLOAT < child < _DOUBTFUL_FLOAT
     return False
@@ -337,65 +327,26 @@ def _text_keys(data: bytes) -> int:
     return count
 
 
-def _parsed_keys(value: Any) -> int:
-    """:func:`_count_keys`, or :func:`scan` for a value nested deeper than the Python build
-    can recurse (orjson reads up to 1,024 levels)."""
-    try:
-        return _count_keys(value)
-    except RecursionError:
-        return scan(value)
-
-
-def _count_keys(value: Any) -> int:
-    """How many keys the objects of a parsed value hold, all levels together."""
-    count = 0
-    if type(value) is dict:
-        mapping = value
-        count = len(mapping)
-        for child in mapping.values():
-            kind = type(child)
-            if kind is dict or kind is list:
-                count += _count_keys(child)
-    elif type(value) is list:
-        sequence = value
-        for child in sequence:
-            kind = type(child)
-            if kind is dict or kind is list:
-                count += _count_keys(child)
-    return count
-
-
 def parse_json(data: bytes) -> Any:
     """Parse one JSON text; raises :class:`JsonError` for anything docs/format.md rejects."""
+    return parse_gated(data, None)[0]
+
+
+def parse_gated(data: bytes, gate: Callable[[Any], int] | None) -> tuple[Any, bool]:
+    """:func:`parse_json` of a record's text, with the record schema's gate
+    (:func:`~phantom_log.records.schema.record_gate`) walking an object in the place of
+    the key count: ``gate`` gives the keys of a value it passes and -1 for one it refuses.
+    An object it passes, with as many keys as the text's bytes count, is given with
+    ``True`` (it passed the schema); any other value with ``False``."""
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     value = _orjson_value(data)
     kind = type(value)
     if kind is dict or kind is list:
-        return _checked(data, value, _text_keys(data))
-    if (kind is int or kind is float) and scan([value]) < 0:
-        return _slow_parse(data)
-    return value
-
-
-def parse_gated(data: bytes, gate: Callable[[Any], int]) -> tuple[Any, bool]:
-    """:func:`parse_json` of a record's text, with the record schema's gate
-    (:func:`~phantom_log.records.schema.record_gate`) walking an object in the place of
-    the key count: ``gate`` gives the keys of a value it passes and -1 for one it refuses.
-    An object it passes, with as many keys as the text's bytes count, is given with
-    ``True`` (it passed the schema). Any other value takes :func:`parse_json`'s own path
-    (its key count, and the exact parser at any doubt), with ``False``."""
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
-    value = _orjson_value(data)
-    kind = type(value)
-    if kind is dict:
         keys = _text_keys(data)
-        if keys >= 0 and gate(value) == keys:
+        if kind is dict and gate is not None and keys >= 0 and gate(value) == keys:
             return value, True
         return _checked(data, value, keys), False
-    if kind is list:
-        return _checked(data, value, _text_keys(data)), False
     if (kind is int or kind is float) and scan([value]) < 0:
         return _slow_parse(data), False
     return value, False
@@ -421,19 +372,16 @@ def _checked(data: bytes, value: Any, keys: int) -> Any:
 
     The text's count is at least the true number of keys in the text, which is at least
     the parsed value's (a repeated key is kept once): equal counts leave no room for a
-    duplicate. 19 digits in a row (-1) may be a number past 64 bits."""
-    if keys < 0 or keys != _parsed_keys(value):
+    duplicate. Either count is -1 for a number that may be past 64 bits."""
+    if keys < 0 or keys != scan(value):
         return _slow_parse(data)
     return value
 
 
-# A string (to its closing quote, or to the end of a text cut short; a backslash escapes
-# any byte, a line break too) or a bracket: one match each, found in one pass (the text
-# between is skipped by the search).
-_STRING_OR_BRACKET: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]', re.DOTALL)
-# What split_array reads: a string, whole (its closing quote captured: none for a string
-# cut short; a backslash escapes any byte), or a bracket. One match each, in one pass.
-_SPLIT_TOKENS: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+(")?|[\[\]{}]', re.DOTALL)
+# A string, whole (its closing quote captured: none for a string cut short; a backslash
+# escapes any byte, a line break too), or a bracket: one match each, found in one pass
+# (the text between is skipped by the search).
+_TOKENS: Final = re.compile(rb'"(?:[^"\\]++|\\.)*+(")?|[\[\]{}]', re.DOTALL)
 _JSON_SPACES: Final = b" \t\r\n"
 
 
@@ -481,7 +429,7 @@ def split_array(data: bytes) -> list[tuple[int, int]] | None:
         elif byte == 125 or byte == 93:  # '}' or ']'
             if depth == 0:
                 if byte == 93 and (element == -2 or (element == -1 and not spans)):
-                    return spans if _only_spaces(text, index + 1, length) else None
+                    return None if data[index + 1 :].strip(_JSON_SPACES) else spans
                 return None
             depth -= 1
             if depth == 0:
@@ -496,22 +444,13 @@ def split_array(data: bytes) -> list[tuple[int, int]] | None:
     return None
 
 
-def _only_spaces(text: Any, index: int, length: int) -> bool:
-    while index < length:
-        if text[index] not in (32, 9, 10, 13):
-            return False
-        index += 1
-    return True
-
-
 def _split_with_decoder(data: bytes, start: int) -> list[tuple[int, int]] | None:
     """:func:`split_array` for the pure-Python build, of an array whose elements are all
     objects the standard library's parser reads (almost every array): the spans of the
-    elements, found by that parser's C scanner, an element at a time (a loop of Python a
-    token at a time took 150 us a record). ``None`` for any other text (an element that
-    is not an object, or that the parser refuses; a text that is not UTF-8, or nests too
-    deep), which :func:`_split_with_pattern` then reads; where this gives spans, its are
-    the same (the element of a text JSON reads ends where its brackets close)."""
+    elements, found by that parser's C scanner an element at a time, much faster than a
+    loop of Python a token at a time. ``None`` for any other text (an element that is not
+    an object, or that the parser refuses; a text that is not UTF-8, or nests too deep),
+    which :func:`_split_with_pattern` then reads."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -551,9 +490,8 @@ def _after_spaces(text: str, index: int) -> int:
 
 
 _DECODER: Final = json.JSONDecoder()
-# The largest array the pure-Python build reads with the parser: its text is decoded whole
-# (a str of up to four bytes a character, beside the bytes), so a larger one takes the
-# token loop, which holds nothing but the spans.
+# The largest array the pure-Python build reads with the parser, which decodes its text
+# whole; a larger one takes the token loop, which holds nothing but the spans.
 _DECODED_AT_MOST: Final = 64 * 1024 * 1024
 _TEXT_SPACES: Final = " \t\r\n"
 _TEXT_SPACE_RUN: Final = re.compile(r"[ \t\r\n]*")
@@ -566,7 +504,7 @@ def _split_with_pattern(data: bytes, start: int) -> list[tuple[int, int]] | None
     depth = 0
     element = -1  # as in split_array
     last = start + 1  # where the text not yet looked at begins
-    for match in _SPLIT_TOKENS.finditer(data, start + 1):
+    for match in _TOKENS.finditer(data, start + 1):
         at = match.start()
         if depth == 0:
             gap = data[last:at].strip(_JSON_SPACES)

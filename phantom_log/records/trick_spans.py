@@ -1,12 +1,7 @@
 """Which tricks of a game a report covers: ``--from ROUND.TRICK``, ``--to ROUND.TRICK``
 and ``--at ROUND.TRICK`` (or ``--at ROUND``, a whole round), as ``annotate`` and
-``analyse`` take them.
-
-A point is a round and a trick in it, both counted from 1, as the reports number them
-(``2.5``: round 2, trick 5); a round alone stands for its first trick as a start and its
-last as an end. The counts come from the rules (:mod:`phantom_log.rules.engine`), so a
-point no game can reach (``3.1``, ``1.11``) is refused as the user types it; a game that
-ended before the span (a record cut short) simply has no trick in it."""
+``analyse`` take them. A round alone stands for its first trick as a start and its last
+as an end; a point no game can reach (``3.1``, ``1.11``) is refused as the user types it."""
 
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ def open_problem(path: str, error: OSError) -> Problem:
         except OSError:
             mode = 0
         return unreadable(f"not a regular file ({file_kind(mode)}); it cannot be read")
-    return unreadable(f"cannot read ({error_reason(error)})")
+    return read_failure(error)
 
 
 def too_large(limit: int, size: int | None = None, line: int | None = None) -> Problem:
@@ -110,8 +110,7 @@ def stream_ended(limit: int, line: int) -> Problem:
 
 
 #: A file that ended, while it was read, before the size it had when it was opened (or
-#: that no longer holds the lines found in it): the records after the last whole one read
-#: were not read. Whether one process reads the file or several, this is what is said.
+#: that no longer holds the lines found in it), whether one process reads it or several.
 CUT_SHORT: Final = unreadable(
     "the file was cut short while it was read; the rest was not read",
     "Check the file once whatever writes or truncates it is done.",
@@ -125,6 +124,6 @@ CLOSED_STDIN: Final = unreadable(
 
 def read_failure(error: BaseException) -> Problem:
     """The ``unreadable`` problem of a source, or a part of one, that failed to be read
-    (an object of a store: no permission, gone, a network failure)."""
+    (a file, an object of a store)."""
     reason = error_reason(error) if isinstance(error, OSError) else type(error).__name__
     return unreadable(f"cannot read ({reason})")

@@ -9,11 +9,11 @@ import itertools
 import subprocess
 import sys
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
-from phantom_log.records.identity import DEFAULT_IGNORABLE
 from phantom_log.records.ignorable import DEFAULT_IGNORABLE_RANGES
 from tests.helpers.paths import REPO
 
@@ -49,8 +49,11 @@ EXCLUDED_FORMAT = [(0xFFF9, 0xFFFB), (0x13430, 0x1343F)]
 WHITE_SPACE_FORMAT = [(0x180E, 0x180E)]  # White_Space until Unicode 6.3, Cf since 4.0
 
 
-def points(ranges: list[tuple[int, int]]) -> set[int]:
+def points(ranges: Iterable[tuple[int, int]]) -> set[int]:
     return {code for first, last in ranges for code in range(first, last + 1)}
+
+
+DEFAULT_IGNORABLE = points(DEFAULT_IGNORABLE_RANGES)
 
 
 def derived() -> set[int]:

@@ -500,7 +500,7 @@ def test_the_pure_build_reads_an_array_of_objects_without_its_token_loop(
     from phantom_log.records import strictjson
 
     scans: list[object] = []
-    pattern = strictjson._SPLIT_TOKENS
+    pattern = strictjson._TOKENS
 
     class Counted:
         def finditer(self, *args: Any) -> Any:
@@ -509,7 +509,7 @@ def test_the_pure_build_reads_an_array_of_objects_without_its_token_loop(
 
     text = json.dumps([RECORD, {"é": '["{', "b": [{}]}, RECORD], indent=1).encode()
     monkeypatch.setattr(strictjson, "COMPILED", False)
-    monkeypatch.setattr(strictjson, "_SPLIT_TOKENS", Counted())
+    monkeypatch.setattr(strictjson, "_TOKENS", Counted())
     assert strictjson.split_array(text) == _spans_byte_by_byte(text)
     assert scans == []
     broken = text.replace(b"]", b"", 1)
@@ -566,9 +566,9 @@ def test_an_array_ending_in_a_string_cut_short_is_refused_at_once() -> None:
                 yield match
 
     text = b'[{"a": 1},"' + "é\u202e".encode() * 50_000
-    counted = Counted(strictjson._SPLIT_TOKENS)
+    counted = Counted(strictjson._TOKENS)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(strictjson, "_SPLIT_TOKENS", counted)
+        patch.setattr(strictjson, "_TOKENS", counted)
         assert strictjson._split_with_pattern(text, 0) is None
     assert counted.scans == 1
     assert counted.tokens == [(1, 2), (2, 5), (8, 9), (10, len(text))]  # { "a" } "...

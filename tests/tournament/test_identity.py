@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from phantom_log.analysis.simulator import Simulation, simulate_game
 from phantom_log.cli import main
-from phantom_log.records.identity import DEFAULT_IGNORABLE, game_key, person_key
+from phantom_log.records.identity import game_key, person_key
+from phantom_log.records.ignorable import DEFAULT_IGNORABLE_RANGES
 from phantom_log.rules.engine import Rules
 from phantom_log.rules.sheets import RULEBOOK_SHEET
 
@@ -27,6 +28,10 @@ NFD_CAFE = "cafe\u0301-1"
 #: The issue's Kims: a combining grapheme joiner, a variation selector, a tag space and a
 #: Hangul filler after the name; each shows as "Kim".
 KIMS = ["Kim", "Kim\u034f", "Kim\ufe0f", "Kim\U000e0020", "Kim\u3164"]
+#: The code points a key leaves out.
+DEFAULT_IGNORABLE = {
+    code for first, last in DEFAULT_IGNORABLE_RANGES for code in range(first, last + 1)
+}
 IGNORABLE = st.sampled_from(sorted(DEFAULT_IGNORABLE)).map(chr)
 
 
